@@ -1,0 +1,217 @@
+package command
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/registry"
+	"github.com/sesstool/sesstool/session"
+)
+
+// InfoOptions are info's flags.
+type InfoOptions struct {
+	Output string
+	Format string
+	Paths  []string
+}
+
+// Stats summarises one session.
+type Stats struct {
+	Path     string         `json:"path"`
+	Format   string         `json:"format"`
+	Version  string         `json:"version"`
+	ID       string         `json:"id"`
+	Title    string         `json:"title,omitempty"`
+	Cwd      string         `json:"cwd,omitempty"`
+	Created  string         `json:"created,omitempty"`
+	Entries  int            `json:"entries"`
+	Messages int            `json:"messages"`
+	Roles    map[string]int `json:"roles"`
+	Kinds    map[string]int `json:"kinds"`
+	Branches int            `json:"branches"`
+	Leaf     string         `json:"leaf"`
+	Tokens   TokenStats     `json:"tokens"`
+	Cost     float64        `json:"cost"`
+}
+
+// TokenStats sums assistant usage.
+type TokenStats struct {
+	Input      int64 `json:"input"`
+	Output     int64 `json:"output"`
+	CacheRead  int64 `json:"cacheRead"`
+	CacheWrite int64 `json:"cacheWrite"`
+}
+
+// Info prints statistics for every session under the given paths.
+func Info(env *Env, o InfoOptions) error {
+	if o.Output != "" && o.Output != "text" && o.Output != "json" {
+		return Usage("--output must be text or json, not %q", o.Output)
+	}
+	forced, err := lookupFormat(o.Format)
+	if err != nil {
+		return err
+	}
+	paths, err := resolveInputs(env, o.Paths, o.Format)
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		stats, err := infoPath(env, p, forced)
+		if err != nil {
+			return err
+		}
+		for _, s := range stats {
+			if err := printStats(env.Stdout, s, o.Output == "json"); err != nil {
+				return IO(err)
+			}
+		}
+	}
+	return nil
+}
+
+func infoPath(env *Env, p string, forced format.Format) ([]Stats, error) {
+	if p == Stdin {
+		s, br, err := stdinFormat(env.Stdin, forced)
+		if err != nil {
+			return nil, err
+		}
+		r, err := s.OpenReader("<stdin>", br)
+		if err != nil {
+			return nil, Invalid("<stdin>: %v", err)
+		}
+		st, err := collect("<stdin>", nameOf(s), r)
+		return []Stats{st}, err
+	}
+	units, skipped, err := registry.Walk(p, forced)
+	if err != nil {
+		return nil, IO(err)
+	}
+	if len(units) == 0 && len(skipped) > 0 {
+		return nil, Invalid("%s: %s", skipped[0].Path, skipped[0].Reason)
+	}
+	var out []Stats
+	for _, u := range units {
+		refs, err := u.Format.Sessions(u.Path)
+		if err != nil {
+			return nil, IO(err)
+		}
+		for _, ref := range refs {
+			r, err := u.Format.Open(ref)
+			if err != nil {
+				return nil, Invalid("%s: %v", ref.Path, err)
+			}
+			name := ref.Path
+			if ref.ID != "" {
+				name += "#" + ref.ID
+			}
+			st, err := collect(name, u.Format.Name(), r)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, st)
+		}
+	}
+	return out, nil
+}
+
+// collect streams one session, keeping only ids and parent links.
+func collect(path, formatName string, r session.Reader) (Stats, error) {
+	defer r.Close()
+	m := r.Meta()
+	st := Stats{Path: path, Format: formatName, Version: m.Version, ID: m.ID, Title: m.Title, Cwd: m.Cwd,
+		Roles: map[string]int{}, Kinds: map[string]int{}}
+	if !m.Created.T.IsZero() {
+		st.Created = m.Created.T.UTC().Format("2006-01-02T15:04:05Z")
+	}
+	isParent := map[string]bool{}
+	var ids []string
+	for {
+		e, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return st, Invalid("%s: %v", path, err)
+		}
+		st.Entries++
+		st.Kinds[string(e.Kind)]++
+		ids = append(ids, e.ID)
+		if e.ParentID != "" {
+			isParent[e.ParentID] = true
+		}
+		st.Leaf = e.ID
+		if e.Message != nil && e.Kind == session.KindMessage {
+			st.Messages++
+			st.Roles[string(e.Message.Role)]++
+			addUsage(&st, e.Message.Usage)
+		}
+	}
+	for _, id := range ids {
+		if !isParent[id] {
+			st.Branches++
+		}
+	}
+	return st, nil
+}
+
+func addUsage(st *Stats, u *session.Usage) {
+	if u == nil {
+		return
+	}
+	st.Tokens.Input += u.Input
+	st.Tokens.Output += u.Output
+	st.Tokens.CacheRead += u.CacheRead
+	st.Tokens.CacheWrite += u.CacheWrite
+	if u.Cost != nil {
+		st.Cost += u.Cost.Total
+	}
+}
+
+func printStats(w io.Writer, s Stats, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		return enc.Encode(s)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n", s.Path)
+	row := func(k, v string) {
+		if v != "" {
+			fmt.Fprintf(&b, "  %-9s %s\n", k+":", v)
+		}
+	}
+	row("format", s.Format+versionSuffix(s.Version))
+	row("session", s.ID)
+	row("title", s.Title)
+	row("cwd", s.Cwd)
+	row("created", s.Created)
+	row("entries", fmt.Sprint(s.Entries))
+	row("messages", fmt.Sprintf("%d%s", s.Messages, counts(s.Roles)))
+	row("branches", fmt.Sprint(s.Branches))
+	row("leaf", s.Leaf)
+	row("tokens", fmt.Sprintf("input %d, output %d, cache read %d, cache write %d", s.Tokens.Input, s.Tokens.Output, s.Tokens.CacheRead, s.Tokens.CacheWrite))
+	row("cost", fmt.Sprintf("$%.4f", s.Cost))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func counts(m map[string]int) string {
+	if len(m) == 0 {
+		return ""
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}

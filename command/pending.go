@@ -1,0 +1,50 @@
+package command
+
+import "fmt"
+
+// MigrateOptions are migrate's flags.
+type MigrateOptions struct {
+	To          string
+	Format      string
+	Out         string
+	InPlace     bool
+	NoBackup    bool
+	DryRun      bool
+	SkipInvalid bool
+	Paths       []string
+}
+
+// ConvertOptions are convert's flags.
+type ConvertOptions struct {
+	From       string
+	To         string
+	Out        string
+	Force      bool
+	Session    string
+	LossReport string
+	Strict     bool
+	Project    string
+	Paths      []string
+}
+
+// ExportOptions are export's flags.
+type ExportOptions struct {
+	Kind    string // html or markdown
+	Out     string
+	Leaf    string
+	Redact  bool
+	Session string
+	From    string
+	Paths   []string
+}
+
+var errPending = fmt.Errorf("not available in this build")
+
+// Migrate upgrades sessions to a newer format version.
+func Migrate(env *Env, o MigrateOptions) error { return Usage("migrate: %v", errPending) }
+
+// Convert moves sessions between layouts.
+func Convert(env *Env, o ConvertOptions) error { return Usage("convert: %v", errPending) }
+
+// Export renders a session as HTML or Markdown.
+func Export(env *Env, o ExportOptions) error { return Usage("export: %v", errPending) }

@@ -1,0 +1,69 @@
+// Package format defines the one small interface every session layout
+// implements (detect, read into the model, write from the model, validate)
+// and the options those calls share. Layouts live in sub-packages and are
+// listed once in package registry.
+package format
+
+import (
+	"io"
+
+	"github.com/sesstool/sesstool/report"
+	"github.com/sesstool/sesstool/session"
+)
+
+// Format is one session layout.
+type Format interface {
+	// Name is the canonical --format name; Aliases are accepted too.
+	Name() string
+	Aliases() []string
+	// Detect reports whether path (a file or a directory) is a session, or a
+	// store of sessions, in this layout, judging by content, never by name alone.
+	Detect(path string) bool
+	// Sessions lists the sessions at path: one for a session file or
+	// directory, many for a store.
+	Sessions(path string) ([]Ref, error)
+	// Open streams one session into the model.
+	Open(ref Ref) (session.Reader, error)
+	// Validate checks everything at path and adds findings to rep. The error
+	// is for I/O failures only; invalid content is findings.
+	Validate(path string, rep *report.Report, opt ValidateOptions) error
+}
+
+// Ref names one session inside a path.
+type Ref struct {
+	Path string // the session file or directory, or the store holding it
+	ID   string // the session id ("" when Path alone names it)
+}
+
+// ValidateOptions tune validation.
+type ValidateOptions struct {
+	Workers int
+}
+
+// Writer is implemented by layouts sesstool can write.
+type Writer interface {
+	// Write writes one session. For a single-file layout out is the file to
+	// create; for a directory layout it is the container directory the
+	// session goes under. It returns the paths it created.
+	Write(r session.Reader, out string, opt WriteOptions) ([]string, error)
+}
+
+// WriteOptions tune writing.
+type WriteOptions struct {
+	Force bool   // replace existing files
+	Loss  *Loss  // where to count what the layout cannot hold; may be nil
+	Extra string // layout-specific choice (OpenCode --project)
+}
+
+// Stream is implemented by single-file layouts, which also work as filters
+// on standard input and output.
+type Stream interface {
+	// DetectHead reports whether the first bytes of a file look like this layout.
+	DetectHead(head []byte) bool
+	// ValidateReader checks a session read from r; name is used in findings.
+	ValidateReader(name string, r io.Reader, rep *report.Report, opt ValidateOptions) error
+	// OpenReader streams a session from r.
+	OpenReader(name string, r io.Reader) (session.Reader, error)
+	// WriteTo writes one session to w.
+	WriteTo(w io.Writer, r session.Reader, opt WriteOptions) error
+}

@@ -1,0 +1,20 @@
+module github.com/sesstool/sesstool
+
+go 1.26.8
+
+require (
+	github.com/google/go-cmp v0.7.0
+	github.com/rogpeppe/go-internal v1.16.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	github.com/tidwall/gjson v1.20.0
+	github.com/urfave/cli/v3 v3.14.0
+	golang.org/x/term v0.47.0
+	golang.org/x/text v0.14.0
+)
+
+require (
+	github.com/tidwall/match v1.1.1 // indirect
+	github.com/tidwall/pretty v1.2.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/tools v0.26.0 // indirect
+)

@@ -1,0 +1,135 @@
+package jsonx
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"unicode/utf8"
+)
+
+const hex = "0123456789abcdef"
+
+// AppendString appends s as a JSON string the way JavaScript's JSON.stringify
+// and Python's json.dumps(ensure_ascii=False) spell it: only the quote, the
+// backslash and control characters are escaped; <, >, &, U+2028 and U+2029 are
+// left alone (Go's encoding/json escapes them, which would change bytes).
+// Invalid UTF-8 becomes U+FFFD.
+func AppendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, "\ufffd"...)
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// String returns s encoded by AppendString.
+func String(s string) []byte { return AppendString(nil, s) }
+
+// AppendFloat appends f as JavaScript's Number#toString spells it (which is
+// also what encoding/json does). NaN and infinities, which JSON cannot hold,
+// become null, as in JSON.stringify.
+func AppendFloat(dst []byte, f float64) []byte {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return append(dst, "null"...)
+	}
+	b, _ := json.Marshal(f)
+	return append(dst, b...)
+}
+
+// Obj builds one compact JSON object with members in the order they are added.
+type Obj struct {
+	b []byte
+}
+
+func (o *Obj) key(k string) {
+	if len(o.b) == 0 {
+		o.b = append(o.b, '{')
+	} else {
+		o.b = append(o.b, ',')
+	}
+	o.b = AppendString(o.b, k)
+	o.b = append(o.b, ':')
+}
+
+// Str adds a string member.
+func (o *Obj) Str(k, v string) *Obj { o.key(k); o.b = AppendString(o.b, v); return o }
+
+// Int adds an integer member.
+func (o *Obj) Int(k string, v int64) *Obj { o.key(k); o.b = strconv.AppendInt(o.b, v, 10); return o }
+
+// Float adds a number member.
+func (o *Obj) Float(k string, v float64) *Obj { o.key(k); o.b = AppendFloat(o.b, v); return o }
+
+// Bool adds a boolean member.
+func (o *Obj) Bool(k string, v bool) *Obj { o.key(k); o.b = strconv.AppendBool(o.b, v); return o }
+
+// Null adds a null member.
+func (o *Obj) Null(k string) *Obj { o.key(k); o.b = append(o.b, "null"...); return o }
+
+// Raw adds a member whose value is already JSON. An empty raw becomes null.
+func (o *Obj) Raw(k string, v []byte) *Obj {
+	o.key(k)
+	if len(v) == 0 {
+		o.b = append(o.b, "null"...)
+	} else {
+		o.b = append(o.b, v...)
+	}
+	return o
+}
+
+// Bytes returns the finished object ("{}" when empty).
+func (o *Obj) Bytes() []byte {
+	if len(o.b) == 0 {
+		return []byte("{}")
+	}
+	return append(o.b, '}')
+}
+
+// Arr builds one compact JSON array from already-encoded elements.
+func Arr(elems [][]byte) []byte {
+	b := []byte{'['}
+	for i, e := range elems {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, e...)
+	}
+	return append(b, ']')
+}

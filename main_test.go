@@ -1,0 +1,48 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// The CLI is tested end to end by the scripts in testdata/script: commands,
+// stdout, stderr and exit codes in one readable file each.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"sesstool": func() { os.Exit(run(os.Args)) },
+		// expect CODE ARGS... runs sesstool ARGS and succeeds only when it
+		// exits with CODE, so scripts pin exact exit codes.
+		"expect": func() {
+			want, err := strconv.Atoi(os.Args[1])
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "expect: first argument must be an exit code")
+				os.Exit(100)
+			}
+			got := run(append([]string{"sesstool"}, os.Args[2:]...))
+			if got != want {
+				fmt.Fprintf(os.Stderr, "expect: exit code %d, want %d\n", got, want)
+				os.Exit(101)
+			}
+			os.Exit(0)
+		},
+	})
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(e *testscript.Env) error {
+			wd, err := os.Getwd()
+			if err != nil {
+				return err
+			}
+			e.Setenv("SAMPLES", wd+"/testdata/samples")
+			e.Setenv("NO_COLOR", "1")
+			return nil
+		},
+	})
+}

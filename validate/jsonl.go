@@ -1,0 +1,188 @@
+// Package validate is the streaming engine behind `sesstool validate`: it
+// reads a line-oriented file with a pool of workers for the per-line work
+// (syntax, UTF-8, schema) and hands each line, in order, to a format's
+// sequential rules (ids, links, references).
+package validate
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/sesstool/sesstool/jsonl"
+	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/report"
+	"github.com/sesstool/sesstool/schema"
+	"github.com/tidwall/gjson"
+)
+
+// Line is one parsed line handed to a format's rules.
+type Line struct {
+	N     int
+	Bytes []byte
+	Value gjson.Result // parsed with gjson; only set when the line is valid JSON
+	Valid bool         // JSON syntax and UTF-8 are fine
+	Last  bool         // the last line of the file
+}
+
+// Rules is what a format plugs into the engine.
+type Rules interface {
+	// Schema picks the schema for a line (by its type), or nil to skip schema
+	// checks for it. It is called from many goroutines and must not keep state.
+	Schema(v gjson.Result) *jsonschema.Schema
+	// Check applies the sequential rules to each line, in file order, including
+	// lines that were not valid JSON (Valid false), so rules can count them.
+	Check(l Line)
+	// Finish runs after the last line (dangling references, cycles, ...).
+	Finish()
+}
+
+// JSONL validates one line-oriented JSON file.
+type JSONL struct {
+	Path    string
+	Rules   Rules
+	Report  *report.Report
+	Workers int // 0 means GOMAXPROCS
+}
+
+type item struct {
+	n         int
+	b         []byte
+	terminate bool
+	valid     bool
+	v         gjson.Result
+	findings  []report.Finding
+}
+
+const batchLines = 512
+
+// Run reads r to the end. It returns the number of non-blank lines; err is an
+// I/O error, never a finding.
+func (j *JSONL) Run(r io.Reader) (int, error) {
+	workers := j.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	batches := make(chan chan []item, workers*2)
+	var readErr error
+	go func() {
+		defer close(batches)
+		readErr = j.read(r, workers, batches)
+	}()
+	count := 0
+	var last *item
+	for ch := range batches {
+		for _, it := range <-ch {
+			if last != nil {
+				j.deliver(last, false)
+			}
+			it := it
+			last = &it
+			count++
+		}
+	}
+	if last != nil {
+		j.deliver(last, true)
+	}
+	j.Rules.Finish()
+	return count, readErr
+}
+
+// read splits the input into batches and starts a worker per batch, bounded
+// by a semaphore, so output order is the batches' order.
+func (j *JSONL) read(r io.Reader, workers int, out chan<- chan []item) error {
+	lr := jsonl.NewReader(r)
+	sem := make(chan struct{}, workers)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	var batch []item
+	flush := func() {
+		if len(batch) == 0 {
+			return
+		}
+		ch := make(chan []item, 1)
+		out <- ch
+		sem <- struct{}{}
+		wg.Add(1)
+		go func(b []item) {
+			defer wg.Done()
+			for i := range b {
+				j.parse(&b[i])
+			}
+			<-sem
+			ch <- b
+		}(batch)
+		batch = nil
+	}
+	size := 0
+	for {
+		l, err := lr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			flush()
+			return fmt.Errorf("read %s: %w", j.Path, err)
+		}
+		if len(bytes.TrimSpace(l.Bytes)) == 0 {
+			if l.Terminated || len(l.Bytes) > 0 {
+				j.Report.Warnf(j.Path, l.N, "", "blank-line", "blank line (ignored by every agent, but not JSON)")
+			}
+			continue
+		}
+		batch = append(batch, item{n: l.N, b: bytes.Clone(l.Bytes), terminate: l.Terminated})
+		size += len(l.Bytes)
+		if len(batch) >= batchLines || size >= 4<<20 {
+			flush()
+			size = 0
+		}
+	}
+	flush()
+	return nil
+}
+
+// parse does the per-line work that needs no other line.
+func (j *JSONL) parse(it *item) {
+	col, msg, bad := jsonx.SyntaxError(it.b)
+	if bad {
+		rule := "json-syntax"
+		if msg == "invalid UTF-8" {
+			rule = "invalid-utf8"
+		}
+		it.findings = append(it.findings, report.Finding{Path: j.Path, Line: it.n, Column: col, Severity: report.Error, Rule: rule, Message: msg})
+		return
+	}
+	it.valid = true
+	it.v = gjson.ParseBytes(it.b)
+	sch := j.Rules.Schema(it.v)
+	if sch == nil {
+		return
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(it.b))
+	if err != nil {
+		it.findings = append(it.findings, report.Finding{Path: j.Path, Line: it.n, Severity: report.Error, Rule: "json-syntax", Message: err.Error()})
+		return
+	}
+	if err := sch.Validate(inst); err != nil {
+		for _, is := range SchemaIssues(err) {
+			it.findings = append(it.findings, report.Finding{Path: j.Path, Line: it.n, Pointer: is.Pointer, Severity: report.Error, Rule: "schema", Message: is.Format(schema.Base)})
+		}
+	}
+}
+
+func (j *JSONL) deliver(it *item, last bool) {
+	if last && !it.terminate && !it.valid {
+		// A last line with no newline that does not parse is a torn write,
+		// not a stray syntax error: say so instead.
+		j.Report.Add(report.Finding{Path: j.Path, Line: it.n, Severity: report.Error, Rule: "torn-line", Message: "last line is incomplete (no newline, not valid JSON): the write that made it was cut off"})
+	} else {
+		for _, f := range it.findings {
+			j.Report.Add(f)
+		}
+	}
+	j.Rules.Check(Line{N: it.n, Bytes: it.b, Value: it.v, Valid: it.valid, Last: last})
+}
