@@ -1,0 +1,36 @@
+package format
+
+import "io"
+
+// Migrator is implemented by layouts with versions sesstool can upgrade
+// (tree JSONL 1 -> 2 -> 3, ash "1" -> "2").
+type Migrator interface {
+	// Versions lists the layout's versions, oldest first; the last is the newest.
+	Versions() []string
+	// Version reports the version of the session at path.
+	Version(path string) (string, error)
+	// Migrate rewrites the session at path to version to, as opt says. An
+	// invalid input is refused with its findings in rep and left as it was.
+	Migrate(path, to string, opt MigrateOptions) (MigrateResult, error)
+}
+
+// MigrateOptions tune one migration.
+type MigrateOptions struct {
+	Out         string    // "" in place; a path; "-" for Stdout
+	Stdout      io.Writer // where "-" writes
+	NoBackup    bool      // in place without keeping <path>.bak
+	DryRun      bool      // report what would change, write nothing
+	SkipInvalid bool      // drop malformed lines (listed in the result) instead of refusing
+}
+
+// MigrateResult says what a migration did.
+type MigrateResult struct {
+	Path    string
+	From    string
+	To      string
+	Changed bool     // false when the input was already at the target version
+	Written string   // the path written ("" for a dry run or stdout)
+	Backup  string   // the backup kept, if any
+	Skipped []int    // malformed lines dropped with SkipInvalid
+	Changes []string // human-readable summary lines, for --dry-run
+}
