@@ -1,0 +1,74 @@
+package atomicfile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestWriteFileReplacesKeepingMode(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	if err := os.WriteFile(p, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(p, []byte("new"), 0o644, false); !errors.Is(err, ErrExists) {
+		t.Fatalf("replace=false on existing file: err = %v, want ErrExists", err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "old" {
+		t.Fatalf("refused write changed the file: %q", b)
+	}
+	if err := WriteFile(p, []byte("new"), 0o644, true); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(p)
+	fi, _ := os.Stat(p)
+	if string(b) != "new" || fi.Mode().Perm() != 0o600 {
+		t.Errorf("got %q mode %v, want \"new\" mode 0600", b, fi.Mode().Perm())
+	}
+	assertNoTemp(t, dir)
+}
+
+func TestAbortLeavesOriginal(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	os.WriteFile(p, []byte("old"), 0o644)
+	f, err := Create(p, 0o644, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("partial"))
+	f.Abort()
+	if b, _ := os.ReadFile(p); string(b) != "old" {
+		t.Errorf("abort changed the file: %q", b)
+	}
+	assertNoTemp(t, dir)
+	if err := f.Commit(); err == nil {
+		t.Error("commit after abort succeeded")
+	}
+}
+
+func TestCreateNewFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "new.json")
+	if err := WriteFile(p, []byte("{}"), 0o640, false); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(p)
+	if err != nil || fi.Mode().Perm() != 0o640 {
+		t.Errorf("stat %v, mode %v", err, fi.Mode().Perm())
+	}
+}
+
+func assertNoTemp(t *testing.T, dir string) {
+	t.Helper()
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 1 {
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		t.Errorf("temporary files left behind: %v", names)
+	}
+}

@@ -1,0 +1,56 @@
+package jsonl
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+)
+
+func readAll(t *testing.T, in string) []Line {
+	t.Helper()
+	r := NewReader(strings.NewReader(in))
+	var out []Line
+	for {
+		l, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.Bytes = append([]byte(nil), l.Bytes...)
+		out = append(out, l)
+	}
+}
+
+func TestReader(t *testing.T) {
+	long := strings.Repeat("x", 3<<20) // longer than the 1 MiB buffer
+	tests := []struct {
+		name string
+		in   string
+		want []Line
+	}{
+		{"empty", "", nil},
+		{"lf", "a\nb\n", []Line{{Bytes: []byte("a"), N: 1, Terminated: true}, {Bytes: []byte("b"), N: 2, Terminated: true}}},
+		{"crlf", "a\r\nb\r\n", []Line{{Bytes: []byte("a"), N: 1, Terminated: true, CR: true}, {Bytes: []byte("b"), N: 2, Terminated: true, CR: true}}},
+		{"torn last line", "a\nb", []Line{{Bytes: []byte("a"), N: 1, Terminated: true}, {Bytes: []byte("b"), N: 2}}},
+		{"blank lines counted", "\n\na\n", []Line{{Bytes: []byte{}, N: 1, Terminated: true}, {Bytes: []byte{}, N: 2, Terminated: true}, {Bytes: []byte("a"), N: 3, Terminated: true}}},
+		{"long line", long + "\nz\n", []Line{{Bytes: []byte(long), N: 1, Terminated: true}, {Bytes: []byte("z"), N: 2, Terminated: true}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := readAll(t, tc.in)
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %d lines, want %d", len(got), len(tc.want))
+			}
+			for i := range got {
+				g, w := got[i], tc.want[i]
+				if string(g.Bytes) != string(w.Bytes) || g.N != w.N || g.Terminated != w.Terminated || g.CR != w.CR {
+					t.Errorf("line %d: got {len %d, N %d, term %v, cr %v}, want {len %d, N %d, term %v, cr %v}",
+						i, len(g.Bytes), g.N, g.Terminated, g.CR, len(w.Bytes), w.N, w.Terminated, w.CR)
+				}
+			}
+		})
+	}
+}

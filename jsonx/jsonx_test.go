@@ -1,0 +1,120 @@
+package jsonx
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestMerge(t *testing.T) {
+	tests := []struct {
+		name, raw, canon, want string
+	}{
+		{"identical", `{"a":1}`, `{"a":1}`, `{"a":1}`},
+		{"key order and number spelling kept", `{"b":1.0,"a":"\u0041"}`, `{"a":"A","b":1}`, `{"b":1.0,"a":"\u0041"}`},
+		{"changed value spelled anew", `{"b":1.0,"a":"x"}`, `{"a":"y","b":1}`, `{"b":1.0,"a":"y"}`},
+		{"dropped member", `{"a":1,"b":2}`, `{"a":1}`, `{"a":1}`},
+		{"added member appended", `{"a":1}`, `{"c":3,"a":1}`, `{"a":1,"c":3}`},
+		{"nested change keeps siblings", `{"m":{"z":1,"role":"hookMessage","x":[1, 2]}}`, `{"m":{"role":"custom","x":[1,2],"z":1}}`, `{"m":{"z":1,"role":"custom","x":[1, 2]}}`},
+		{"array element change", `[{"k":1.50},{"k":2}]`, `[{"k":1.5},{"k":3}]`, `[{"k":1.50},{"k":3}]`},
+		{"array length change", `[1,2]`, `[1,2,3]`, `[1,2,3]`},
+		{"type change", `{"a":"1"}`, `{"a":1}`, `{"a":1}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := string(Merge([]byte(tc.raw), []byte(tc.canon))); got != tc.want {
+				t.Errorf("Merge(%s, %s) = %s, want %s", tc.raw, tc.canon, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestEqual(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{`{"a":1,"b":[true,null]}`, `{"b":[true,null],"a":1.0}`, true},
+		{`"\u00e9"`, `"é"`, true},
+		{`1e2`, `100`, true},
+		{`{"a":1}`, `{"a":1,"b":2}`, false},
+		{`[1,2]`, `[2,1]`, false},
+		{`"1"`, `1`, false},
+		{`12345678901234567890123`, `12345678901234567890124`, false},
+		{`{bad`, `{bad`, true},
+		{`{bad`, `{}`, false},
+	}
+	for _, tc := range tests {
+		if got := Equal([]byte(tc.a), []byte(tc.b)); got != tc.want {
+			t.Errorf("Equal(%s, %s) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+func TestAppendString(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain", `"plain"`},
+		{"<a href=\"x\">&</a>", `"<a href=\"x\">&</a>"`},
+		{"line\nbreak\ttab\r\b\f", `"line\nbreak\ttab\r\b\f"`},
+		{"\x01\x1f\x7f", `"\u0001\u001f` + "\x7f" + `"`},
+		{"back\\slash", `"back\\slash"`},
+		{"\u2028\u2029é😀", "\"\u2028\u2029é😀\""},
+		{"bad\xffutf8", "\"bad\ufffdutf8\""},
+	}
+	for _, tc := range tests {
+		if got := string(String(tc.in)); got != tc.want {
+			t.Errorf("String(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestObj(t *testing.T) {
+	var o Obj
+	o.Str("type", "message").Int("n", -3).Float("f", 0.1).Bool("ok", true).Null("z").Raw("r", []byte(`[1]`)).Raw("e", nil)
+	want := `{"type":"message","n":-3,"f":0.1,"ok":true,"z":null,"r":[1],"e":null}`
+	if got := string(o.Bytes()); got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	var empty Obj
+	if got := string(empty.Bytes()); got != "{}" {
+		t.Errorf("empty object = %s", got)
+	}
+}
+
+func TestSyntaxError(t *testing.T) {
+	tests := []struct {
+		in      string
+		col     int
+		msgPart string
+	}{
+		{`{"a":1,}`, 8, "invalid JSON"},
+		{`{"a":"é" x}`, 10, "invalid JSON"},
+		{"{\"a\":\"\xff\"}", 7, "invalid UTF-8"},
+		{`{"a":1`, 6, "invalid JSON"},
+	}
+	for _, tc := range tests {
+		col, msg, bad := SyntaxError([]byte(tc.in))
+		if !bad || col != tc.col || !strings.Contains(msg, tc.msgPart) {
+			t.Errorf("SyntaxError(%q) = %d, %q, %v; want col %d, %q", tc.in, col, msg, bad, tc.col, tc.msgPart)
+		}
+	}
+	if _, _, bad := SyntaxError([]byte(`{"ok":true}`)); bad {
+		t.Error("valid JSON reported as bad")
+	}
+}
+
+func TestMembersKeepsOrderAndRaw(t *testing.T) {
+	var keys, vals []string
+	err := Members([]byte(`{"z":1.0,"a":{"b":[1, 2]},"m":"\u0041"}`), func(k string, v []byte) {
+		keys = append(keys, k)
+		vals = append(vals, string(v))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(keys, ",") != "z,a,m" || strings.Join(vals, "|") != `1.0|{"b":[1, 2]}|"\u0041"` {
+		t.Errorf("got keys %v vals %v", keys, vals)
+	}
+	if err := Members([]byte(`[1]`), func(string, []byte) {}); err == nil {
+		t.Error("array accepted as object")
+	}
+}
