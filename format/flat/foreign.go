@@ -140,10 +140,10 @@ func (s *foreignState) emit(lw *lineWriter, e *session.Entry) {
 		s.loss.Add("sidechain-entry", "dropped", "flat has no sub-agent runs", 1)
 		return
 	}
-	switch e.Kind {
-	case session.KindMessage:
+	switch {
+	case e.Kind == session.KindMessage && e.Message != nil:
 		s.emitMessage(lw, e)
-	case session.KindCompaction:
+	case e.Kind == session.KindCompaction && e.Compaction != nil:
 		s.emitCompaction(lw, e)
 	default:
 		s.loss.Add(string(e.Kind)+"-entry", "dropped", "flat has message and compaction entries only", 1)

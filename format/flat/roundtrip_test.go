@@ -151,7 +151,7 @@ func TestReadModel(t *testing.T) {
 
 func TestReadErrors(t *testing.T) {
 	cases := map[string]string{
-		"":                                  "empty file",
+		"":                                   "empty file",
 		`{"type":"message","id":"a"}` + "\n": "in.jsonl:1: not a flat session",
 		`{"type":"session","version":1}` + "\n{oops\n": "",
 	}

@@ -97,7 +97,7 @@ func writeNative(w *bufio.Writer, r session.Reader, opt format.WriteOptions, mer
 		if err != nil {
 			return err
 		}
-		if e.Origin != Name {
+		if e.Origin != Name || !complete(e) {
 			// An entry added by another layout: convert it as a foreign one,
 			// keeping the chain on the previous entry.
 			fw.emit(lw, e)
@@ -128,4 +128,17 @@ func isIntString(s string) bool {
 		}
 	}
 	return true
+}
+
+// complete reports whether e has the payload its kind needs, so a flat
+// entry built by hand cannot make the writer dereference nil.
+func complete(e *session.Entry) bool {
+	switch e.Kind {
+	case session.KindMessage:
+		return e.Message != nil
+	case session.KindCompaction:
+		return e.Compaction != nil
+	default:
+		return e.Custom != nil
+	}
 }
