@@ -92,8 +92,9 @@ func decodeEntry(line []byte, n int) (*session.Entry, error) {
 			e.ParentID = r.String()
 		case k == "timestamp" && r.Type == gjson.String:
 			e.Time = entryTime(r.String())
-		case e.Kind == session.KindMessage && k == "role" && r.Type == gjson.String:
-			// The outer role repeats message.role; the model keeps one.
+		case e.Kind == session.KindMessage && k == "role" && r.Type == gjson.String && r.String() == v.Get("message.role").String():
+			// The outer role repeats message.role; the model keeps one (a
+			// differing outer role is invalid and stays in Extra verbatim).
 		case e.Kind == session.KindMessage && k == "message" && r.IsObject():
 			e.Message, err = decodeMessage(val)
 		case e.Kind == session.KindCompaction && k == "summary" && r.Type == gjson.String:

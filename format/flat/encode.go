@@ -163,7 +163,9 @@ func encodeMessage(m *session.Message, entryTime session.Time, native bool) []by
 		content()
 		b.str("model", m.Model)
 		b.str("provider", m.Provider)
-		b.raw("usage", encodeUsage(m.Usage, native))
+		if m.Usage != nil || !native {
+			b.raw("usage", encodeUsage(m.Usage, native))
+		}
 		b.str("stop_reason", m.StopReason)
 		if m.Error != "" {
 			b.str("error_message", m.Error)
