@@ -36,22 +36,24 @@ func writeForeign(w *bufio.Writer, r session.Reader, opt format.WriteOptions) er
 		created = path[0].Time
 	}
 	lossMeta(&m, opt.Loss)
+	fs := newForeignState(&meta, opt.Loss)
+	fs.lastTime = created
+	for _, e := range path {
+		if hex8.MatchString(e.ID) {
+			fs.reserved[e.ID] = true // keep pi-style ids; never derive them for another entry
+		}
+	}
 	lw := &lineWriter{w: w}
 	lw.line(nil, encodeHeader(&meta, "1", session.Time{T: created.T}, false))
 	if p := m.Parent; p != nil && p.Path != "" && p.EntryID != "" {
 		branch := *p
-		branch.ID = session.DerivedID(meta.ID, 2, nil)
+		branch.ID = fs.newID("", false)
 		if branch.Time.T.IsZero() {
 			branch.Time = created
 		}
 		lw.line(nil, encodeBranch(&branch, false))
 	} else if p != nil {
 		opt.Loss.Add("parent-link", "dropped", "flat's branch line needs the parent's file path and fork entry id", 1)
-	}
-	fs := newForeignState(&meta, opt.Loss)
-	fs.lastTime = created
-	for _, e := range path {
-		fs.taken[e.ID] = hex8.MatchString(e.ID) // keep pi-style ids; never hand them out again
 	}
 	for _, e := range path {
 		fs.emit(lw, e)
@@ -99,7 +101,8 @@ func derivedUUID(seed string) string {
 type foreignState struct {
 	sessionID string
 	loss      *format.Loss
-	taken     map[string]bool   // ids in the output (or reserved for it)
+	taken     map[string]bool   // ids in the output
+	reserved  map[string]bool   // 8-hex source ids that will be kept when their entry is written
 	ids       map[string]string // source id -> written id
 	toolNames map[string]string // tool call id -> tool name, for results that lack one
 	last      string            // the previous written entry's id ("" before the first)
@@ -108,15 +111,15 @@ type foreignState struct {
 }
 
 func newForeignState(m *session.Meta, loss *format.Loss) *foreignState {
-	return &foreignState{sessionID: m.ID, loss: loss, taken: map[string]bool{}, ids: map[string]string{}, toolNames: map[string]string{}, lines: 1}
+	return &foreignState{sessionID: m.ID, loss: loss, taken: map[string]bool{}, reserved: map[string]bool{}, ids: map[string]string{}, toolNames: map[string]string{}, lines: 1}
 }
 
 // newID keeps an unused 8-hex source id, else derives one.
 func (s *foreignState) newID(src string, kept bool) string {
 	s.lines++
 	id := src
-	if !kept || !hex8.MatchString(src) || s.ids[src] != "" {
-		id = session.DerivedID(s.sessionID, s.lines, func(c string) bool { return s.taken[c] })
+	if !kept || !hex8.MatchString(src) || s.ids[src] != "" || s.taken[src] {
+		id = session.DerivedID(s.sessionID, s.lines, func(c string) bool { return s.taken[c] || s.reserved[c] })
 	}
 	s.taken[id] = true
 	if src != "" && s.ids[src] == "" {
