@@ -38,6 +38,12 @@ type Parent struct {
 	Path      string // the parent's file path, when the source stores a path
 	EntryID   string // the fork point in the parent (flat fork_entry_id, goat fork_point_uuid)
 	Summary   string // flat branch_summary
+
+	// The fork record itself, for layouts that store one (flat's branch line).
+	ID    string // the record's own id
+	Time  Time   // when the fork was made
+	Extra Extras // its unknown members
+	Raw   []byte // the record as read, for a same-format writer
 }
 
 // Checkpoint is a snapshot of files taken at one point of the session.

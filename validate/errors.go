@@ -3,6 +3,7 @@ package validate
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -40,6 +41,17 @@ func SchemaIssues(err error) []SchemaIssue {
 		}
 	}
 	walk(ve)
+	// jsonschema walks properties in map order: sort, so output is deterministic.
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Pointer != b.Pointer {
+			return a.Pointer < b.Pointer
+		}
+		if a.Keyword != b.Keyword {
+			return a.Keyword < b.Keyword
+		}
+		return a.Message < b.Message
+	})
 	return out
 }
 

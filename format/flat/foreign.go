@@ -1,0 +1,315 @@
+package flat
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"regexp"
+
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/session"
+)
+
+// A session from another layout is written as the agent would have: linear
+// (the active path only), 8-hex ids chained by parent_id from "", and only
+// what flat can hold. Everything else is counted in the loss report.
+
+var hex8 = regexp.MustCompile(`^[0-9a-f]{8}$`)
+
+// writeForeign needs the whole session: the active path is only known once
+// the last entry has been read.
+func writeForeign(w *bufio.Writer, r session.Reader, opt format.WriteOptions) error {
+	s, err := session.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	path := activePath(s.Entries)
+	opt.Loss.Add("off-path-entry", "dropped", "flat is linear: only the active branch (root to the last entry) is kept", len(s.Entries)-len(path))
+
+	m := s.Meta
+	meta := m
+	if meta.ID == "" {
+		meta.ID = derivedUUID(m.Cwd + "\x00" + m.Created.Raw)
+	}
+	created := m.Created
+	if created.T.IsZero() && len(path) > 0 {
+		created = path[0].Time
+	}
+	lossMeta(&m, opt.Loss)
+	fs := newForeignState(&meta, opt.Loss)
+	fs.lastTime = created
+	for _, e := range path {
+		if hex8.MatchString(e.ID) {
+			fs.reserved[e.ID] = true // keep pi-style ids; never derive them for another entry
+		}
+	}
+	lw := &lineWriter{w: w}
+	lw.line(nil, encodeHeader(&meta, "1", session.Time{T: created.T}, false))
+	if p := m.Parent; p != nil && p.Path != "" && p.EntryID != "" {
+		branch := *p
+		branch.ID = fs.newID("", false)
+		if branch.Time.T.IsZero() {
+			branch.Time = created
+		}
+		lw.line(nil, encodeBranch(&branch, false))
+	} else if p != nil {
+		opt.Loss.Add("parent-link", "dropped", "flat's branch line needs the parent's file path and fork entry id", 1)
+	}
+	for _, e := range path {
+		fs.emit(lw, e)
+	}
+	return lw.err
+}
+
+// activePath returns the entries from the root to the last entry. A
+// session whose entries carry no ids is taken whole, in order.
+func activePath(entries []*session.Entry) []*session.Entry {
+	if len(entries) == 0 {
+		return nil
+	}
+	t := session.NewTree(entries)
+	leaf := t.Leaf()
+	if leaf.ID == "" {
+		return entries
+	}
+	return t.Path(leaf.ID)
+}
+
+func lossMeta(m *session.Meta, loss *format.Loss) {
+	add := func(kind, reason string, ok bool) {
+		if ok {
+			loss.Add(kind, "dropped", reason, 1)
+		}
+	}
+	add("session-title", "flat's header has no title", m.Title != "")
+	add("session-model", "flat keeps the model per assistant message only", m.Model != "" || m.Provider != "" || m.ThinkingLevel != "")
+	add("session-field", "flat's header has no slot for the source's other fields", len(m.Extra) > 0)
+	loss.Add("checkpoint", "dropped", "flat has no file snapshots", len(m.Checkpoints))
+}
+
+// derivedUUID returns a deterministic UUIDv4-shaped id from seed, for a
+// source session without an id.
+func derivedUUID(seed string) string {
+	sum := sha256.Sum256([]byte(seed))
+	sum[6] = sum[6]&0x0f | 0x40
+	sum[8] = sum[8]&0x3f | 0x80
+	h := hex.EncodeToString(sum[:16])
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
+}
+
+// foreignState carries the chain across written lines.
+type foreignState struct {
+	sessionID string
+	loss      *format.Loss
+	taken     map[string]bool   // ids in the output
+	reserved  map[string]bool   // 8-hex source ids that will be kept when their entry is written
+	ids       map[string]string // source id -> written id
+	toolNames map[string]string // tool call id -> tool name, for results that lack one
+	last      string            // the previous written entry's id ("" before the first)
+	lastTime  session.Time
+	lines     int
+}
+
+func newForeignState(m *session.Meta, loss *format.Loss) *foreignState {
+	return &foreignState{sessionID: m.ID, loss: loss, taken: map[string]bool{}, reserved: map[string]bool{}, ids: map[string]string{}, toolNames: map[string]string{}, lines: 1}
+}
+
+// newID keeps an unused 8-hex source id, else derives one.
+func (s *foreignState) newID(src string, kept bool) string {
+	s.lines++
+	id := src
+	if !kept || !hex8.MatchString(src) || s.ids[src] != "" || s.taken[src] {
+		id = session.DerivedID(s.sessionID, s.lines, func(c string) bool { return s.taken[c] || s.reserved[c] })
+	}
+	s.taken[id] = true
+	if src != "" && s.ids[src] == "" {
+		s.ids[src] = id
+	}
+	return id
+}
+
+func (s *foreignState) when(t session.Time) session.Time {
+	if t.T.IsZero() {
+		return s.lastTime
+	}
+	s.lastTime = t
+	return t
+}
+
+// emit writes the lines one model entry becomes in flat: none, one, or
+// (for ash's tool_result blocks) several.
+func (s *foreignState) emit(lw *lineWriter, e *session.Entry) {
+	if e.Sidechain != "" {
+		s.loss.Add("sidechain-entry", "dropped", "flat has no sub-agent runs", 1)
+		return
+	}
+	switch {
+	case e.Kind == session.KindMessage && e.Message != nil:
+		s.emitMessage(lw, e)
+	case e.Kind == session.KindCompaction && e.Compaction != nil:
+		s.emitCompaction(lw, e)
+	default:
+		s.loss.Add(string(e.Kind)+"-entry", "dropped", "flat has message and compaction entries only", 1)
+	}
+}
+
+func (s *foreignState) emitCompaction(lw *lineWriter, e *session.Entry) {
+	c := e.Compaction
+	first := s.ids[c.FirstKeptID]
+	if first == "" && c.FirstKeptID != "" {
+		s.loss.Add("compaction-first-kept", "cleared", "the first kept entry is not on the written path", 1)
+	}
+	drop := func(kind string, set bool) {
+		if set {
+			s.loss.Add(kind, "dropped", "flat's compaction entry has no such field", 1)
+		}
+	}
+	drop("compaction-tokens-after", c.TokensAfter != nil)
+	drop("compaction-details", len(c.Details) > 0 && string(c.Details) != "null")
+	drop("compaction-branch", c.BranchID != "")
+	s.lossExtras(e.Extra)
+	id := s.newID(e.ID, true)
+	lw.line(nil, encodeCompaction(e, id, s.last, first, s.when(e.Time), false))
+	s.last = id
+}
+
+func (s *foreignState) emitMessage(lw *lineWriter, e *session.Entry) {
+	m := e.Message
+	switch m.Role {
+	case session.RoleUser, session.RoleAssistant, session.RoleTool:
+	default:
+		s.loss.Add(string(m.Role)+"-message", "dropped", "flat has user, assistant and tool_result messages only", 1)
+		return
+	}
+	s.lossExtras(e.Extra)
+	msg, results := s.convertMessage(m)
+	when := s.when(e.Time)
+	if msg != nil {
+		out := *e
+		out.Message = msg
+		id := s.newID(e.ID, true)
+		lw.line(nil, encodeMessageEntry(&out, id, s.last, when, false))
+		s.last = id
+	}
+	for _, r := range results {
+		out := session.Entry{Kind: session.KindMessage, Message: r}
+		id := s.newID("", false)
+		if msg == nil && e.ID != "" && s.ids[e.ID] == "" {
+			s.ids[e.ID] = id
+		}
+		lw.line(nil, encodeMessageEntry(&out, id, s.last, when, false))
+		s.last = id
+	}
+}
+
+// convertMessage returns what flat can hold of m, and one tool_result
+// message per tool result block (ash keeps results inside a user message).
+func (s *foreignState) convertMessage(m *session.Message) (*session.Message, []*session.Message) {
+	out := &session.Message{Role: m.Role, Time: session.Time{T: m.Time.T}, Model: m.Model, Provider: m.Provider,
+		Usage: m.Usage, StopReason: m.StopReason, Error: m.Error, ToolCallID: m.ToolCallID, ToolName: m.ToolName, IsError: m.IsError}
+	s.lossMessage(m)
+	var results []*session.Message
+	out.Content = []session.Block{}
+	for _, b := range m.Content {
+		switch b.Type {
+		case session.BlockToolResult:
+			results = append(results, &session.Message{Role: session.RoleTool, ToolCallID: b.ToolCallID, ToolName: s.toolNames[b.ToolCallID],
+				IsError: b.IsError, Content: []session.Block{{Type: session.BlockText, Text: b.Text}}, Time: out.Time})
+			continue
+		case session.BlockToolCall:
+			s.toolNames[b.ToolCallID] = b.ToolName
+		}
+		if nb, ok := s.convertBlock(b); ok {
+			out.Content = append(out.Content, nb)
+		}
+	}
+	if m.Role == session.RoleTool && out.ToolName == "" {
+		out.ToolName = s.toolNames[out.ToolCallID]
+	}
+	if m.Role == session.RoleAssistant {
+		out.StopReason = s.stopReason(m)
+	}
+	if len(results) > 0 && len(out.Content) == 0 && m.Role == session.RoleUser {
+		return nil, results
+	}
+	return out, results
+}
+
+func (s *foreignState) convertBlock(b session.Block) (session.Block, bool) {
+	out := session.Block{Type: b.Type}
+	switch b.Type {
+	case session.BlockText:
+		out.Text = b.Text
+	case session.BlockThinking:
+		out.Text = b.Text
+		if b.Signature != "" || b.Redacted {
+			s.loss.Add("thinking-signature", "dropped", "flat's thinking block has no signature or redaction flag", 1)
+		}
+	case session.BlockImage, session.BlockFile:
+		if b.Data == "" {
+			s.loss.Add(string(b.Type)+"-without-data", "dropped", "flat keeps images inline as base64 only", 1)
+			return out, false
+		}
+		out.Type, out.Data, out.MimeType = session.BlockImage, b.Data, b.MimeType
+		if b.Filename != "" {
+			s.loss.Add("file-name", "dropped", "flat's image block has no file name", 1)
+		}
+	case session.BlockToolCall:
+		out.ToolCallID, out.ToolName, out.Arguments = b.ToolCallID, b.ToolName, b.Arguments
+	default:
+		s.loss.Add(string(b.Type)+"-block", "dropped", "flat has text, thinking, image and tool_call blocks only", 1)
+		return out, false
+	}
+	if len(b.Extra) > 0 {
+		s.loss.Add("block-field", "dropped", "flat's content blocks have no slot for the source's other fields", len(b.Extra))
+	}
+	return out, true
+}
+
+// stopReason maps other layouts' spellings onto flat's five values.
+func (s *foreignState) stopReason(m *session.Message) string {
+	switch m.StopReason {
+	case "stop", "length", "tool_use", "error", "aborted":
+		return m.StopReason
+	case "toolUse", "tool_calls", "tool-calls":
+		return "tool_use"
+	case "end_turn", "stop_sequence", "endTurn":
+		return "stop"
+	case "max_tokens", "maxTokens":
+		return "length"
+	case "":
+		for _, b := range m.Content {
+			if b.Type == session.BlockToolCall {
+				return "tool_use"
+			}
+		}
+		if m.Error != "" {
+			return "error"
+		}
+		return "stop"
+	}
+	s.loss.Add("stop-reason", "flattened", "flat knows stop, length, tool_use, error and aborted only", 1)
+	return "stop"
+}
+
+func (s *foreignState) lossMessage(m *session.Message) {
+	add := func(kind string, set bool) {
+		if set {
+			s.loss.Add(kind, "dropped", "flat's message has no such field", 1)
+		}
+	}
+	add("message-api", m.API != "")
+	add("message-details", len(m.Details) > 0 && string(m.Details) != "null")
+	add("message-author", m.AuthorID != "" || m.AuthorName != "")
+	add("message-token-count", m.TokenCount != nil)
+	add("reasoning-tokens", m.Usage != nil && m.Usage.Reasoning != 0)
+	if len(m.Extra) > 0 {
+		s.loss.Add("message-field", "dropped", "flat's message has no slot for the source's other fields", len(m.Extra))
+	}
+}
+
+func (s *foreignState) lossExtras(x session.Extras) {
+	if len(x) > 0 {
+		s.loss.Add("entry-field", "dropped", "flat's entry has no slot for the source's other fields", len(x))
+	}
+}

@@ -1,0 +1,126 @@
+package flat
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/report"
+	"github.com/sesstool/sesstool/session"
+)
+
+func TestStopReasonMapping(t *testing.T) {
+	call := []session.Block{{Type: session.BlockToolCall, ToolCallID: "c"}}
+	cases := []struct {
+		in      string
+		content []session.Block
+		errMsg  string
+		want    string
+		lossy   bool
+	}{
+		{"stop", nil, "", "stop", false},
+		{"aborted", nil, "", "aborted", false},
+		{"toolUse", nil, "", "tool_use", false},
+		{"tool_calls", nil, "", "tool_use", false},
+		{"end_turn", nil, "", "stop", false},
+		{"max_tokens", nil, "", "length", false},
+		{"", call, "", "tool_use", false},
+		{"", nil, "boom", "error", false},
+		{"", nil, "", "stop", false},
+		{"content_filter", nil, "", "stop", true},
+	}
+	for _, c := range cases {
+		loss := &format.Loss{}
+		s := &foreignState{loss: loss}
+		got := s.stopReason(&session.Message{StopReason: c.in, Content: c.content, Error: c.errMsg})
+		if got != c.want || (len(loss.Items()) > 0) != c.lossy {
+			t.Errorf("%q: got %q (loss %v), want %q (lossy %v)", c.in, got, loss.Items(), c.want, c.lossy)
+		}
+	}
+}
+
+// A goat-like child session: no id of its own in the model, a parent link
+// with a path (written as the branch line), a sub-agent entry (dropped).
+func TestWriteForeignParentAndIDs(t *testing.T) {
+	user := &session.Message{Role: session.RoleUser, Content: []session.Block{text("hi")}}
+	mk := func(parent *session.Parent) *session.Session {
+		return &session.Session{
+			Meta: session.Meta{Cwd: "/w", Created: tm("2026-02-09T10:15:26.123456789-08:00"), Parent: parent, Origin: "goat",
+				Checkpoints: []session.Checkpoint{{ID: "session-end"}}},
+			Entries: []*session.Entry{
+				{Kind: session.KindMessage, ID: "9b3c1a2e-0000-4000-8000-000000000001", Message: user},
+				{Kind: session.KindMessage, ID: "9b3c1a2e-0000-4000-8000-000000000002", ParentID: "9b3c1a2e-0000-4000-8000-000000000001",
+					Sidechain: "agent-1", Message: user},
+			},
+		}
+	}
+	loss := &format.Loss{}
+	var out bytes.Buffer
+	p := &session.Parent{Path: "/s/parent.jsonl", EntryID: "aaaaaaa1", Summary: "why"}
+	if err := New().WriteTo(&out, &session.SliceReader{S: mk(p)}, format.WriteOptions{Loss: loss}); err != nil {
+		t.Fatal(err)
+	}
+	l := lines(out.Bytes())
+	if len(l) != 3 {
+		t.Fatalf("want header, branch, one message; got:\n%s", out.Bytes())
+	}
+	if !strings.HasPrefix(l[0], `{"type":"session","id":"`) || !strings.Contains(l[0], `"version":1,"timestamp":"2026-02-09T18:15:26Z","cwd":"/w"}`) {
+		t.Errorf("header: %s", l[0])
+	}
+	if !strings.Contains(l[1], `"timestamp":"2026-02-09T18:15:26Z","parent_session_path":"/s/parent.jsonl","fork_entry_id":"aaaaaaa1","branch_summary":"why"}`) {
+		t.Errorf("branch: %s", l[1])
+	}
+	var kinds []string
+	for _, it := range loss.Items() {
+		kinds = append(kinds, it.Kind)
+	}
+	if got := strings.Join(kinds, ","); got != "checkpoint,sidechain-entry" {
+		t.Errorf("losses: %s", got)
+	}
+	rep := &report.Report{}
+	if err := New().ValidateReader("out.jsonl", bytes.NewReader(out.Bytes()), rep, format.ValidateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	fs := rep.Findings()
+	if rep.Errors() != 0 || len(fs) != 1 || fs[0].Rule != "parent-unavailable" {
+		t.Errorf("want only the parent-unavailable warning, got %v", fs)
+	}
+
+	// A parent known only by session id cannot become a branch line.
+	loss = &format.Loss{}
+	out.Reset()
+	if err := New().WriteTo(&out, &session.SliceReader{S: mk(&session.Parent{SessionID: "p"})}, format.WriteOptions{Loss: loss}); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(lines(out.Bytes())); n != 2 || !strings.Contains(loss.Items()[1].String(), "parent-link dropped") {
+		t.Errorf("%d lines, losses %v", n, loss.Items())
+	}
+}
+
+// An entry appended by another layout to a session read from flat is
+// chained onto the last entry and never reuses an id already written.
+func TestWriteNativeWithAppendedEntry(t *testing.T) {
+	r, err := New().OpenReader("in", bytes.NewReader(readFile(t, samples+"/20261121-042425-a1bea1d6.jsonl")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := session.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Entries = append(s.Entries, &session.Entry{Kind: session.KindMessage, ID: "6b158526", ParentID: "0bce3d6c",
+		Time: tm("2026-11-21T05:00:00Z"), Message: &session.Message{Role: session.RoleUser, Content: []session.Block{text("more")}}})
+	var out bytes.Buffer
+	if err := New().WriteTo(&out, &session.SliceReader{S: s}, format.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	l := lines(out.Bytes())
+	last := l[len(l)-1]
+	if len(l) != 6 || strings.Contains(last, `"id":"6b158526"`) || !strings.Contains(last, `"parent_id":"0bce3d6c","timestamp":"2026-11-21T05:00:00Z","role":"user"`) {
+		t.Errorf("appended line: %s", last)
+	}
+	if !bytes.HasPrefix(out.Bytes(), readFile(t, samples+"/20261121-042425-a1bea1d6.jsonl")) {
+		t.Error("the flat lines did not stay byte-identical")
+	}
+}

@@ -1,0 +1,144 @@
+package flat
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/sesstool/sesstool/atomicfile"
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/session"
+)
+
+// Write writes one session to the file out (created; replaced only with
+// opt.Force) and returns its path.
+func (f *Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]string, error) {
+	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+		r.Close()
+		return nil, fmt.Errorf("write %s: is a directory (flat writes one file per session)", out)
+	}
+	af, err := atomicfile.Create(out, 0o644, opt.Force)
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	if err := f.WriteTo(af, r, opt); err != nil {
+		af.Abort()
+		return nil, fmt.Errorf("write %s: %w", out, err)
+	}
+	if err := af.Commit(); err != nil {
+		return nil, err
+	}
+	return []string{out}, nil
+}
+
+// WriteTo writes one session to w as flat JSONL. A session read from a flat
+// file is streamed entry by entry and merged with its source bytes; one from
+// another layout is flattened to its active path and given flat ids.
+func (f *Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
+	defer r.Close()
+	bw := bufio.NewWriterSize(w, 1<<16)
+	var err error
+	if r.Meta().Origin == Name {
+		err = writeNative(bw, r, opt, true)
+	} else {
+		err = writeForeign(bw, r, opt)
+	}
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// lineWriter writes lines, merging each with its source bytes when asked.
+type lineWriter struct {
+	w     *bufio.Writer
+	merge bool // false in tests that prove the model alone holds everything
+	err   error
+}
+
+func (lw *lineWriter) line(raw, canon []byte) {
+	if lw.err != nil {
+		return
+	}
+	out := canon
+	if lw.merge && len(raw) > 0 {
+		out = jsonx.Merge(raw, canon)
+	}
+	if _, err := lw.w.Write(out); err != nil {
+		lw.err = err
+		return
+	}
+	lw.err = lw.w.WriteByte('\n')
+}
+
+// writeNative writes a session that came from a flat file: ids, parent ids
+// and spellings are the source's, so the output is the input byte for byte.
+func writeNative(w *bufio.Writer, r session.Reader, opt format.WriteOptions, merge bool) error {
+	lw := &lineWriter{w: w, merge: merge}
+	m := r.Meta()
+	version := m.Version
+	if !isIntString(version) {
+		version = "1"
+	}
+	lw.line(m.Raw, encodeHeader(m, version, m.Created, true))
+	if p := m.Parent; p != nil {
+		lw.line(p.Raw, encodeBranch(p, p.Raw != nil))
+	}
+	fw := newForeignState(m, opt.Loss)
+	for lw.err == nil {
+		e, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if e.Origin != Name || !complete(e) {
+			// An entry added by another layout: convert it as a foreign one,
+			// keeping the chain on the previous entry.
+			fw.emit(lw, e)
+			continue
+		}
+		native := true
+		switch e.Kind {
+		case session.KindMessage:
+			lw.line(e.Raw, encodeMessageEntry(e, e.ID, e.ParentID, e.Time, native))
+		case session.KindCompaction:
+			lw.line(e.Raw, encodeCompaction(e, e.ID, e.ParentID, e.Compaction.FirstKeptID, e.Time, native))
+		default:
+			lw.line(e.Raw, e.Custom.Data)
+		}
+		fw.taken[e.ID] = true
+		fw.last, fw.lastTime = e.ID, e.Time
+	}
+	return lw.err
+}
+
+func isIntString(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// complete reports whether e has the payload its kind needs, so a flat
+// entry built by hand cannot make the writer dereference nil.
+func complete(e *session.Entry) bool {
+	switch e.Kind {
+	case session.KindMessage:
+		return e.Message != nil
+	case session.KindCompaction:
+		return e.Compaction != nil
+	default:
+		return e.Custom != nil
+	}
+}
