@@ -50,7 +50,7 @@ func planOutput(in *input, target format.Format, out string) (*outputPlan, error
 		return pl, nil
 	}
 	switch {
-	case fileTarget && single && !in.store && !isExistingDir(out):
+	case fileTarget && single && !isExistingDir(out) && (out != "" || !in.store):
 		file := out
 		if file == "" {
 			file = derivedName(in.path, target) + extOf(target)
