@@ -21,7 +21,9 @@ import (
 // thinking, several text blocks, usage, an error flag, a compaction and a label.
 func foreign() *session.Session {
 	t0 := time.Date(2026, 2, 9, 10, 15, 26, 123000000, time.UTC)
-	at := func(s int) session.Time { return session.Time{T: t0.Add(time.Duration(s) * time.Second), Raw: fmt.Sprint(s)} }
+	at := func(s int) session.Time {
+		return session.Time{T: t0.Add(time.Duration(s) * time.Second), Raw: fmt.Sprint(s)}
+	}
 	txt := func(s string) session.Block { return session.Block{Type: session.BlockText, Text: s} }
 	msg := func(id, parent string, s int, m *session.Message) *session.Entry {
 		return &session.Entry{Kind: session.KindMessage, Type: "message", ID: id, ParentID: parent, Time: at(s), Message: m, Origin: "tree"}
