@@ -169,8 +169,19 @@ func filesOf(t *testing.T, dir string) map[string][]byte {
 	return out
 }
 
+// roundTripSessions are the samples plus a hand-made session with unknown
+// members at every level, arguments that are not JSON, escapes Go would spell
+// differently, an empty blob (no size), local zones and a transcript.
+func roundTripSessions(t *testing.T) []string {
+	extra := storeSessions(filepath.Join("testdata", "roundtrip", "sessions"))
+	if len(extra) != 1 {
+		t.Fatalf("want 1 session under testdata/roundtrip, got %d", len(extra))
+	}
+	return append(sampleSessions(t), extra...)
+}
+
 func TestRoundTripBytes(t *testing.T) {
-	for _, dir := range sampleSessions(t) {
+	for _, dir := range roundTripSessions(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			r, err := Format{}.Open(format.Ref{Path: dir})
 			if err != nil {
@@ -215,7 +226,7 @@ func TestRoundTripBytes(t *testing.T) {
 // for every line and every JSON file; and merging it with the source bytes
 // gives the input back exactly.
 func TestRoundTripCanonical(t *testing.T) {
-	for _, dir := range sampleSessions(t) {
+	for _, dir := range roundTripSessions(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			r, err := Format{}.Open(format.Ref{Path: dir})
 			if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/session"
+	"github.com/tidwall/gjson"
 )
 
 // Write writes one session as out/<id>/. A goat-origin session comes back
@@ -184,6 +185,15 @@ func encodeManifest(cp session.Checkpoint, goatOrigin bool) []byte {
 }
 
 func canonManifest(cp session.Checkpoint, goatOrigin bool) []byte {
+	// session.Checkpoint has no Extras: members goat may add later are taken
+	// from the manifest as read (Checkpoint.Raw), so they are not lost.
+	var top, perFile [][]session.Field
+	if goatOrigin && cp.Raw != nil {
+		top = [][]session.Field{unknownMembers(cp.Raw, "user_message_uuid", "created_at", "files")}
+		_ = jsonx.Elements(gjsonRaw(cp.Raw, "files"), func(_ int, f []byte) {
+			perFile = append(perFile, unknownMembers(f, "path", "exists", "hash", "size"))
+		})
+	}
 	o := &jsonx.Obj{}
 	o.Str("user_message_uuid", cp.MessageID)
 	o.Str("created_at", timeString(cp.Created, goatOrigin))
@@ -191,7 +201,7 @@ func canonManifest(cp session.Checkpoint, goatOrigin bool) []byte {
 		o.Null("files")
 	} else {
 		var files [][]byte
-		for _, f := range cp.Files {
+		for i, f := range cp.Files {
 			fo := &jsonx.Obj{}
 			fo.Str("path", f.Path).Bool("exists", f.Exists)
 			if f.Hash != "" {
@@ -200,12 +210,38 @@ func canonManifest(cp session.Checkpoint, goatOrigin bool) []byte {
 			if f.Size != 0 {
 				fo.Int("size", f.Size)
 			}
+			if len(perFile) == len(cp.Files) {
+				for _, x := range perFile[i] {
+					fo.Raw(x.Key, x.Value)
+				}
+			}
 			files = append(files, fo.Bytes())
 		}
 		o.Raw("files", jsonx.Arr(files))
 	}
+	for _, t := range top {
+		for _, x := range t {
+			o.Raw(x.Key, x.Value)
+		}
+	}
 	return o.Bytes()
 }
+
+// unknownMembers returns obj's members other than known, compacted, in order.
+func unknownMembers(obj []byte, known ...string) []session.Field {
+	var out []session.Field
+	_ = jsonx.Members(obj, func(k string, v []byte) {
+		for _, n := range known {
+			if n == k {
+				return
+			}
+		}
+		out = append(out, session.Field{Key: k, Value: compact(v)})
+	})
+	return out
+}
+
+func gjsonRaw(obj []byte, key string) []byte { return []byte(gjson.GetBytes(obj, key).Raw) }
 
 // canonMetadata spells metadata.json in agent.SessionMetadata's field order.
 func canonMetadata(m *session.Meta, p *plan) []byte {
