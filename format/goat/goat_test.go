@@ -106,31 +106,39 @@ func TestValidateInvalid(t *testing.T) {
 		rule, file string
 		line       int
 		severity   report.Severity
+		dir        string // the case's folder when it is not the rule's name
 	}{
-		{"json-syntax", a + "/messages.jsonl", 3, report.Error},
-		{"schema", a + "/messages.jsonl", 6, report.Error},
-		{"duplicate-id", a + "/messages.jsonl", 5, report.Error},
-		{"bad-timestamp", a + "/messages.jsonl", 2, report.Error},
-		{"tool-arguments", a + "/messages.jsonl", 4, report.Error},
-		{"unknown-tool-call", a + "/messages.jsonl", 3, report.Error},
-		{"torn-line", a + "/messages.jsonl", 7, report.Error},
-		{"id-mismatch", a + "/metadata.json", 2, report.Error},
-		{"message-count", a + "/metadata.json", 7, report.Error},
-		{"unknown-parent", f + "/metadata.json", 5, report.Error},
-		{"parent-unchecked", f + "/metadata.json", 5, report.Warning},
-		{"missing-blob", a + "/checkpoints/session-end/manifest.json", 8, report.Error},
-		{"blob-hash", a + "/checkpoints/session-end/manifest.json", 8, report.Error},
-		{"blob-size", a + "/checkpoints/session-end/manifest.json", 9, report.Error},
-		{"missing-manifest", a + "/checkpoints/session-end/manifest.json", 0, report.Error},
-		{"transcript-session", a + "/transcript.jsonl", 1, report.Error},
+		{"json-syntax", a + "/messages.jsonl", 3, report.Error, ""},
+		{"schema", a + "/messages.jsonl", 6, report.Error, ""},
+		{"duplicate-id", a + "/messages.jsonl", 5, report.Error, ""},
+		{"bad-timestamp", a + "/messages.jsonl", 2, report.Error, ""},
+		{"tool-arguments", a + "/messages.jsonl", 4, report.Error, ""},
+		{"unknown-tool-call", a + "/messages.jsonl", 3, report.Error, ""},
+		{"torn-line", a + "/messages.jsonl", 7, report.Error, ""},
+		{"id-mismatch", a + "/metadata.json", 2, report.Error, ""},
+		{"message-count", a + "/metadata.json", 7, report.Error, ""},
+		{"unknown-parent", f + "/metadata.json", 5, report.Error, ""},
+		{"parent-unchecked", f + "/metadata.json", 5, report.Warning, ""},
+		{"missing-blob", a + "/checkpoints/session-end/manifest.json", 8, report.Error, ""},
+		{"blob-hash", a + "/checkpoints/session-end/manifest.json", 8, report.Error, ""},
+		{"blob-size", a + "/checkpoints/session-end/manifest.json", 9, report.Error, ""},
+		{"missing-manifest", a + "/checkpoints/session-end/manifest.json", 0, report.Error, ""},
+		{"transcript-session", a + "/transcript.jsonl", 1, report.Error, ""},
+		// The same rules in the pretty-printed JSON files: the line is the member's.
+		{"schema", a + "/metadata.json", 8, report.Error, "schema-metadata"},
+		{"json-syntax", a + "/checkpoints/session-end/manifest.json", 14, report.Error, "json-syntax-manifest"},
+		{"bad-timestamp", a + "/metadata.json", 5, report.Error, "bad-timestamp-metadata"},
 	}
 	seen := map[string]bool{}
 	for _, c := range cases {
-		seen[c.rule] = true
-		t.Run(c.rule, func(t *testing.T) {
-			dir := filepath.Join("testdata", "invalid", c.rule)
+		if c.dir == "" {
+			c.dir = c.rule
+		}
+		seen[c.dir] = true
+		t.Run(c.dir, func(t *testing.T) {
+			dir := filepath.Join("testdata", "invalid", c.dir)
 			out, rep := validateText(t, filepath.Join(dir, "sessions"))
-			golden.Assert(t, "validate/"+c.rule+".txt", []byte(out))
+			golden.Assert(t, "validate/"+c.dir+".txt", []byte(out))
 			fs := rep.Findings()
 			if len(fs) != 1 {
 				t.Fatalf("want exactly one finding, got %d:\n%s", len(fs), out)

@@ -193,19 +193,31 @@ func (v *sessionCheck) parent(meta gjson.Result) {
 	}
 	p := v.path(MetadataFile)
 	store := filepath.Dir(v.dir)
-	siblings := 0
-	for _, s := range storeSessions(store) {
-		if s != v.dir {
-			siblings++
-		}
-	}
-	if siblings == 0 {
-		v.rep.Warnf(p, pointerLine(v.meta, "/parent_session_id"), "/parent_session_id", "parent-unchecked", "parent session %q cannot be checked: no sibling session directories", pid.Str)
+	if safeName(pid.Str) && isSession(filepath.Join(store, pid.Str)) {
 		return
 	}
-	if !safeName(pid.Str) || !isSession(filepath.Join(store, pid.Str)) {
-		v.rep.Errorf(p, pointerLine(v.meta, "/parent_session_id"), "/parent_session_id", "unknown-parent", "parent session %q is not a session directory next to this one", pid.Str)
+	line := pointerLine(v.meta, "/parent_session_id")
+	if !hasSibling(store, v.dir) {
+		v.rep.Warnf(p, line, "/parent_session_id", "parent-unchecked", "parent session %q cannot be checked: no sibling session directories", pid.Str)
+		return
 	}
+	v.rep.Errorf(p, line, "/parent_session_id", "unknown-parent", "parent session %q is not a session directory next to this one", pid.Str)
+}
+
+// hasSibling reports whether store holds a session directory other than dir;
+// it stops at the first one, so a large store is not read in full per session.
+func hasSibling(store, dir string) bool {
+	ents, err := os.ReadDir(store)
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		p := filepath.Join(store, e.Name())
+		if p != dir && e.IsDir() && !strings.HasPrefix(e.Name(), ".") && isSession(p) {
+			return true
+		}
+	}
+	return false
 }
 
 func (v *sessionCheck) transcript(opt format.ValidateOptions) error {
