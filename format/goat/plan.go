@@ -71,7 +71,14 @@ func (w *writer) entry(p *plan, sessionID string, e *session.Entry) {
 		p.messages = append(p.messages, jsonx.Merge(e.Raw, encodeLine(e, e.ID, true)))
 		return
 	}
-	m, ok := foreignMessage(e.Message, loss)
+	src := e.Message
+	if src.Role == session.RoleUser {
+		src = w.toolResults(p, sessionID, e)
+		if src == nil {
+			return
+		}
+	}
+	m, ok := foreignMessage(src, loss)
 	if !ok {
 		return
 	}
@@ -88,15 +95,47 @@ func (w *writer) entry(p *plan, sessionID string, e *session.Entry) {
 	if !uuidRE.MatchString(id) {
 		id = derivedUUID(sessionID, len(p.messages)+1)
 	}
-	t := e.Time
-	if t.T.IsZero() {
-		t = e.Message.Time
-	}
-	ce := &session.Entry{Time: t, Message: m}
-	p.messages = append(p.messages, encodeLine(ce, id, false))
+	p.messages = append(p.messages, encodeLine(&session.Entry{Time: entryTime(e), Message: m}, id, false))
 	if len(e.Extra) > 0 {
 		loss.Add("entry-field", "dropped", "goat has no slot for the source format's extra fields", len(e.Extra))
 	}
+}
+
+func entryTime(e *session.Entry) session.Time {
+	if e.Time.T.IsZero() {
+		return e.Message.Time
+	}
+	return e.Time
+}
+
+// toolResults writes the tool_result blocks of a user message (ash keeps them
+// there) as goat tool messages, and returns the message without them, or nil
+// when nothing else is left.
+func (w *writer) toolResults(p *plan, sessionID string, e *session.Entry) *session.Message {
+	src := e.Message
+	var rest []session.Block
+	for _, b := range src.Content {
+		if b.Type != session.BlockToolResult {
+			rest = append(rest, b)
+			continue
+		}
+		if b.IsError {
+			w.opt.Loss.Add("is-error", "dropped", "goat's tool messages have no error flag", 1)
+		}
+		tm := &session.Message{Role: session.RoleTool, ToolCallID: b.ToolCallID, ContentIsString: true,
+			Content: []session.Block{{Type: session.BlockText, Text: b.Text}}}
+		id := derivedUUID(sessionID, len(p.messages)+1)
+		p.messages = append(p.messages, encodeLine(&session.Entry{Time: entryTime(e), Message: tm}, id, false))
+	}
+	if len(rest) == len(src.Content) {
+		return src
+	}
+	if len(rest) == 0 {
+		return nil
+	}
+	c := *src
+	c.Content = rest
+	return &c
 }
 
 // foreignMessage maps a message from another layout onto what a goat

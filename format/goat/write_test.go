@@ -38,8 +38,10 @@ func foreign() *session.Session {
 				Content: []session.Block{{Type: session.BlockThinking, Text: "plan"}, txt("one"), txt("two"),
 					{Type: session.BlockToolCall, ToolCallID: "call1", ToolName: "Read", Arguments: jsonRaw(`{ "path": "main.go" }`)}}}),
 			msg("a3", "a2", 2, &session.Message{Role: session.RoleTool, ToolCallID: "call1", ToolName: "Read", IsError: true, Content: []session.Block{txt("boom")}}),
-			msg("b1", "a3", 3, &session.Message{Role: session.RoleUser, ContentIsString: true, Content: []session.Block{txt("abandoned")}}),
-			{Kind: session.KindCompaction, ID: "c1", ParentID: "a3", Compaction: &session.Compaction{Summary: "s"}, Origin: "tree"},
+			msg("r1", "a3", 3, &session.Message{Role: session.RoleUser, Content: []session.Block{
+				{Type: session.BlockToolResult, ToolCallID: "call1", Text: "again", IsError: true}}}),
+			msg("b1", "r1", 3, &session.Message{Role: session.RoleUser, ContentIsString: true, Content: []session.Block{txt("abandoned")}}),
+			{Kind: session.KindCompaction, ID: "c1", ParentID: "r1", Compaction: &session.Compaction{Summary: "s"}, Origin: "tree"},
 			{Kind: session.KindLabel, ID: "l1", ParentID: "c1", Label: &session.Label{TargetID: "a1", Label: "x"}, Origin: "tree"},
 			msg("4a4a4a4a-0000-4000-8000-000000000004", "l1", 5, &session.Message{Role: session.RoleUser, Content: []session.Block{txt("see"),
 				{Type: session.BlockImage, MimeType: "image/png", Data: "iVBORw0KGgo="}}}),
