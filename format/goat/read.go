@@ -358,6 +358,9 @@ func readCheckpoints(dir string) ([]session.Checkpoint, error) {
 			continue
 		}
 		cp, err := readCheckpoint(filepath.Join(cdir, e.Name()))
+		if errors.Is(err, os.ErrNotExist) {
+			continue // no manifest: not a checkpoint (validate reports it as missing-manifest)
+		}
 		if err != nil {
 			return nil, err
 		}
