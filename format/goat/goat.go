@@ -53,7 +53,7 @@ func (Format) DefaultStore() string {
 // Detect reports whether path is a goat session directory, or a store
 // directory holding at least one.
 func (Format) Detect(path string) bool {
-	return isSession(path) || len(storeSessions(path)) > 0
+	return isSession(path) || len(sessionsUnder(path, 1)) > 0
 }
 
 // isSession judges by content: metadata.json is an object with an "id", and
@@ -90,7 +90,12 @@ func isSession(dir string) bool {
 }
 
 // storeSessions lists the session directories directly under dir, sorted.
-func storeSessions(dir string) []string {
+func storeSessions(dir string) []string { return sessionsUnder(dir, -1) }
+
+// sessionsUnder lists up to max (all when negative) session directories
+// directly under dir, sorted; Detect asks for one, so walking a large tree
+// does not open every session of every store twice.
+func sessionsUnder(dir string, max int) []string {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
@@ -103,6 +108,9 @@ func storeSessions(dir string) []string {
 		p := filepath.Join(dir, e.Name())
 		if fi, err := os.Stat(p); err == nil && fi.IsDir() && isSession(p) {
 			out = append(out, p)
+			if len(out) == max {
+				break
+			}
 		}
 	}
 	sort.Strings(out)
