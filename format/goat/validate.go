@@ -62,10 +62,9 @@ func validateSession(dir string, rep *report.Report, opt format.ValidateOptions)
 }
 
 type sessionCheck struct {
-	dir   string
-	rep   *report.Report
-	files int
-	meta  []byte // metadata.json as read, to locate findings in it
+	dir  string
+	rep  *report.Report
+	meta []byte // metadata.json as read, to locate findings in it
 }
 
 func (v *sessionCheck) path(name ...string) string {
@@ -79,7 +78,6 @@ func (v *sessionCheck) readJSONFile(p, schemaName string) (gjson.Result, []byte,
 	if err != nil {
 		return gjson.Result{}, nil, fmt.Errorf("read %s: %w", p, err)
 	}
-	v.files++
 	v.rep.Counted(Name, 1, 0)
 	if col, msg, bad := jsonx.SyntaxError(b); bad {
 		line, c := lineCol(b, col)
@@ -171,7 +169,6 @@ func (v *sessionCheck) messages(opt format.ValidateOptions) (int, error) {
 	}
 	r := &messageRules{path: p, rep: v.rep, schema: sch, ids: map[string]int{}, calls: map[string]bool{}}
 	n, err := (&validate.JSONL{Path: p, Rules: r, Report: v.rep, Workers: opt.Workers}).Run(f)
-	v.files++
 	v.rep.Counted(Name, 1, n)
 	return n, err
 }
@@ -237,7 +234,6 @@ func (v *sessionCheck) transcript(opt format.ValidateOptions) error {
 	id := filepath.Base(v.dir)
 	r := &transcriptRules{path: p, rep: v.rep, schema: sch, id: id}
 	n, err := (&validate.JSONL{Path: p, Rules: r, Report: v.rep, Workers: opt.Workers}).Run(f)
-	v.files++
 	v.rep.Counted(Name, 1, n)
 	return err
 }
@@ -322,10 +318,8 @@ func isHash(s string) bool {
 		return false
 	}
 	_, err := hex.DecodeString(s)
-	return err == nil && s == bytesLower(s)
+	return err == nil && s == strings.ToLower(s)
 }
-
-func bytesLower(s string) string { return string(bytes.ToLower([]byte(s))) }
 
 // pointerLine returns the 1-based line of the value a JSON pointer names in
 // a (pretty-printed) JSON file, or of the nearest existing ancestor; 0 when
