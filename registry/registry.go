@@ -9,11 +9,13 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/flat"
+	"github.com/sesstool/sesstool/format/goat"
 )
 
 // All is every layout, in detection order: directory layouts with strong
 // markers first, then single-file layouts.
 var All = []format.Format{
+	goat.Format{},
 	flat.New(),
 }
 

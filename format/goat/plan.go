@@ -1,0 +1,251 @@
+package goat
+
+import (
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/session"
+)
+
+// plan is what Write puts on disk: the encoded lines and the values
+// metadata.json derives from them.
+type plan struct {
+	messages   [][]byte
+	transcript [][]byte
+	model      string
+	created    session.Time
+	updated    session.Time
+	turns      int
+	cost       float64
+}
+
+// plan encodes the session's active path (root to the last entry) as
+// messages.jsonl lines and goat-origin transcript entries as transcript.jsonl
+// lines; everything else is counted as lost.
+func (w *writer) plan(s *session.Session) *plan {
+	p := &plan{model: s.Meta.Model, created: s.Meta.Created, updated: s.Meta.Updated}
+	loss := w.opt.Loss
+	var main []*session.Entry
+	for _, e := range s.Entries {
+		if isTranscript(e) {
+			p.transcript = append(p.transcript, jsonx.Merge(e.Raw, e.Custom.Data))
+			continue
+		}
+		main = append(main, e)
+	}
+	if len(main) > 0 {
+		t := session.NewTree(main)
+		path := t.Path(t.Leaf().ID)
+		if off := len(main) - len(path); off > 0 {
+			loss.Add("off-path-entry", "dropped", "goat has no branches; only the active path (root to the last entry) is written", off)
+		}
+		main = path
+	}
+	if s.Meta.Origin != Name {
+		countMetaLoss(&s.Meta, loss)
+	}
+	for _, e := range main {
+		w.entry(p, s.Meta.ID, e)
+	}
+	if s.Meta.Origin != Name {
+		if p.created.IsZero() && len(main) > 0 {
+			p.created = main[0].Time
+		}
+		if p.updated.IsZero() && len(main) > 0 {
+			p.updated = main[len(main)-1].Time
+		}
+	}
+	return p
+}
+
+func isTranscript(e *session.Entry) bool {
+	return e.Origin == Name && e.Kind == session.KindOther && e.Custom != nil && e.Custom.CustomType == TranscriptType
+}
+
+func (w *writer) entry(p *plan, sessionID string, e *session.Entry) {
+	loss := w.opt.Loss
+	if e.Kind != session.KindMessage || e.Message == nil {
+		loss.Add(string(e.Kind)+"-entry", "dropped", "goat's messages.jsonl holds chat messages only", 1)
+		return
+	}
+	if e.Origin == Name {
+		p.messages = append(p.messages, jsonx.Merge(e.Raw, encodeLine(e, e.ID, true)))
+		return
+	}
+	src := e.Message
+	if src.Role == session.RoleUser {
+		src = w.toolResults(p, sessionID, e)
+		if src == nil {
+			return
+		}
+	}
+	m, ok := foreignMessage(src, loss)
+	if !ok {
+		return
+	}
+	if m.Role == session.RoleUser {
+		p.turns++
+	}
+	if u := e.Message.Usage; u != nil && u.Cost != nil {
+		p.cost += u.Cost.Total
+	}
+	if e.Message.Model != "" {
+		p.model = e.Message.Model
+	}
+	id := e.ID
+	if !uuidRE.MatchString(id) {
+		id = derivedUUID(sessionID, len(p.messages)+1)
+	}
+	p.messages = append(p.messages, encodeLine(&session.Entry{Time: entryTime(e), Message: m}, id, false))
+	if len(e.Extra) > 0 {
+		loss.Add("entry-field", "dropped", "goat has no slot for the source format's extra fields", len(e.Extra))
+	}
+}
+
+func entryTime(e *session.Entry) session.Time {
+	if e.Time.T.IsZero() {
+		return e.Message.Time
+	}
+	return e.Time
+}
+
+// toolResults writes the tool_result blocks of a user message (ash keeps them
+// there) as goat tool messages, and returns the message without them, or nil
+// when nothing else is left.
+func (w *writer) toolResults(p *plan, sessionID string, e *session.Entry) *session.Message {
+	src := e.Message
+	var rest []session.Block
+	for _, b := range src.Content {
+		if b.Type != session.BlockToolResult {
+			rest = append(rest, b)
+			continue
+		}
+		if b.IsError {
+			w.opt.Loss.Add("is-error", "dropped", "goat's tool messages have no error flag", 1)
+		}
+		tm := &session.Message{Role: session.RoleTool, ToolCallID: b.ToolCallID, ContentIsString: true,
+			Content: []session.Block{{Type: session.BlockText, Text: b.Text}}}
+		id := derivedUUID(sessionID, len(p.messages)+1)
+		p.messages = append(p.messages, encodeLine(&session.Entry{Time: entryTime(e), Message: tm}, id, false))
+	}
+	if len(rest) == len(src.Content) {
+		return src
+	}
+	if len(rest) == 0 {
+		return nil
+	}
+	c := *src
+	c.Content = rest
+	return &c
+}
+
+// foreignMessage maps a message from another layout onto what a goat
+// ChatMessage can say, counting each loss. ok is false when the message is
+// dropped as a whole.
+func foreignMessage(src *session.Message, loss *format.Loss) (*session.Message, bool) {
+	m := &session.Message{Role: src.Role, ToolCallID: src.ToolCallID}
+	switch src.Role {
+	case session.RoleUser, session.RoleAssistant, session.RoleSystem, session.RoleTool:
+	case session.RoleDeveloper:
+		m.Role = session.RoleSystem
+		loss.Add("developer-message", "converted", "goat has no developer role; written as system", 1)
+	default:
+		loss.Add(string(src.Role)+"-message", "dropped", "goat has no such message role", 1)
+		return nil, false
+	}
+	var texts, images, calls []session.Block
+	for _, b := range src.Content {
+		switch b.Type {
+		case session.BlockText:
+			texts = append(texts, b)
+		case session.BlockImage:
+			images = append(images, b)
+		case session.BlockToolCall:
+			calls = append(calls, b)
+		case session.BlockThinking:
+			loss.Add("thinking-block", "dropped", "goat stores no thinking", 1)
+		default:
+			loss.Add(string(b.Type)+"-block", "dropped", "goat has no such content part", 1)
+		}
+	}
+	if src.Usage != nil {
+		loss.Add("usage", "dropped", "goat stores no per-message usage", 1)
+	}
+	if src.IsError {
+		loss.Add("is-error", "dropped", "goat's tool messages have no error flag", 1)
+	}
+	if src.Error != "" || src.StopReason != "" {
+		loss.Add("stop-reason", "dropped", "goat stores no stop reason or error per message", 1)
+	}
+	if len(src.Extra) > 0 {
+		loss.Add("message-field", "dropped", "goat has no slot for the source format's extra fields", len(src.Extra))
+	}
+	switch m.Role {
+	case session.RoleAssistant:
+		assistantContent(m, texts, images, calls, loss)
+	case session.RoleTool:
+		m.ContentIsString = true
+		m.Content = []session.Block{{Type: session.BlockText, Text: src.Text()}}
+		if len(images) > 0 {
+			loss.Add("image-block", "dropped", "goat's tool messages hold a string", len(images))
+		}
+		dropCalls(calls, loss)
+	default:
+		if len(images) == 0 && len(texts) == 1 {
+			m.ContentIsString = true
+		}
+		m.Content = append(texts, images...)
+		if len(m.Content) == 0 {
+			m.ContentIsString = true
+			m.Content = []session.Block{{Type: session.BlockText}}
+		}
+		dropCalls(calls, loss)
+	}
+	return m, true
+}
+
+// assistantContent keeps only the last text block, as goat's
+// responseToAssistantMessage does, and null content for a tool-only turn.
+func assistantContent(m *session.Message, texts, images, calls []session.Block, loss *format.Loss) {
+	switch {
+	case len(texts) > 0:
+		m.ContentIsString = true
+		m.Content = []session.Block{texts[len(texts)-1]}
+		if len(texts) > 1 {
+			loss.Add("text-block", "dropped", "goat keeps only an assistant turn's last text block", len(texts)-1)
+		}
+	case len(calls) > 0:
+		m.ContentIsNull = true
+	default:
+		m.ContentIsString = true
+		m.Content = []session.Block{{Type: session.BlockText}}
+	}
+	if len(images) > 0 {
+		loss.Add("image-block", "dropped", "goat's assistant messages hold text and tool calls only", len(images))
+	}
+	m.Content = append(m.Content, calls...)
+}
+
+func dropCalls(calls []session.Block, loss *format.Loss) {
+	if len(calls) > 0 {
+		loss.Add("tool-call", "dropped", "goat has tool calls on assistant messages only", len(calls))
+	}
+}
+
+// countMetaLoss counts session-level data goat's metadata.json has no slot for.
+func countMetaLoss(m *session.Meta, loss *format.Loss) {
+	if len(m.Extra) > 0 {
+		loss.Add("session-field", "dropped", "goat's metadata.json has no slot for the source format's extra fields", len(m.Extra))
+	}
+	if m.Provider != "" {
+		loss.Add("provider", "dropped", "goat's metadata.json has no provider", 1)
+	}
+	if m.ThinkingLevel != "" {
+		loss.Add("thinking-level", "dropped", "goat's metadata.json has no thinking level", 1)
+	}
+	if m.Parent != nil && m.Parent.Path != "" {
+		loss.Add("parent-path", "dropped", "goat links a fork by parent session id only", 1)
+	}
+	if len(m.Children) > 0 {
+		loss.Add("child-session", "dropped", "goat does not link child sessions", len(m.Children))
+	}
+}

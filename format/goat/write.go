@@ -1,0 +1,302 @@
+package goat
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+
+	"github.com/sesstool/sesstool/atomicfile"
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/session"
+	"github.com/tidwall/gjson"
+)
+
+// Write writes one session as out/<id>/. A goat-origin session comes back
+// byte for byte (every entry is encoded from the model and merged with the
+// bytes it was read from); any other session is flattened to its active path
+// and what goat cannot hold is counted in opt.Loss.
+//
+// The session is read into memory first: the active path is only known once
+// the leaf (the last entry) has been seen, and metadata.json's counters need
+// the whole message list.
+func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]string, error) {
+	s, err := session.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	id := s.Meta.ID
+	if !safeName(id) {
+		return nil, fmt.Errorf("write goat session: session id %q cannot be a directory name", id)
+	}
+	dir := filepath.Join(out, id)
+	if _, err := os.Stat(dir); err == nil && !opt.Force {
+		return nil, fmt.Errorf("%s: %w", dir, atomicfile.ErrExists)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("write %s: %w", dir, err)
+	}
+	w := &writer{dir: dir, opt: opt, meta: &s.Meta}
+	plan := w.plan(s)
+	if err := w.writeLines(MessagesFile, plan.messages); err != nil {
+		return w.written, err
+	}
+	if len(plan.transcript) > 0 {
+		if err := w.writeLines(TranscriptFile, plan.transcript); err != nil {
+			return w.written, err
+		}
+	}
+	for _, cp := range s.Meta.Checkpoints {
+		if err := w.checkpoint(cp); err != nil {
+			return w.written, err
+		}
+	}
+	if err := w.file(MetadataFile, encodeMetadata(&s.Meta, plan)); err != nil {
+		return w.written, err
+	}
+	return w.written, nil
+}
+
+type writer struct {
+	dir     string
+	opt     format.WriteOptions
+	meta    *session.Meta
+	written []string
+}
+
+func (w *writer) file(name string, data []byte) error {
+	p := filepath.Join(w.dir, name)
+	if err := atomicfile.WriteFile(p, data, 0o644, w.opt.Force); err != nil {
+		return err
+	}
+	w.written = append(w.written, p)
+	return nil
+}
+
+func (w *writer) writeLines(name string, lines [][]byte) error {
+	p := filepath.Join(w.dir, name)
+	f, err := atomicfile.Create(p, 0o644, w.opt.Force)
+	if err != nil {
+		return err
+	}
+	for _, l := range lines {
+		if _, err := f.Write(append(l, '\n')); err != nil {
+			f.Abort()
+			return fmt.Errorf("write %s: %w", p, err)
+		}
+	}
+	if err := f.Commit(); err != nil {
+		return err
+	}
+	w.written = append(w.written, p)
+	return nil
+}
+
+// checkpoint writes checkpoints/<id>/manifest.json and copies each blob,
+// checking its SHA-256 on the way.
+func (w *writer) checkpoint(cp session.Checkpoint) error {
+	if !safeName(cp.ID) {
+		return fmt.Errorf("write goat session: checkpoint id %q cannot be a directory name", cp.ID)
+	}
+	cdir := filepath.Join(CheckpointsDir, cp.ID)
+	if err := os.MkdirAll(filepath.Join(w.dir, cdir, BlobsDir), 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", filepath.Join(w.dir, cdir), err)
+	}
+	for _, f := range cp.Files {
+		if !f.Exists {
+			continue
+		}
+		if f.Blob == "" || !isHash(f.Hash) {
+			w.opt.Loss.Add("checkpoint-blob", "dropped", "the file's content was not available", 1)
+			continue
+		}
+		if err := w.copyBlob(f, filepath.Join(cdir, BlobsDir, f.Hash)); err != nil {
+			return err
+		}
+	}
+	return w.file(filepath.Join(cdir, ManifestFile), encodeManifest(cp, w.meta.Origin == Name))
+}
+
+func (w *writer) copyBlob(f session.FileState, name string) error {
+	p := filepath.Join(w.dir, name)
+	if _, err := os.Stat(p); err == nil {
+		return nil // content-addressed: already written for another entry
+	}
+	src, err := os.Open(f.Blob)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", f.Blob, err)
+	}
+	defer src.Close()
+	dst, err := atomicfile.Create(p, 0o644, w.opt.Force)
+	if err != nil {
+		return err
+	}
+	h := sha256.New()
+	if _, err := io.Copy(io.MultiWriter(dst, h), src); err != nil {
+		dst.Abort()
+		return fmt.Errorf("copy %s: %w", f.Blob, err)
+	}
+	if sum := hex.EncodeToString(h.Sum(nil)); sum != f.Hash {
+		dst.Abort()
+		return fmt.Errorf("copy %s: SHA-256 is %s, not %s", f.Blob, sum, f.Hash)
+	}
+	if err := dst.Commit(); err != nil {
+		return err
+	}
+	w.written = append(w.written, p)
+	return nil
+}
+
+// indent spells compact JSON as Go's json.MarshalIndent(v, "", "  ") does,
+// which is how goat writes metadata.json and manifest.json (no final newline).
+func indent(compact []byte) []byte {
+	var b bytes.Buffer
+	if err := json.Indent(&b, compact, "", "  "); err != nil {
+		return compact
+	}
+	return b.Bytes()
+}
+
+// merged returns canon spelled as raw (a pretty-printed file) where they agree.
+func merged(raw, canon []byte) []byte {
+	if raw == nil {
+		return canon
+	}
+	var c bytes.Buffer
+	if err := json.Compact(&c, raw); err != nil {
+		return canon
+	}
+	return jsonx.Merge(c.Bytes(), canon)
+}
+
+func encodeManifest(cp session.Checkpoint, goatOrigin bool) []byte {
+	canon := canonManifest(cp, goatOrigin)
+	if goatOrigin {
+		return indent(merged(cp.Raw, canon))
+	}
+	return indent(canon)
+}
+
+func canonManifest(cp session.Checkpoint, goatOrigin bool) []byte {
+	// session.Checkpoint has no Extras: members goat may add later are taken
+	// from the manifest as read (Checkpoint.Raw), so they are not lost.
+	var top, perFile [][]session.Field
+	if goatOrigin && cp.Raw != nil {
+		top = [][]session.Field{unknownMembers(cp.Raw, "user_message_uuid", "created_at", "files")}
+		_ = jsonx.Elements(gjsonRaw(cp.Raw, "files"), func(_ int, f []byte) {
+			perFile = append(perFile, unknownMembers(f, "path", "exists", "hash", "size"))
+		})
+	}
+	o := &jsonx.Obj{}
+	o.Str("user_message_uuid", cp.MessageID)
+	o.Str("created_at", timeString(cp.Created, goatOrigin))
+	if cp.Files == nil {
+		o.Null("files")
+	} else {
+		var files [][]byte
+		for i, f := range cp.Files {
+			fo := &jsonx.Obj{}
+			fo.Str("path", f.Path).Bool("exists", f.Exists)
+			if f.Hash != "" {
+				fo.Str("hash", f.Hash)
+			}
+			if f.Size != 0 {
+				fo.Int("size", f.Size)
+			}
+			if len(perFile) == len(cp.Files) {
+				for _, x := range perFile[i] {
+					fo.Raw(x.Key, x.Value)
+				}
+			}
+			files = append(files, fo.Bytes())
+		}
+		o.Raw("files", jsonx.Arr(files))
+	}
+	for _, t := range top {
+		for _, x := range t {
+			o.Raw(x.Key, x.Value)
+		}
+	}
+	return o.Bytes()
+}
+
+// unknownMembers returns obj's members other than known, compacted, in order.
+func unknownMembers(obj []byte, known ...string) []session.Field {
+	var out []session.Field
+	_ = jsonx.Members(obj, func(k string, v []byte) {
+		for _, n := range known {
+			if n == k {
+				return
+			}
+		}
+		out = append(out, session.Field{Key: k, Value: compact(v)})
+	})
+	return out
+}
+
+func gjsonRaw(obj []byte, key string) []byte { return []byte(gjson.GetBytes(obj, key).Raw) }
+
+// canonMetadata spells metadata.json in agent.SessionMetadata's field order.
+func canonMetadata(m *session.Meta, p *plan) []byte {
+	goatOrigin := m.Origin == Name
+	o := &jsonx.Obj{}
+	o.Str("id", m.ID).Str("cwd", m.Cwd).Str("model", p.model)
+	if m.Parent != nil && m.Parent.SessionID != "" {
+		o.Str("parent_session_id", m.Parent.SessionID)
+	}
+	if m.Parent != nil && m.Parent.EntryID != "" {
+		o.Str("fork_point_uuid", m.Parent.EntryID)
+	}
+	o.Str("created_at", timeString(p.created, goatOrigin))
+	o.Str("updated_at", timeString(p.updated, goatOrigin))
+	if goatOrigin {
+		for _, k := range []string{"message_count", "turn_count", "total_cost_usd"} {
+			if v := m.Extra.Get(k); v != nil {
+				o.Raw(k, v)
+			}
+		}
+	} else {
+		o.Int("message_count", int64(len(p.messages)))
+		o.Int("turn_count", int64(p.turns))
+		o.Float("total_cost_usd", p.cost)
+	}
+	if m.Title != "" {
+		o.Str("leaf_title", m.Title)
+	}
+	if goatOrigin {
+		for _, f := range m.Extra {
+			if f.Key != "message_count" && f.Key != "turn_count" && f.Key != "total_cost_usd" {
+				o.Raw(f.Key, f.Value)
+			}
+		}
+	}
+	return o.Bytes()
+}
+
+func encodeMetadata(m *session.Meta, p *plan) []byte {
+	canon := canonMetadata(m, p)
+	if m.Origin == Name {
+		return indent(merged(m.Raw, canon))
+	}
+	return indent(canon)
+}
+
+var uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+
+// derivedUUID returns a deterministic UUIDv4-shaped id for the n-th written
+// message of a session: goat's uuids are random; ours depend only on the
+// session id and position, so the same input always gives the same bytes.
+func derivedUUID(sessionID string, n int) string {
+	sum := sha256.Sum256([]byte(sessionID + ":" + strconv.Itoa(n)))
+	sum[6] = sum[6]&0x0f | 0x40
+	sum[8] = sum[8]&0x3f | 0x80
+	h := hex.EncodeToString(sum[:16])
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
+}

@@ -1,0 +1,141 @@
+package goat
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sesstool/sesstool/atomicfile"
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/golden"
+	"github.com/sesstool/sesstool/report"
+	"github.com/sesstool/sesstool/session"
+)
+
+// foreign is a session as another layout's reader would give it: a branch,
+// thinking, several text blocks, usage, an error flag, a compaction and a label.
+func foreign() *session.Session {
+	t0 := time.Date(2026, 2, 9, 10, 15, 26, 123000000, time.UTC)
+	at := func(s int) session.Time {
+		return session.Time{T: t0.Add(time.Duration(s) * time.Second), Raw: fmt.Sprint(s)}
+	}
+	txt := func(s string) session.Block { return session.Block{Type: session.BlockText, Text: s} }
+	msg := func(id, parent string, s int, m *session.Message) *session.Entry {
+		return &session.Entry{Kind: session.KindMessage, Type: "message", ID: id, ParentID: parent, Time: at(s), Message: m, Origin: "tree"}
+	}
+	cost := &session.Cost{Total: 0.25}
+	return &session.Session{
+		Meta: session.Meta{ID: "0f1e2d3c-4b5a-4968-8776-655443322110", Cwd: "/work/p", Provider: "anthropic", Version: "3", Origin: "tree",
+			Extra: session.Extras{{Key: "x", Value: jsonRaw(`1`)}}},
+		Entries: []*session.Entry{
+			msg("a1", "", 0, &session.Message{Role: session.RoleUser, ContentIsString: true, Content: []session.Block{txt("fix <main.go> & go")}}),
+			msg("a2", "a1", 1, &session.Message{Role: session.RoleAssistant, Model: "claude-x", Usage: &session.Usage{Input: 5, Cost: cost}, StopReason: "toolUse",
+				Content: []session.Block{{Type: session.BlockThinking, Text: "plan"}, txt("one"), txt("two"),
+					{Type: session.BlockToolCall, ToolCallID: "call1", ToolName: "Read", Arguments: jsonRaw(`{ "path": "main.go" }`)}}}),
+			msg("a3", "a2", 2, &session.Message{Role: session.RoleTool, ToolCallID: "call1", ToolName: "Read", IsError: true, Content: []session.Block{txt("boom")}}),
+			msg("r1", "a3", 3, &session.Message{Role: session.RoleUser, Content: []session.Block{
+				{Type: session.BlockToolResult, ToolCallID: "call1", Text: "again", IsError: true}}}),
+			msg("b1", "r1", 3, &session.Message{Role: session.RoleUser, ContentIsString: true, Content: []session.Block{txt("abandoned")}}),
+			{Kind: session.KindCompaction, ID: "c1", ParentID: "r1", Compaction: &session.Compaction{Summary: "s"}, Origin: "tree"},
+			{Kind: session.KindLabel, ID: "l1", ParentID: "c1", Label: &session.Label{TargetID: "a1", Label: "x"}, Origin: "tree"},
+			msg("4a4a4a4a-0000-4000-8000-000000000004", "l1", 5, &session.Message{Role: session.RoleUser, Content: []session.Block{txt("see"),
+				{Type: session.BlockImage, MimeType: "image/png", Data: "iVBORw0KGgo="}}}),
+			msg("a5", "4a4a4a4a-0000-4000-8000-000000000004", 6, &session.Message{Role: session.RoleAssistant, Content: []session.Block{
+				{Type: session.BlockToolCall, ToolCallID: "call2", ToolName: "Bash", Arguments: jsonRaw(`{"command":"ls"}`)}}}),
+		},
+	}
+}
+
+func TestWriteForeign(t *testing.T) {
+	out := t.TempDir()
+	loss := &format.Loss{}
+	written, err := Format{}.Write(&session.SliceReader{S: foreign()}, out, format.WriteOptions{Loss: loss})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(out, "0f1e2d3c-4b5a-4968-8776-655443322110")
+	if len(written) != 2 {
+		t.Errorf("written %v, want messages.jsonl and metadata.json", written)
+	}
+	var got bytes.Buffer
+	for _, n := range []string{MessagesFile, MetadataFile} {
+		fmt.Fprintf(&got, "== %s\n%s\n", n, mustRead(t, filepath.Join(dir, n)))
+	}
+	got.WriteString("== loss\n")
+	for _, it := range loss.Items() {
+		fmt.Fprintln(&got, it.String())
+	}
+	golden.Assert(t, "write/foreign.txt", got.Bytes())
+
+	// What goat reads back must validate clean (message_count, tool links, ...).
+	rep := &report.Report{}
+	if err := (Format{}).Validate(dir, rep, format.ValidateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := rep.Errors() + rep.Warnings(); n != 0 {
+		t.Errorf("written session has %d findings: %v", n, rep.Findings())
+	}
+
+	// Deterministic: a second write gives the same bytes.
+	out2 := t.TempDir()
+	if _, err := (Format{}).Write(&session.SliceReader{S: foreign()}, out2, format.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{MessagesFile, MetadataFile} {
+		if a, b := mustRead(t, filepath.Join(dir, n)), mustRead(t, filepath.Join(out2, filepath.Base(dir), n)); !bytes.Equal(a, b) {
+			t.Errorf("%s differs between two writes", n)
+		}
+	}
+}
+
+func TestWriteRefuses(t *testing.T) {
+	out := t.TempDir()
+	s := foreign()
+	if _, err := (Format{}).Write(&session.SliceReader{S: s}, out, format.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := (Format{}).Write(&session.SliceReader{S: foreign()}, out, format.WriteOptions{})
+	if !errors.Is(err, atomicfile.ErrExists) {
+		t.Errorf("second write without Force: err = %v, want ErrExists", err)
+	}
+	if _, err := (Format{}).Write(&session.SliceReader{S: foreign()}, out, format.WriteOptions{Force: true}); err != nil {
+		t.Errorf("write with Force: %v", err)
+	}
+	for _, bad := range []string{"../escape", "a/b", "..", "", "."} {
+		s := foreign()
+		s.Meta.ID = bad
+		sub := filepath.Join(t.TempDir(), "out")
+		if _, err := (Format{}).Write(&session.SliceReader{S: s}, sub, format.WriteOptions{}); err == nil || !strings.Contains(err.Error(), "directory name") {
+			t.Errorf("id %q: err = %v, want a refusal", bad, err)
+		}
+		if _, err := os.Stat(filepath.Dir(sub)); err == nil {
+			if ents, _ := os.ReadDir(filepath.Dir(sub)); len(ents) != 0 {
+				t.Errorf("id %q: wrote %v", bad, ents)
+			}
+		}
+	}
+	s = foreign()
+	s.Meta.ID = "cp"
+	s.Meta.Checkpoints = []session.Checkpoint{{ID: "../../x"}}
+	if _, err := (Format{}).Write(&session.SliceReader{S: s}, t.TempDir(), format.WriteOptions{}); err == nil {
+		t.Errorf("checkpoint id ../../x accepted")
+	}
+}
+
+// A checkpoint whose blob does not match its hash is refused, not copied.
+func TestWriteBadBlob(t *testing.T) {
+	blob := filepath.Join(t.TempDir(), "blob")
+	os.WriteFile(blob, []byte("other"), 0o644)
+	s := foreign()
+	s.Meta.Checkpoints = []session.Checkpoint{{ID: "session-end", Files: []session.FileState{{Path: "/a", Exists: true,
+		Hash: "df1d036cbbf3df46e2045071e082245ece204c7f53ecf0a4e022bff9bb228f47", Size: 13, Blob: blob}}}}
+	_, err := (Format{}).Write(&session.SliceReader{S: s}, t.TempDir(), format.WriteOptions{})
+	if err == nil || !strings.Contains(err.Error(), "SHA-256") {
+		t.Errorf("err = %v, want a SHA-256 mismatch", err)
+	}
+}
