@@ -327,7 +327,7 @@ func readMeta(dir string) (*session.Meta, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
-	if parent != (session.Parent{}) {
+	if parent.SessionID != "" || parent.EntryID != "" {
 		m.Parent = &parent
 	}
 	m.Checkpoints, err = readCheckpoints(dir)
