@@ -40,9 +40,6 @@ type ExportOptions struct {
 
 var errPending = fmt.Errorf("not available in this build")
 
-// Migrate upgrades sessions to a newer format version.
-func Migrate(env *Env, o MigrateOptions) error { return Usage("migrate: %v", errPending) }
-
 // Convert moves sessions between layouts.
 func Convert(env *Env, o ConvertOptions) error { return Usage("convert: %v", errPending) }
 
