@@ -335,3 +335,20 @@ func writeFile(t *testing.T, p string, b []byte) {
 }
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// TestLongLines: lines far longer than any scanner default (here 5 MB)
+// go through unchanged apart from the spliced members.
+func TestLongLines(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "long.jsonl")
+	big := strings.Repeat("x\\\"y ", 1<<20)
+	hdr := `{"type":"session","id":"s-long","timestamp":"2025-12-01T10:00:00.000Z","cwd":"/"}`
+	msg := `{"type":"message","timestamp":"2025-12-01T10:00:01.000Z","message":{"role":"user","content":"` + big + `","timestamp":1}}`
+	writeFile(t, p, []byte(hdr+"\n"+msg+"\n"))
+	got, _ := migrateTo(t, testTree, p, "3", format.MigrateOptions{})
+	id := session.DerivedID("s-long", 2, nil)
+	want := strings.TrimSuffix(hdr, "}") + `,"version":3}` + "\n" + strings.TrimSuffix(msg, "}") + `,"id":"` + id + `","parentId":null}` + "\n"
+	if string(got) != want {
+		t.Errorf("long line: got %d bytes, want %d", len(got), len(want))
+	}
+}

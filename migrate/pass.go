@@ -101,7 +101,9 @@ func run(src io.Reader, dst io.Writer, fns []lineFunc, f *fileState, skipInvalid
 		}
 		pos++
 		if finding, bad := malformed(f.path, l); bad {
-			if !skipInvalid || pos == 0 {
+			// A header is never skipped, and neither is a line that is JSON
+			// but not an object: that is not a torn or corrupt write.
+			if !skipInvalid || pos == 0 || finding.Rule == "schema" {
 				return &invalid{finding}
 			}
 			f.skipped = append(f.skipped, l.N)
