@@ -110,7 +110,7 @@ func resolveFirstKept(f *fileState, l *line, ids []string) []byte {
 	i, whole := idx.Num, idx.Num == math.Trunc(idx.Num)
 	switch {
 	case !whole || i < 0 || i >= float64(len(ids)):
-		f.notef("line %d: compaction firstKeptEntryIndex %s is out of range: removed, no firstKeptEntryId (as pi does)", l.n, idx.Raw)
+		f.notef("line %d: compaction firstKeptEntryIndex %s is out of range or ahead of the compaction: removed, no firstKeptEntryId (as pi does)", l.n, idx.Raw)
 	case i == 0:
 		f.notef("line %d: compaction firstKeptEntryIndex 0 points at the header: removed, no firstKeptEntryId (as pi does)", l.n)
 	case ids[int(i)] == "":
