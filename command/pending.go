@@ -40,8 +40,5 @@ type ExportOptions struct {
 
 var errPending = fmt.Errorf("not available in this build")
 
-// Migrate upgrades sessions to a newer format version.
-func Migrate(env *Env, o MigrateOptions) error { return Usage("migrate: %v", errPending) }
-
 // Export renders a session as HTML or Markdown.
 func Export(env *Env, o ExportOptions) error { return Usage("export: %v", errPending) }

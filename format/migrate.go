@@ -1,6 +1,12 @@
 package format
 
-import "io"
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/sesstool/sesstool/report"
+)
 
 // Migrator is implemented by layouts with versions sesstool can upgrade
 // (tree JSONL 1 -> 2 -> 3, ash "1" -> "2").
@@ -33,4 +39,24 @@ type MigrateResult struct {
 	Backup  string   // the backup kept, if any
 	Skipped []int    // malformed lines dropped with SkipInvalid
 	Changes []string // human-readable summary lines, for --dry-run
+}
+
+// ErrRefusedStep is wrapped by Migrate when the requested version cannot be
+// reached without losing something (a step down that is not lossless).
+var ErrRefusedStep = errors.New("refused")
+
+// InvalidError is returned by Migrate when the input does not validate (or a
+// line is malformed); the file is left as it was. Findings say why.
+type InvalidError struct {
+	Path     string
+	Findings []report.Finding
+}
+
+func (e *InvalidError) Error() string {
+	for _, f := range e.Findings {
+		if f.Severity == report.Error {
+			return fmt.Sprintf("%s is not valid, not migrated: %s", e.Path, f.Text())
+		}
+	}
+	return fmt.Sprintf("%s is not valid, not migrated", e.Path)
 }

@@ -41,3 +41,18 @@ func (p *Bar) Done() {
 		_ = p.b.Finish()
 	}
 }
+
+// Describe names the item being worked on.
+func (p *Bar) Describe(name string) {
+	if p != nil {
+		p.b.Describe(name)
+	}
+}
+
+// Clear erases the bar so other output starts on a clean line; the next
+// Add draws it again.
+func (p *Bar) Clear() {
+	if p != nil {
+		_ = p.b.Clear()
+	}
+}
