@@ -321,7 +321,7 @@ func (w *writer) header() []byte {
 		extras(&o, w.meta.Extra)
 		return jsonx.Merge(w.meta.Raw, o.Bytes())
 	}
-	o.Null("user_id").Null("chat_id")
+	o.Null("user_id").Str("chat_id", w.sid) // the chat_id that names the directory
 	return o.Bytes()
 }
 
@@ -352,6 +352,8 @@ func (w *writer) entry(e *session.Entry) error {
 	if err := of.flush(false); err != nil {
 		return err
 	}
+	// A message's parent in ash is a message: other entries pass on theirs.
+	w.parents[e.ID] = w.parents[e.ParentID]
 	var line []byte
 	switch e.Kind {
 	case session.KindMessage, session.KindCustomMessage:
