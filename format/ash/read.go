@@ -506,12 +506,25 @@ func (f *fileReader) content(m *session.Message, val []byte) error {
 // so the writer puts it back there.
 func (f *fileReader) toolUse(raw []byte, v gjson.Result, n int) error {
 	id, msgID := v.Get("id").String(), v.Get("message_id").String()
-	if len(f.held) == 0 || f.held[0].ID != msgID {
-		return fmt.Errorf("%s:%d: tool_use %q does not follow its message %q (sesstool folds tool_use entries into the message they belong to)", f.path, n, id, msgID)
-	}
-	msg := f.held[0].Message
 	f.r.toolMsg[id] = msgID
 	f.r.toolName[id] = v.Get("name").String()
+	if len(f.held) == 0 || f.held[0].ID != msgID {
+		// Not after its message (ash itself never writes this): kept as an
+		// entry of its own, written back as it was.
+		e := f.base(raw, "tool_use", n)
+		e.Kind = session.KindOther
+		e.ID = f.derivedID(n)
+		e.ParentID = msgID
+		e.Custom = &session.Custom{Data: raw}
+		f.r.ids[e.ID] = true
+		if len(f.held) > 0 {
+			f.held = append(f.held, e)
+		} else {
+			f.queue = append(f.queue, e)
+		}
+		return nil
+	}
+	msg := f.held[0].Message
 	var blk *session.Block
 	for i := range msg.Content {
 		b := &msg.Content[i]

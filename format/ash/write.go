@@ -369,6 +369,12 @@ func (w *writer) entry(e *session.Entry) error {
 		line = w.compaction(e)
 	case session.KindSubagent, session.KindSubagentEnd:
 		line = w.subagent(e)
+	case session.KindOther:
+		if !w.own || e.Origin != Name || e.Custom == nil {
+			w.loss.Add(e.Type, "dropped", "ash has no such entry", 1)
+			return nil
+		}
+		line = e.Custom.Data // a stray tool_use line of an ash source
 	default:
 		w.loss.Add(string(e.Kind), "dropped", "ash has no such entry", 1)
 		return nil
