@@ -20,7 +20,7 @@ func sessionDirs(t *testing.T) []string {
 	t.Helper()
 	var out []string
 	err := filepath.Walk("testdata", func(p string, fi os.FileInfo, err error) error {
-		if err == nil && fi.Name() == ContextFile {
+		if err == nil && fi.Name() == ContextFile && !strings.Contains(p, "/stores/") {
 			out = append(out, filepath.Dir(p))
 		}
 		return err
@@ -185,4 +185,25 @@ func lines(b []byte) [][]byte {
 		return [][]byte{b} // state.json: one document
 	}
 	return bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n"))
+}
+
+// TestStore validates a store: each session, and a directory that holds a
+// context.jsonl without a header is reported, not skipped.
+func TestStore(t *testing.T) {
+	f := Format{}
+	if !f.Detect("testdata/stores/with-broken") {
+		t.Fatal("store not detected")
+	}
+	rep := &report.Report{}
+	if err := f.Validate("testdata/stores/with-broken", rep, format.ValidateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var text bytes.Buffer
+	if err := rep.WriteText(&text, &text); err != nil {
+		t.Fatal(err)
+	}
+	golden.Assert(t, "validate/store-with-broken.txt", text.Bytes())
+	if rep.Errors() != 1 {
+		t.Errorf("errors = %d, want 1 (the broken directory)", rep.Errors())
+	}
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
@@ -126,8 +125,11 @@ func (f Format) Migrate(path, to string, opt format.MigrateOptions) (format.Migr
 		r.Close()
 		return res, fmt.Errorf("create %s: %w", container, err)
 	}
-	_, err = w.writeAll(up, tmp)
+	names, err := w.writeAll(up, tmp)
 	r.Close()
+	if err == nil {
+		err = keepModes(abs, tmp, names)
+	}
 	if err == nil {
 		err = checkMigrated(tmp, key)
 	}
@@ -182,6 +184,27 @@ func checkMigrated(dir, key string) error {
 	return nil
 }
 
+// keepModes gives each rewritten file the mode of the file it replaces.
+func keepModes(src, tmp string, names []string) error {
+	for _, n := range names {
+		fi, err := os.Stat(filepath.Join(src, n))
+		if err != nil {
+			continue // a file the migration added
+		}
+		if err := os.Chmod(filepath.Join(tmp, n), fi.Mode().Perm()); err != nil {
+			return fmt.Errorf("chmod %s: %w", n, err)
+		}
+	}
+	return os.Chmod(tmp, dirMode(src))
+}
+
+func dirMode(p string) os.FileMode {
+	if fi, err := os.Stat(p); err == nil {
+		return fi.Mode().Perm()
+	}
+	return 0o755
+}
+
 func exists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
@@ -211,5 +234,3 @@ func (u *upgrade) Next() (*session.Entry, error) {
 	}
 	return e, err
 }
-
-var _ = strings.TrimSpace

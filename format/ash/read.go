@@ -21,13 +21,13 @@ import (
 // Keys starting with "@" in Extras are sesstool's own notes about the ash
 // source (never emitted as members); see docs/ash.md.
 const (
-	xState     = "@state"      // Meta: state.json, compact
-	xNoHistory = "@no_history" // Meta: the session had no history.jsonl
-	xHistory   = "@history"    // Entry: the message has a history.jsonl line; holds its extra members
-	xEntry     = "@entry"      // Block: the tool call also has a tool_use entry; {"slot":N, other members}
-	xInline    = "@inline"     // Block: false when the call is not a block of the message content
-	xRaw       = "@raw"        // Block: the tool_use entry's source line, for jsonx.Merge
-	xFirstFile = "@file"       // Entry: subagent file the entry came from (when not its Sidechain)
+	xState     = "@state"               // Meta: state.json, compact
+	xNoHistory = "@no_history"          // Meta: the session had no history.jsonl
+	xHistory   = "@history"             // Entry: the message has a history.jsonl line; holds its extra members
+	xEntry     = "@entry"               // Block: the tool call also has a tool_use entry; {"slot":N, other members}
+	xInline    = "@inline"              // Block: false when the call is not a block of the message content
+	xRaw       = "@raw"                 // Block: the tool_use entry's source line, for jsonx.Merge
+	xNoASID    = "@no_agent_session_id" // Entry, or in @entry: a sub-agent line without agent_session_id
 )
 
 // Open streams one session: context.jsonl in order, each subagent file's
@@ -302,7 +302,11 @@ func (f *fileReader) readLine() error {
 }
 
 func (f *fileReader) base(raw []byte, typ string, n int) *session.Entry {
-	return &session.Entry{Type: typ, Origin: Name, Raw: raw, Line: n, Sidechain: f.sidechain}
+	e := &session.Entry{Type: typ, Origin: Name, Raw: raw, Line: n, Sidechain: f.sidechain}
+	if f.sidechain != "" && !gjson.GetBytes(raw, "agent_session_id").Exists() {
+		e.Extra = append(e.Extra, session.Field{Key: xNoASID, Value: json.RawMessage("true")})
+	}
+	return e
 }
 
 func str(val []byte) string { return gjson.ParseBytes(val).String() }
@@ -559,6 +563,9 @@ func (f *fileReader) toolUse(raw []byte, v gjson.Result, n int) error {
 			o.Raw(k, val)
 		}
 	})
+	if f.sidechain != "" && !v.Get("agent_session_id").Exists() {
+		o.Bool(xNoASID, true)
+	}
 	blk.Extra = append(blk.Extra, session.Field{Key: xEntry, Value: o.Bytes()}, session.Field{Key: xRaw, Value: raw})
 	return nil
 }

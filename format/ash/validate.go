@@ -29,12 +29,34 @@ func (f Format) Validate(path string, rep *report.Report, opt format.ValidateOpt
 		rep.Counted(Name, 1, 0)
 		return nil
 	}
+	if !isSession(path) {
+		brokenInStore(path, rep)
+	}
 	for _, r := range refs {
 		if err := validateSession(r.Path, "", rep, opt, false); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// brokenInStore reports the directories of a store that hold a
+// context.jsonl but are not sessions, instead of skipping them silently.
+func brokenInStore(store string, rep *report.Report) {
+	ents, err := os.ReadDir(store)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		dir := filepath.Join(store, e.Name())
+		ctx := filepath.Join(dir, ContextFile)
+		if e.IsDir() && !isSession(dir) {
+			if _, err := os.Stat(ctx); err == nil {
+				rep.Errorf(ctx, 1, "", "missing-header", "not an ash session: the first line is not a session header with a string version, provider and created_at")
+				rep.Counted(Name, 1, 0)
+			}
+		}
+	}
 }
 
 // msgInfo is what later checks need of a message: where it is, its role and

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/session"
@@ -260,8 +260,8 @@ func (w *writer) writeAll(r session.Reader, dir string) ([]string, error) {
 		return nil, err
 	}
 	if b, ok := w.stateFile(); ok {
-		if err := os.WriteFile(filepath.Join(dir, StateFile), b, 0o644); err != nil {
-			return nil, fmt.Errorf("write %s: %w", StateFile, err)
+		if err := atomicfile.WriteFile(filepath.Join(dir, StateFile), b, 0o644, false); err != nil {
+			return nil, err
 		}
 		w.names = append(w.names, StateFile)
 	}
@@ -391,7 +391,7 @@ func (w *writer) merge(e *session.Entry, canon []byte) []byte {
 }
 
 func (w *writer) sidechain(o *jsonx.Obj, e *session.Entry) {
-	if e.Sidechain != "" {
+	if e.Sidechain != "" && e.Extra.Get(xNoASID) == nil {
 		o.Str("agent_session_id", w.id(e.Sidechain))
 	}
 }
@@ -510,10 +510,12 @@ func (w *writer) toolEntry(b session.Block, msgID string, e *session.Entry) (pen
 		input = []byte(v.Raw)
 	}
 	o.Raw("name", name).Raw("input", input)
-	w.sidechain(&o, e)
+	if !n.Get(gjsonKey(xNoASID)).Exists() {
+		w.sidechain(&o, e)
+	}
 	n.ForEach(func(k, v gjson.Result) bool {
 		switch k.String() {
-		case "slot", "name", "input":
+		case "slot", "name", "input", xNoASID:
 		default:
 			o.Raw(k.String(), []byte(v.Raw))
 		}
@@ -725,5 +727,3 @@ func pretty(b []byte) []byte {
 	walk(gjson.ParseBytes(b), 0)
 	return out
 }
-
-var _ = json.RawMessage(nil)
