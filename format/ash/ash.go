@@ -89,6 +89,14 @@ func isStore(path string) bool {
 
 // Sessions lists the session at path, or every session directory of a store.
 func (Format) Sessions(path string) ([]format.Ref, error) {
+	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
+		// A file of a session (context.jsonl named on the command line with
+		// --format ash) stands for its directory.
+		if dir := sessionOfFile(path); dir != "" {
+			return []format.Ref{{Path: dir}}, nil
+		}
+		return nil, fmt.Errorf("%s: not a file of an ash session directory", path)
+	}
 	if isSession(path) {
 		return []format.Ref{{Path: path}}, nil
 	}
@@ -124,4 +132,16 @@ func subagentFiles(dir string) ([]string, error) {
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// sessionOfFile returns the session directory a file belongs to, or "".
+func sessionOfFile(p string) string {
+	dir := filepath.Dir(p)
+	if filepath.Base(dir) == SubagentDir {
+		dir = filepath.Dir(dir)
+	}
+	if isSession(dir) {
+		return dir
+	}
+	return ""
 }

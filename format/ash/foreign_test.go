@@ -145,4 +145,14 @@ func TestDetect(t *testing.T) {
 	if err != nil || len(refs) != 2 {
 		t.Errorf("Sessions: %v %v", refs, err)
 	}
+	// A file of a session stands for its directory.
+	for _, p := range []string{"testdata/generated-v2/sessions/cli/context.jsonl", "testdata/generated-v2/sessions/cli/subagents/fb5a5abc-bbbb-4d30-a90d-e926458e34ed.jsonl"} {
+		refs, err = f.Sessions(p)
+		if err != nil || len(refs) != 1 || refs[0].Path != "testdata/generated-v2/sessions/cli" {
+			t.Errorf("Sessions(%s): %v %v", p, refs, err)
+		}
+	}
+	if _, err := f.Sessions("testdata/README.md"); err == nil {
+		t.Error("Sessions accepted a file outside any session")
+	}
 }

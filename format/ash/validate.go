@@ -81,12 +81,19 @@ type checker struct {
 	version   string
 	legacyOK  bool // migration validates a v1 session by its own rules
 	entryIDs  map[string]string
+	parents   map[string]string // message id -> parent_id, for the cycle check
 	toolUses  map[string]bool
 	messages  map[string]msgInfo
 	subagents map[string]bool
 	refs      []ref
+	where     map[string]where // message id -> its line, for messages with a parent
 	entries   int
 	files     int
+}
+
+type where struct {
+	path string
+	line int
 }
 
 // validateSession checks one directory. name, when set, stands for the
@@ -94,7 +101,7 @@ type checker struct {
 // result under a temporary name). legacyOK accepts version "1" sessions
 // (ash today rejects them; migrate reads them).
 func validateSession(dir, name string, rep *report.Report, opt format.ValidateOptions, legacyOK bool) error {
-	c := &checker{dir: dir, name: name, rep: rep, legacyOK: legacyOK, entryIDs: map[string]string{}, toolUses: map[string]bool{},
+	c := &checker{dir: dir, name: name, rep: rep, legacyOK: legacyOK, entryIDs: map[string]string{}, parents: map[string]string{}, where: map[string]where{}, toolUses: map[string]bool{},
 		messages: map[string]msgInfo{}, subagents: map[string]bool{}}
 	c.version = Current
 	if h, ok := headerOf(dir); ok && (h.Get("version").String() == "1") {
@@ -214,6 +221,8 @@ func (r *lineRules) Check(l validate.Line) {
 		c.messages[id] = msgInfo{role: v.Get("role").String(), text: sha256.Sum256([]byte(flatText(v.Get("content")))), inContext: r.kind == kindContext}
 		if p := v.Get("parent_id"); c.version != "1" && p.Type == gjson.String && p.String() != "" {
 			c.refs = append(c.refs, ref{r.path, "dangling-parent", "message", l.N, "/parent_id", p.String()})
+			c.parents[id] = p.String()
+			c.where[id] = where{r.path, l.N}
 		}
 		r.time(l, "created_at")
 	case "tool_use":
@@ -302,8 +311,49 @@ func (c *checker) entryID(path string, line int, id string) {
 	c.entryIDs[id] = fmt.Sprintf("%s:%d", filepath.Base(path), line)
 }
 
+// cycles reports parent_id chains that loop (ash's branch walk stops at
+// them, silently losing the branch). Each loop is reported once, at the
+// line of its member that comes first in file order.
+func (c *checker) cycles() {
+	state := map[string]int{} // 0 new, 1 on the current walk, 2 done
+	for start := range c.parents {
+		var walk []string
+		id := start
+		for state[id] == 0 {
+			if _, ok := c.parents[id]; !ok {
+				break
+			}
+			state[id] = 1
+			walk = append(walk, id)
+			id = c.parents[id]
+		}
+		if state[id] == 1 {
+			var loop []string
+			for i := len(walk) - 1; i >= 0; i-- {
+				loop = append(loop, walk[i])
+				if walk[i] == id {
+					break
+				}
+			}
+			first := loop[0]
+			for _, m := range loop {
+				a, b := c.where[m], c.where[first]
+				if a.path < b.path || a.path == b.path && a.line < b.line {
+					first = m
+				}
+			}
+			w := c.where[first]
+			c.rep.Errorf(w.path, w.line, "/parent_id", "cycle", "parent_id links loop through %d messages (%s ... back to itself)", len(loop), first)
+		}
+		for _, m := range walk {
+			state[m] = 2
+		}
+	}
+}
+
 // resolve checks every recorded reference once all files are read.
 func (c *checker) resolve() {
+	c.cycles()
 	for _, r := range c.refs {
 		var ok bool
 		switch r.what {
