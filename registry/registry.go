@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/format/ash"
 	"github.com/sesstool/sesstool/format/flat"
 	"github.com/sesstool/sesstool/format/goat"
 )
@@ -16,6 +17,7 @@ import (
 // markers first, then single-file layouts.
 var All = []format.Format{
 	goat.Format{},
+	ash.Format{},
 	flat.New(),
 }
 

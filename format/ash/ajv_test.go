@@ -1,0 +1,55 @@
+package ash
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sesstool/sesstool/schema"
+)
+
+// TestSchemasInAjv checks that the schema folder works as it is in ajv,
+// the reference validator: the samples pass and a bad line fails.
+func TestSchemasInAjv(t *testing.T) {
+	peers := os.Getenv("SESSTOOL_PEERS")
+	node, err := exec.LookPath("node")
+	if peers == "" || err != nil {
+		if os.Getenv("SESSTOOL_REQUIRE_PEERS") == "1" {
+			t.Fatal("SESSTOOL_PEERS (ajv-jsonl.mjs) and node are required")
+		}
+		t.Skip("set SESSTOOL_PEERS to the peers folder (ajv-jsonl.mjs) and install node to run this test")
+	}
+	dir := t.TempDir()
+	if err := schema.Dump(dir); err != nil {
+		t.Fatal(err)
+	}
+	// state.json is one document: flatten it to one JSONL line.
+	state, err := os.ReadFile("testdata/generated-v2/sessions/cli/state.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stateLine := filepath.Join(dir, "state.jsonl")
+	if err := os.WriteFile(stateLine, []byte(strings.ReplaceAll(string(state), "\n", "")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cli := "testdata/generated-v2/sessions/cli/"
+	for _, c := range []struct{ schema, data, want string }{
+		{"ash/v2/line.json", cli + "context.jsonl", "11 lines, 0 invalid"},
+		{"ash/v2/subagent-line.json", cli + "subagents/fb5a5abc-bbbb-4d30-a90d-e926458e34ed.jsonl", "2 lines, 0 invalid"},
+		{"ash/v2/history.json", cli + "history.jsonl", "4 lines, 0 invalid"},
+		{"ash/v2/state.json", stateLine, "1 lines, 0 invalid"},
+		{"ash/v1/line.json", v1Sample + "/context.jsonl", "7 lines, 0 invalid"},
+		{"ash/v2/line.json", "testdata/upstream-test-fixtures/invalid/unknown-content-block/context.jsonl", "2 lines, 1 invalid"},
+		{"ash/v2/line.json", "testdata/upstream-test-fixtures/invalid/header-missing-id/context.jsonl", "1 lines, 1 invalid"},
+	} {
+		out, err := exec.Command(node, filepath.Join(peers, "ajv-jsonl.mjs"), dir, filepath.Join(dir, c.schema), c.data).CombinedOutput()
+		if err != nil && !strings.Contains(string(out), "invalid") {
+			t.Fatalf("ajv %s %s: %v\n%s", c.schema, c.data, err, out)
+		}
+		if got := strings.TrimSpace(string(out)); got != c.want {
+			t.Errorf("ajv %s on %s: %q, want %q", c.schema, c.data, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,467 @@
+package ash
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/report"
+	"github.com/sesstool/sesstool/schema"
+	"github.com/sesstool/sesstool/session"
+	"github.com/sesstool/sesstool/validate"
+	"github.com/tidwall/gjson"
+)
+
+// Validate checks one session directory, or every session of a store.
+func (f Format) Validate(path string, rep *report.Report, opt format.ValidateOptions) error {
+	refs, err := f.Sessions(path)
+	if err != nil {
+		return err
+	}
+	if len(refs) == 0 {
+		rep.Errorf(filepath.Join(path, ContextFile), 0, "", "missing-header", "not an ash session: no context.jsonl starting with a session header")
+		rep.Counted(Name, 1, 0)
+		return nil
+	}
+	if !isSession(path) {
+		brokenInStore(path, rep)
+	}
+	for _, r := range refs {
+		if err := validateSession(r.Path, "", rep, opt, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// brokenInStore reports the directories of a store that hold a
+// context.jsonl but are not sessions, instead of skipping them silently.
+func brokenInStore(store string, rep *report.Report) {
+	ents, err := os.ReadDir(store)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		dir := filepath.Join(store, e.Name())
+		ctx := filepath.Join(dir, ContextFile)
+		if e.IsDir() && !isSession(dir) {
+			if _, err := os.Stat(ctx); err == nil {
+				rep.Errorf(ctx, 1, "", "missing-header", "not an ash session: the first line is not a session header with a string version, provider and created_at")
+				rep.Counted(Name, 1, 0)
+			}
+		}
+	}
+}
+
+// msgInfo is what later checks need of a message: where it is, its role and
+// a hash of its flattened text (not the text, to keep memory small).
+type msgInfo struct {
+	role      string
+	text      [32]byte
+	inContext bool
+}
+
+type ref struct {
+	path, rule, what string
+	line             int
+	pointer, id      string
+}
+
+// checker holds the cross-file state of one session directory's validation.
+type checker struct {
+	dir       string
+	name      string
+	rep       *report.Report
+	version   string
+	legacyOK  bool // migration validates a v1 session by its own rules
+	entryIDs  map[string]string
+	parents   map[string]string // message id -> parent_id, for the cycle check
+	toolUses  map[string]bool
+	messages  map[string]msgInfo
+	subagents map[string]bool
+	refs      []ref
+	where     map[string]where // message id -> its line, for messages with a parent
+	entries   int
+	files     int
+}
+
+type where struct {
+	path string
+	line int
+}
+
+// validateSession checks one directory. name, when set, stands for the
+// directory's name in the session-key check (a migration validates its
+// result under a temporary name). legacyOK accepts version "1" sessions
+// (ash today rejects them; migrate reads them).
+func validateSession(dir, name string, rep *report.Report, opt format.ValidateOptions, legacyOK bool) error {
+	c := &checker{dir: dir, name: name, rep: rep, legacyOK: legacyOK, entryIDs: map[string]string{}, parents: map[string]string{}, where: map[string]where{}, toolUses: map[string]bool{},
+		messages: map[string]msgInfo{}, subagents: map[string]bool{}}
+	c.version = Current
+	if h, ok := headerOf(dir); ok && (h.Get("version").String() == "1") {
+		c.version = "1"
+	}
+	if err := c.jsonl(filepath.Join(dir, ContextFile), kindContext, opt); err != nil {
+		return err
+	}
+	subs, err := subagentFiles(dir)
+	if err != nil {
+		return err
+	}
+	for _, p := range subs {
+		if err := c.jsonl(p, kindSubagent, opt); err != nil {
+			return err
+		}
+		id := strings.TrimSuffix(filepath.Base(p), ".jsonl")
+		if !c.subagents[id] {
+			rep.Errorf(p, 0, "", "orphan-subagent", "no agent_session entry in context.jsonl has id %q", id)
+		}
+	}
+	if err := c.jsonl(filepath.Join(dir, HistoryFile), kindHistory, opt); err != nil {
+		return err
+	}
+	if err := c.state(); err != nil {
+		return err
+	}
+	c.resolve()
+	rep.Counted(Name, c.files, c.entries)
+	return nil
+}
+
+type fileKind int
+
+const (
+	kindContext fileKind = iota
+	kindSubagent
+	kindHistory
+)
+
+// jsonl runs the streaming engine over one file; a missing history.jsonl
+// is fine (ash's own fixtures have none), a missing context.jsonl is not.
+func (c *checker) jsonl(path string, kind fileKind, opt format.ValidateOptions) error {
+	fh, err := os.Open(path)
+	if os.IsNotExist(err) && kind == kindHistory {
+		return nil
+	}
+	if os.IsNotExist(err) {
+		c.rep.Errorf(path, 0, "", "missing-header", "missing: an ash session needs context.jsonl")
+		c.files++
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	defer fh.Close()
+	name := map[fileKind]string{kindContext: "line.json", kindSubagent: "subagent-line.json", kindHistory: "history.json"}[kind]
+	sch, err := schema.Compile("ash/v" + c.version + "/" + name)
+	if err != nil {
+		return err
+	}
+	r := &lineRules{c: c, path: path, kind: kind, sch: sch}
+	n, err := (&validate.JSONL{Path: path, Rules: r, Report: c.rep, Workers: opt.Workers}).Run(fh)
+	c.files++
+	if kind != kindHistory {
+		c.entries += n
+	}
+	return err
+}
+
+// lineRules applies the per-line rules of one JSONL file of the session.
+type lineRules struct {
+	c     *checker
+	path  string
+	kind  fileKind
+	sch   *jsonschema.Schema
+	first bool
+	seen  bool
+	hist  map[string]int
+}
+
+func (r *lineRules) Schema(v gjson.Result) *jsonschema.Schema {
+	if v.Get("type").String() == "session" && r.kind == kindContext {
+		if ver := v.Get("version"); ver.Type == gjson.String && ver.String() != "1" && ver.String() != "2" {
+			return nil // unknown-version says it once, instead of a schema error too
+		}
+	}
+	return r.sch
+}
+
+func (r *lineRules) Check(l validate.Line) {
+	first := !r.seen
+	r.seen = true
+	if !l.Valid {
+		return
+	}
+	v := l.Value
+	c := r.c
+	if r.kind == kindHistory {
+		r.history(l)
+		return
+	}
+	typ := v.Get("type").String()
+	if first && r.kind == kindContext && typ != "session" {
+		c.rep.Errorf(r.path, l.N, "", "missing-header", "the first line of context.jsonl must be the session header, not %q", typ)
+	}
+	switch typ {
+	case "session":
+		if !first || r.kind != kindContext {
+			c.rep.Errorf(r.path, l.N, "/type", "misplaced-header", "a session header may only be the first line of context.jsonl")
+			return
+		}
+		r.header(l)
+	case "message":
+		id := v.Get("id").String()
+		c.entryID(r.path, l.N, id)
+		c.messages[id] = msgInfo{role: v.Get("role").String(), text: sha256.Sum256([]byte(flatText(v.Get("content")))), inContext: r.kind == kindContext}
+		if p := v.Get("parent_id"); c.version != "1" && p.Type == gjson.String && p.String() != "" {
+			c.refs = append(c.refs, ref{r.path, "dangling-parent", "message", l.N, "/parent_id", p.String()})
+			c.parents[id] = p.String()
+			c.where[id] = where{r.path, l.N}
+		}
+		r.time(l, "created_at")
+	case "tool_use":
+		id := v.Get("id").String()
+		if c.toolUses[id] {
+			c.rep.Errorf(r.path, l.N, "/id", "duplicate-id", "tool_use id %q is used twice", id)
+		}
+		c.toolUses[id] = true
+		c.refs = append(c.refs, ref{r.path, "dangling-message", "message", l.N, "/message_id", v.Get("message_id").String()})
+	case "tool_result":
+		c.refs = append(c.refs, ref{r.path, "dangling-tool-use", "tool_use", l.N, "/tool_use_id", v.Get("tool_use_id").String()})
+	case "compaction":
+		c.entryID(r.path, l.N, v.Get("id").String())
+		r.time(l, "created_at")
+	case "agent_session":
+		id := v.Get("id").String()
+		c.entryID(r.path, l.N, id)
+		c.subagents[id] = true
+		c.refs = append(c.refs, ref{r.path, "dangling-tool-use", "tool_use", l.N, "/parent_tool_use_id", v.Get("parent_tool_use_id").String()})
+		r.time(l, "created_at")
+	case "agent_session_complete":
+		r.time(l, "created_at")
+	}
+}
+
+func (r *lineRules) header(l validate.Line) {
+	ver := l.Value.Get("version")
+	switch {
+	case ver.Type != gjson.String:
+		// the schema reports a non-string version
+	case ver.String() == "1" && !r.c.legacyOK:
+		r.c.rep.Errorf(r.path, l.N, "/version", "legacy-version",
+			`version "1" is rejected by ash today (it reads only "2"); upgrade with: sesstool migrate --format ash --to 2`)
+	case ver.String() != "1" && ver.String() != "2":
+		r.c.rep.Errorf(r.path, l.N, "/version", "unknown-version", "unknown ash session version %q (known: \"1\", \"2\")", ver.String())
+	}
+	r.time(l, "created_at")
+}
+
+// time checks that a timestamp member parses as Python's
+// datetime.fromisoformat reads it (+00:00 with microseconds, Z, naive).
+func (r *lineRules) time(l validate.Line, key string) {
+	v := l.Value.Get(key)
+	if v.Type != gjson.String {
+		return // absent or mistyped: the schema says so
+	}
+	if _, ok := session.ParseTime(v.String()); !ok {
+		r.c.rep.Errorf(r.path, l.N, "/"+key, "bad-timestamp", "%s %q is not an ISO 8601 time", key, v.String())
+	}
+}
+
+func (r *lineRules) history(l validate.Line) {
+	c := r.c
+	v := l.Value
+	id := v.Get("id").String()
+	if r.hist == nil {
+		r.hist = map[string]int{}
+	}
+	if prev, ok := r.hist[id]; ok {
+		c.rep.Errorf(r.path, l.N, "/id", "duplicate-id", "history id %q already used on line %d", id, prev)
+	}
+	r.hist[id] = l.N
+	r.time(l, "created_at")
+	m, ok := c.messages[id]
+	switch {
+	case !ok || !m.inContext:
+		c.rep.Errorf(r.path, l.N, "/id", "history-mismatch", "history message %q has no message in context.jsonl", id)
+	case m.role != v.Get("role").String():
+		c.rep.Errorf(r.path, l.N, "/role", "history-mismatch", "history message %q has role %q, context.jsonl has %q", id, v.Get("role").String(), m.role)
+	case m.text != sha256.Sum256([]byte(v.Get("content").String())):
+		c.rep.Errorf(r.path, l.N, "/content", "history-mismatch", "history message %q has other text than in context.jsonl", id)
+	}
+}
+
+func (r *lineRules) Finish() {
+	if !r.seen && r.kind == kindContext {
+		r.c.rep.Errorf(r.path, 0, "", "missing-header", "context.jsonl is empty: it must start with the session header")
+	}
+}
+
+func (c *checker) entryID(path string, line int, id string) {
+	if prev, ok := c.entryIDs[id]; ok {
+		c.rep.Errorf(path, line, "/id", "duplicate-id", "id %q already used (%s)", id, prev)
+		return
+	}
+	c.entryIDs[id] = fmt.Sprintf("%s:%d", filepath.Base(path), line)
+}
+
+// cycles reports parent_id chains that loop (ash's branch walk stops at
+// them, silently losing the branch). Each loop is reported once, at the
+// line of its member that comes first in file order.
+func (c *checker) cycles() {
+	state := map[string]int{} // 0 new, 1 on the current walk, 2 done
+	for start := range c.parents {
+		var walk []string
+		id := start
+		for state[id] == 0 {
+			if _, ok := c.parents[id]; !ok {
+				break
+			}
+			state[id] = 1
+			walk = append(walk, id)
+			id = c.parents[id]
+		}
+		if state[id] == 1 {
+			var loop []string
+			for i := len(walk) - 1; i >= 0; i-- {
+				loop = append(loop, walk[i])
+				if walk[i] == id {
+					break
+				}
+			}
+			first := loop[0]
+			for _, m := range loop {
+				a, b := c.where[m], c.where[first]
+				if a.path < b.path || a.path == b.path && a.line < b.line {
+					first = m
+				}
+			}
+			w := c.where[first]
+			c.rep.Errorf(w.path, w.line, "/parent_id", "cycle", "parent_id links loop through %d messages (%s ... back to itself)", len(loop), first)
+		}
+		for _, m := range walk {
+			state[m] = 2
+		}
+	}
+}
+
+// resolve checks every recorded reference once all files are read.
+func (c *checker) resolve() {
+	c.cycles()
+	for _, r := range c.refs {
+		var ok bool
+		switch r.what {
+		case "message":
+			_, ok = c.messages[r.id]
+		case "tool_use":
+			ok = c.toolUses[r.id]
+		}
+		if !ok {
+			c.rep.Errorf(r.path, r.line, r.pointer, r.rule, "%s names no %s: %q", strings.TrimPrefix(r.pointer, "/"), strings.ReplaceAll(r.what, "_", " "), r.id)
+		}
+	}
+}
+
+// flatText is a message's content as history.jsonl holds it: the string, or
+// the text blocks joined by newlines.
+func flatText(content gjson.Result) string {
+	if content.Type == gjson.String {
+		return content.String()
+	}
+	var parts []string
+	for _, b := range content.Array() {
+		if b.Get("type").String() == "text" {
+			parts = append(parts, b.Get("text").String())
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// state checks state.json: schema, timestamps, branch links, and that the
+// directory has the name ash computes for the session.
+func (c *checker) state() error {
+	path := filepath.Join(c.dir, StateFile)
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	c.files++
+	if col, msg, bad := jsonx.SyntaxError(b); bad {
+		c.rep.Add(report.Finding{Path: path, Line: lineOfColumn(b, col), Severity: report.Error, Rule: "json-syntax", Message: msg})
+		return nil
+	}
+	sch, err := schema.Compile("ash/v" + c.version + "/state.json")
+	if err != nil {
+		return err
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		c.rep.Errorf(path, 0, "", "json-syntax", "%v", err)
+		return nil
+	}
+	if err := sch.Validate(inst); err != nil {
+		for _, is := range validate.SchemaIssues(err) {
+			c.rep.Add(report.Finding{Path: path, Pointer: is.Pointer, Severity: report.Error, Rule: "schema", Message: is.Format(schema.Base)})
+		}
+		return nil
+	}
+	v := gjson.ParseBytes(b)
+	if t := v.Get("created_at").String(); t != "" {
+		if _, ok := session.ParseTime(t); !ok {
+			c.rep.Errorf(path, 0, "/created_at", "bad-timestamp", "created_at %q is not an ISO 8601 time", t)
+		}
+	}
+	for i, br := range v.Get("branches").Array() {
+		for _, k := range []string{"head_message_id", "fork_point_id"} {
+			id := br.Get(k)
+			if id.Type != gjson.String {
+				continue
+			}
+			if _, ok := c.messages[id.String()]; !ok {
+				c.rep.Errorf(path, 0, fmt.Sprintf("/branches/%d/%s", i, k), "dangling-branch", "%s names no message: %q", k, id.String())
+			}
+		}
+		if t := br.Get("created_at").String(); t != "" {
+			if _, ok := session.ParseTime(t); !ok {
+				c.rep.Errorf(path, 0, fmt.Sprintf("/branches/%d/created_at", i), "bad-timestamp", "created_at %q is not an ISO 8601 time", t)
+			}
+		}
+	}
+	c.key(path, v)
+	return nil
+}
+
+func (c *checker) key(path string, v gjson.Result) {
+	get := func(k string) string { return v.Get(k).String() }
+	want := SessionKey(get("provider"), get("chat_id"), get("user_id"), get("thread_id"))
+	era := "today's ash"
+	if c.version == "1" {
+		want = v1SessionKey(get("provider"), get("chat_id"), get("user_id"), get("thread_id"))
+		era = "v1-era ash"
+	}
+	abs, err := filepath.Abs(c.dir)
+	if err != nil {
+		abs = c.dir
+	}
+	got := filepath.Base(abs)
+	if c.name != "" {
+		got = c.name
+	}
+	if got != want {
+		c.rep.Errorf(path, 0, "", "session-key", "directory name %q is not %q, the session key %s computes from state.json", got, want, era)
+	}
+}
+
+// lineOfColumn turns SyntaxError's whole-file character column into a line.
+func lineOfColumn(b []byte, col int) int {
+	return strings.Count(string([]rune(string(b))[:min(col-1, len([]rune(string(b))))]), "\n") + 1
+}
