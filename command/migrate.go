@@ -85,9 +85,6 @@ func migrateJobs(env *Env, paths []string, forced format.Format, out string) ([]
 			fmt.Fprintf(env.Stderr, "sesstool: %s: %s, skipped\n", s.Path, s.Reason)
 		}
 		for _, u := range units {
-			if u.Path != p && strings.HasSuffix(u.Path, ".bak") {
-				continue // a backup an earlier run kept: never migrate it again
-			}
 			jobs = append(jobs, migrateJob{f: u.Format, path: u.Path})
 			roots = append(roots, p)
 		}

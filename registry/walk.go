@@ -28,7 +28,7 @@ type Skipped struct {
 // forced is set), it is one unit. Otherwise a directory is walked: each
 // entry that a layout claims becomes a unit and is not descended into.
 // Symlinked directories are followed once; a link loop is reported, not
-// followed forever.
+// followed forever. Hidden entries and *.bak backups are not walked into.
 func Walk(root string, forced format.Format) ([]Unit, []Skipped, error) {
 	if _, err := os.Stat(root); err != nil {
 		return nil, nil, fmt.Errorf("read %s: %w", root, err)
@@ -70,6 +70,12 @@ func (w *walker) dir(dir string) error {
 	sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
 	for _, e := range ents {
 		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		if strings.HasSuffix(e.Name(), ".bak") {
+			// A backup sesstool migrate kept: not a live session, never
+			// validated, converted or migrated again while walking. Named
+			// on the command line, it is handled like any other path.
 			continue
 		}
 		p := filepath.Join(dir, e.Name())

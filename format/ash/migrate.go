@@ -26,16 +26,6 @@ func (Format) Version(path string) (string, error) {
 	return h.Get("version").String(), nil
 }
 
-// InvalidError refuses a migration input that does not validate.
-type InvalidError struct {
-	Path     string
-	Findings []report.Finding
-}
-
-func (e *InvalidError) Error() string {
-	return fmt.Sprintf("%s: refused, not a valid ash session (%d errors; first: %s)", e.Path, len(e.Findings), e.Findings[0].Text())
-}
-
 // Migrate upgrades a version "1" session to "2": the header says "2",
 // messages get parent_id chained in file order, state.json gains
 // "branches": [], and the session moves to the directory today's ash
@@ -75,7 +65,7 @@ func (f Format) Migrate(path, to string, opt format.MigrateOptions) (format.Migr
 				errs = append(errs, fd)
 			}
 		}
-		return res, &InvalidError{Path: path, Findings: errs}
+		return res, &format.InvalidError{Path: path, Findings: errs}
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {

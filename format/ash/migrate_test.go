@@ -99,7 +99,7 @@ func TestMigrateRefusesInvalid(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := (Format{}).Migrate(src, "2", format.MigrateOptions{})
-	var inv *InvalidError
+	var inv *format.InvalidError
 	if !errors.As(err, &inv) || inv.Findings[0].Rule != "history-mismatch" {
 		t.Fatalf("want a refusal for history-mismatch, got %v", err)
 	}
