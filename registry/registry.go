@@ -8,11 +8,12 @@ import (
 	"strings"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/format/opencode"
 )
 
 // All is every layout, in detection order: directory layouts with strong
 // markers first, then single-file layouts.
-var All = []format.Format{}
+var All = []format.Format{opencode.Format{}, opencode.Export{}}
 
 // Lookup finds a layout by name or alias (case-insensitive).
 func Lookup(name string) (format.Format, error) {

@@ -17,11 +17,11 @@ const Name = "opencode"
 // Keys of Meta.Extra and Message.Extra that are not members of the session
 // or message info but the side files and parts the model has no slot for.
 const (
-	xTodo    = "@todo"          // todo/<ses>.json
-	xDiff    = "@session_diff"  // session_diff/<ses>.json
-	xProject = "@project"       // project/<id>.json
-	xParts   = "@parts"         // [{"at":i,"part":{...}}] non-content parts and their positions
-	xStepSum = "@step-tokens"   // internal: not stored
+	xTodo    = "@todo"         // todo/<ses>.json
+	xDiff    = "@session_diff" // session_diff/<ses>.json
+	xProject = "@project"      // project/<id>.json
+	xParts   = "@parts"        // [{"at":i,"part":{...}}] non-content parts and their positions
+	xStepSum = "@step-tokens"  // internal: not stored
 )
 
 // toSession maps one Doc onto the model. children are the ids of sessions
