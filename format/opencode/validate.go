@@ -295,7 +295,7 @@ func (c *checker) finish() {
 			case !ok || p.session != m.session:
 				c.errorf(m.at, "/parentID", ruleAssistantPar, "parentID %s names no message of this session", m.parent)
 			case p.role != "user":
-				c.errorf(m.at, "/parentID", ruleAssistantPar, "parentID %s is a %s message, not a user message", m.parent, p.role)
+				c.errorf(m.at, "/parentID", ruleAssistantPar, "parentID %s names a message with role %s, not a user message", m.parent, p.role)
 			}
 		}
 	}
