@@ -3,6 +3,7 @@ package opencode
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -122,5 +123,85 @@ func TestDBUntouched(t *testing.T) {
 				t.Errorf("%s left behind", e.Name())
 			}
 		}
+	}
+}
+
+// DefaultStore follows $XDG_DATA_HOME (or ~/.local/share): the database when
+// there is one, else the JSON tree.
+func TestDefaultStore(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", dir)
+	if got, want := (Format{}).DefaultStore(), filepath.Join(dir, "opencode", "storage"); got != want {
+		t.Errorf("without db: %s, want %s", got, want)
+	}
+	os.MkdirAll(filepath.Join(dir, "opencode"), 0o755)
+	os.WriteFile(filepath.Join(dir, "opencode", "opencode.db"), nil, 0o644)
+	if got, want := (Format{}).DefaultStore(), filepath.Join(dir, "opencode", "opencode.db"); got != want {
+		t.Errorf("with db: %s, want %s", got, want)
+	}
+	t.Setenv("XDG_DATA_HOME", "")
+	t.Setenv("HOME", dir)
+	if got, want := (Format{}).DefaultStore(), filepath.Join(dir, ".local", "share", "opencode", "storage"); got != want {
+		t.Errorf("unset: %s, want %s", got, want)
+	}
+}
+
+// A session goes under the project OpenCode would choose for its directory:
+// the root commit of its git repository, else global.
+func TestProjectFor(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	repo := t.TempDir()
+	git := func(args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@b", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@b")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("git %v: %v", args, err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q")
+	git("commit", "-q", "--allow-empty", "-m", "root")
+	root := git("rev-parse", "HEAD")
+	git("commit", "-q", "--allow-empty", "-m", "second")
+	if got := ProjectFor(repo); got != root {
+		t.Errorf("ProjectFor(repo) = %s, want root commit %s", got, root)
+	}
+	if got := ProjectFor(t.TempDir()); got != "global" {
+		t.Errorf("ProjectFor(plain dir) = %s", got)
+	}
+	if got := ProjectFor("/no/such/dir"); got != "global" {
+		t.Errorf("ProjectFor(missing) = %s", got)
+	}
+	s := foreignSession()
+	s.Meta.Cwd = repo
+	out := t.TempDir()
+	if _, err := (Format{}).Write(&session.SliceReader{S: s}, out, format.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := filepath.Glob(filepath.Join(out, "session", root, "ses_*.json")); len(m) != 1 {
+		t.Errorf("session not filed under %s", root)
+	}
+	if !isFile(filepath.Join(out, "project", root+".json")) {
+		t.Error("no project record written")
+	}
+}
+
+// The export writer refuses to replace a file without Force.
+func TestExportWrite(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "s.json")
+	for i, force := range []bool{false, false, true} {
+		_, err := Export{}.Write(&session.SliceReader{S: foreignSession()}, out, format.WriteOptions{Force: force})
+		if (err != nil) != (i == 1) {
+			t.Errorf("write %d (force %v): %v", i, force, err)
+		}
+	}
+	rep := &report.Report{}
+	Export{}.Validate(out, rep, format.ValidateOptions{})
+	if rep.Errors()+rep.Warnings() != 0 {
+		t.Errorf("our export has findings: %+v", rep.Findings())
 	}
 }
