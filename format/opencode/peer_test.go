@@ -82,7 +82,8 @@ func TestOpenCodeReadsOurStore(t *testing.T) {
 	// another layout with none of OpenCode's ids.
 	native := load(t, Export{}, "testdata/samples/export/v1.18.34-native__ses_e03a3cf39ffedXPkqKi2Jnebgn.json", "")
 	stripRaw(native)
-	sessions = append(sessions, native, foreignSession())
+	legacy := load(t, Format{}, "testdata/samples/legacy-v0.5.29", "ses_e03a1a3d1ffevytanlsDRtnqmV")
+	sessions = append(sessions, native, foreignSession(), legacy)
 	for _, s := range sessions {
 		paths, err := Format{}.Write(&session.SliceReader{S: s}, store, format.WriteOptions{Extra: "global"})
 		if err != nil {
