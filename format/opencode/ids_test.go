@@ -2,6 +2,8 @@ package opencode
 
 import (
 	"strconv"
+
+	"github.com/tidwall/gjson"
 	"testing"
 )
 
@@ -39,5 +41,32 @@ func TestNewID(t *testing.T) {
 	a, b := g.next("prt", 100, "a"), g.next("prt", 100, "b")
 	if !(a[:16] < b[:16]) {
 		t.Errorf("ids not ascending: %s %s", a, b)
+	}
+}
+
+// Messages are ordered by time.created, then id: an id minted after the
+// 2026-08-14 wrap (msg_0…) sorts before an older one (msg_f…) as a string,
+// but comes after it in the conversation.
+func TestMessageOrder(t *testing.T) {
+	before := NewID("msg", 1786706395000-1, 1, false, "a") // just before the wrap
+	after := NewID("msg", 1786706395000+5000, 1, false, "b")
+	if !(after < before) {
+		t.Fatalf("expected the post-wrap id to sort first: %s %s", before, after)
+	}
+	ms := []Msg{
+		{Info: []byte(`{"id":"` + after + `","time":{"created":1786706400000}}`)},
+		{Info: []byte(`{"id":"msg_ffffffffffffzzzzzzzzzzzzzz","time":{"created":1786706394999}}`)},
+		{Info: []byte(`{"id":"` + before + `","time":{"created":1786706394999}}`)},
+	}
+	sortMessages(ms)
+	var got []string
+	for _, m := range ms {
+		got = append(got, gjson.GetBytes(m.Info, "id").String())
+	}
+	want := []string{before, "msg_ffffffffffffzzzzzzzzzzzzzz", after}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("order %v, want %v", got, want)
+		}
 	}
 }

@@ -34,7 +34,7 @@ const (
 	ruleUnknownRole   = "unknown-role"        // message role other than user/assistant
 	ruleUnknownStatus = "unknown-tool-status" // tool state status other than pending/running/completed/error
 	ruleMigration     = "bad-migration"       // storage/migration is not a number
-	ruleUnsafeID      = "unsafe-id"           // an id that cannot be a file name
+	ruleDuplicate     = "duplicate-id"        // a session or message id twice in one store
 )
 
 var partTypes = map[string]bool{"text": true, "reasoning": true, "file": true, "tool": true, "step-start": true,
@@ -192,7 +192,7 @@ func (c *checker) session(at loc, v []byte, key, dirProject string) {
 	}
 	c.schema(at, "opencode/session.json", v)
 	if _, dup := c.sessions[id]; dup {
-		c.errorf(at, "/id", "duplicate-id", "session %s appears twice", id)
+		c.errorf(at, "/id", ruleDuplicate, "session %s appears twice", id)
 	}
 	c.sessions[id] = at
 	proj := dirProject
@@ -226,7 +226,7 @@ func (c *checker) message(at loc, v []byte, key, dirSession string) {
 		sid = dirSession
 	}
 	if _, dup := c.messages[id]; dup {
-		c.errorf(at, "/id", "duplicate-id", "message %s appears twice", id)
+		c.errorf(at, "/id", ruleDuplicate, "message %s appears twice", id)
 	}
 	c.messages[id] = msgInfo{session: sid, role: role, parent: r.Get("parentID").String(), at: at}
 }
@@ -416,16 +416,8 @@ func (c *checker) tree(root string) error {
 	}
 	c.sideFiles(filepath.Join(root, "todo"), "opencode/todo.json")
 	c.sideFiles(filepath.Join(root, "session_diff"), "opencode/session-diff.json")
-	// Parts do not name their session by directory; take it from the file.
-	for i, p := range c.parts {
-		if p.session == "" {
-			c.parts[i].session = gjson.GetBytes(mustRead(p.at.path), "sessionID").String()
-		}
-	}
 	return nil
 }
-
-func mustRead(p string) []byte { b, _ := os.ReadFile(p); return b }
 
 func (c *checker) sideFiles(dir, schemaName string) {
 	for _, f := range jsonFiles(dir) {

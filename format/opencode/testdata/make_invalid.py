@@ -84,6 +84,10 @@ edit(msg(st, PARENT, ASST2), lambda d: d.__setitem__("role", "system"))
 st = base("unknown-tool-status")
 edit(part(st, ASST, TOOLPART), lambda d: d["state"].__setitem__("status", "cancelled"))
 
+st = base("duplicate-id")
+os.makedirs(os.path.join(st, "session", "global"))
+shutil.copy(os.path.join(st, "session", PROJ, CHILD + ".json"), os.path.join(st, "session", "global"))
+
 st = base("bad-migration")
 open(os.path.join(st, "migration"), "w").write("two")
 
