@@ -89,13 +89,25 @@ func toDoc(s *session.Session, project string, loss *format.Loss) (*Doc, error) 
 	if own && m.Raw != nil {
 		d.Info = jsonx.Merge(m.Raw, d.Info)
 	}
+	if !own && len(m.Extra) > 0 {
+		loss.Add("session-field", "dropped", "foreign session fields have no OpenCode member", len(m.Extra))
+	}
+	var pseudo []*session.Entry
 	for _, en := range s.Entries {
-		if en.Message != nil && en.Message.Role == session.RoleTool {
-			if en.ID != "" {
-				e.results["id:"+en.ID] = en
-			}
-			if _, ok := e.results["call:"+en.Message.ToolCallID]; !ok {
-				e.results["call:"+en.Message.ToolCallID] = en
+		if en.Message == nil {
+			continue
+		}
+		if en.Message.Role == session.RoleTool {
+			e.addResult(en)
+		}
+		// ash keeps results as blocks of a user message: treat each as a result entry.
+		for _, b := range en.Message.Content {
+			if b.Type == session.BlockToolResult {
+				r := &session.Entry{Kind: session.KindMessage, Time: en.Time, Origin: en.Origin, Message: &session.Message{
+					Role: session.RoleTool, ToolCallID: b.ToolCallID, IsError: b.IsError,
+					Content: []session.Block{{Type: session.BlockText, Text: b.Text}}}}
+				pseudo = append(pseudo, r)
+				e.addResult(r)
 			}
 		}
 	}
@@ -108,12 +120,21 @@ func toDoc(s *session.Session, project string, loss *format.Loss) (*Doc, error) 
 			d.Messages = append(d.Messages, *msg)
 		}
 	}
-	for _, en := range s.Entries {
+	for _, en := range append(s.Entries, pseudo...) {
 		if en.Message != nil && en.Message.Role == session.RoleTool && !e.used[en] {
 			loss.Add("tool-result", "dropped", "no tool call with this id in an assistant message", 1)
 		}
 	}
 	return d, nil
+}
+
+func (e *encoder) addResult(en *session.Entry) {
+	if en.ID != "" {
+		e.results["id:"+en.ID] = en
+	}
+	if _, ok := e.results["call:"+en.Message.ToolCallID]; !ok {
+		e.results["call:"+en.Message.ToolCallID] = en
+	}
 }
 
 func firstMillis(s *session.Session) int64 {
@@ -190,10 +211,24 @@ func (e *encoder) entry(en *session.Entry) (*Msg, error) {
 		e.loss.Add(string(en.Kind), "dropped", "OpenCode has no such entry", 1)
 		return nil, nil
 	}
-	if en.Message.Role == session.RoleTool {
+	if en.Message.Role == session.RoleTool || onlyResults(en.Message) {
 		return nil, nil
 	}
 	return e.message(en, en.Message, en.Kind == session.KindCompaction)
+}
+
+// onlyResults reports a message that holds nothing but tool results (ash):
+// they go into their calls' tool parts and leave no message behind.
+func onlyResults(m *session.Message) bool {
+	if len(m.Content) == 0 {
+		return false
+	}
+	for _, b := range m.Content {
+		if b.Type != session.BlockToolResult {
+			return false
+		}
+	}
+	return true
 }
 
 func (e *encoder) message(en *session.Entry, m *session.Message, summary bool) (*Msg, error) {
@@ -224,6 +259,9 @@ func (e *encoder) message(en *session.Entry, m *session.Message, summary bool) (
 		first = append(first, kv{"agent", str("build")}, kv{"model", e.modelOf(m)})
 	}
 	info := build(first, m.Extra, own)
+	if !own && len(m.Extra) > 0 {
+		e.loss.Add("message-field", "dropped", "foreign message fields have no OpenCode member", len(m.Extra))
+	}
 	if role == "user" {
 		e.lastUser = id
 	}
@@ -354,7 +392,14 @@ func (e *encoder) partID(b session.Block, ms int64, mid string, i int) string {
 }
 
 func (e *encoder) part(b session.Block, mid string, ms int64, i int, own bool) ([]byte, error) {
-	own = own || false
+	if !own {
+		if len(b.Extra) > 0 {
+			e.loss.Add("block-field", "dropped", "foreign block fields have no OpenCode member", len(b.Extra))
+		}
+		if b.Signature != "" || b.Redacted {
+			e.loss.Add("thinking-signature", "dropped", "OpenCode keeps no reasoning signature", 1)
+		}
+	}
 	head := []kv{{"id", str(e.partID(b, ms, mid, i))}, {"sessionID", str(e.sid)}, {"messageID", str(mid)}}
 	switch b.Type {
 	case session.BlockText:
@@ -383,8 +428,7 @@ func (e *encoder) part(b session.Block, mid string, ms int64, i int, own bool) (
 	case session.BlockToolCall:
 		return e.tool(b, head, ms, own), nil
 	case session.BlockToolResult:
-		e.loss.Add("tool-result-block", "dropped", "OpenCode keeps results in the tool part", 1)
-		return nil, nil
+		return nil, nil // carried into its call's tool part (or counted as lost in toDoc)
 	}
 	e.loss.Add("block-"+string(b.Type), "dropped", "OpenCode has no such part", 1)
 	return nil, nil

@@ -205,3 +205,41 @@ func TestExportWrite(t *testing.T) {
 		t.Errorf("our export has findings: %+v", rep.Findings())
 	}
 }
+
+// ash-style results (tool_result blocks in a user message) join their call's
+// tool part; what OpenCode cannot hold is counted.
+func TestWriteLoss(t *testing.T) {
+	s := foreignSession()
+	s.Entries = s.Entries[:2] // drop the RoleTool result
+	s.Entries = append(s.Entries, &session.Entry{Kind: session.KindMessage, ID: "e3", Origin: "ash", Time: session.FromMillis(1795235500003),
+		Message: &session.Message{Role: session.RoleUser, Content: []session.Block{{Type: session.BlockToolResult, ToolCallID: "call_1", Text: "boom", IsError: true}}}},
+		&session.Entry{Kind: session.KindLabel, ID: "l1", Origin: "ash", Label: &session.Label{TargetID: "e1", Label: "x"}})
+	s.Meta.Extra = session.Extras{{Key: "cwdHash", Value: []byte(`"x"`)}}
+	loss := &format.Loss{}
+	out := t.TempDir()
+	if _, err := (Format{}).Write(&session.SliceReader{S: s}, out, format.WriteOptions{Loss: loss}); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range loss.Items() {
+		got = append(got, it.String())
+	}
+	want := []string{"1 label dropped (OpenCode has no such entry)", "1 session-field dropped (foreign session fields have no OpenCode member)"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("loss (-want +got):\n%s", d)
+	}
+	refs, _ := Format{}.Sessions(out)
+	back := readAll(t, refs[0])
+	var res *session.Message
+	for _, e := range back.Entries {
+		if e.Message != nil && e.Message.Role == session.RoleTool {
+			res = e.Message
+		}
+	}
+	if res == nil || !res.IsError || res.Text() != "boom" {
+		t.Errorf("tool result = %+v", res)
+	}
+	if len(back.Entries) != 3 {
+		t.Errorf("%d entries read back, want user, assistant, tool result", len(back.Entries))
+	}
+}
