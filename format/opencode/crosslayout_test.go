@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -142,5 +143,47 @@ func TestModelMapping(t *testing.T) {
 	legacy := load(t, Format{}, "testdata/samples/legacy-v0.5.29", "ses_e03a1a3d1ffevytanlsDRtnqmV")
 	if len(legacy.Entries) != 1 || legacy.Entries[0].Message.Text() != "Please create hello.txt\n" {
 		t.Errorf("legacy entries = %+v", legacy.Entries)
+	}
+}
+
+// The 1.2.1 database and the exports, written as a tree, give the session,
+// message and part files of the 1.1.34 tree they came from (as JSON values:
+// the database spells members in another order).
+func TestDatabaseAndExportToTree(t *testing.T) {
+	want := treeFiles(t, treeSample)
+	sources := map[string][]format.Ref{}
+	dbRefs, err := Format{}.Sessions("testdata/samples/sqlite/opencode-1.2.1-after-json-migration.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sources["db"] = dbRefs
+	for _, id := range []string{"ses_e03a7a64affe0wHc2prdw2R2s7.json", "ses_e03a737e8ffeFPl5pgZjDAnlwG.json", "ses_e03a73772ffeu66Dofli58suGI.child.json"} {
+		sources["export"] = append(sources["export"], format.Ref{Path: "testdata/samples/export/v1.1.34__" + id})
+	}
+	for name, refs := range sources {
+		out := t.TempDir()
+		for _, ref := range refs {
+			r, err := Format{}.Open(ref)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := (Format{}).Write(r, out, format.WriteOptions{Extra: sampleProject}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got := treeFiles(t, out)
+		n := 0
+		for k, w := range want {
+			if !strings.HasPrefix(k, "session/") && !strings.HasPrefix(k, "message/") && !strings.HasPrefix(k, "part/") {
+				continue
+			}
+			n++
+			if g, ok := got[k]; !ok || !jsonx.Equal(g, w) {
+				t.Errorf("%s: %s differs:\n got %s\nwant %s", name, k, g, w)
+			}
+		}
+		if n != 48 {
+			t.Errorf("compared %d files, want 48", n)
+		}
 	}
 }
