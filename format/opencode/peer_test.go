@@ -13,6 +13,7 @@ import (
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/session"
+	"github.com/tidwall/gjson"
 )
 
 // peer returns OpenCode 1.1.34's binary, or skips (fails under
@@ -97,6 +98,7 @@ func TestOpenCodeReadsOurStore(t *testing.T) {
 	if len(all) != len(sessions) {
 		t.Fatalf("%d sessions in our store, want %d", len(all), len(sessions))
 	}
+	compared := 0
 	for _, ref := range all {
 		r, err := Format{}.Open(ref)
 		if err != nil {
@@ -110,11 +112,27 @@ func TestOpenCodeReadsOurStore(t *testing.T) {
 		if !jsonx.Equal(got, want) {
 			t.Errorf("%s: OpenCode's export differs from ours:\n%s", ref.ID, firstDiff(string(got), string(want)))
 		}
+		// For the sample sessions, OpenCode's export of our store is also the
+		// export OpenCode 1.1.34 made of the original (but for the project).
+		for _, suffix := range []string{".json", ".child.json"} {
+			orig, err := os.ReadFile("testdata/samples/export/v1.1.34__" + ref.ID + suffix)
+			if err != nil {
+				continue
+			}
+			compared++
+			orig = setMember(mustCompact(t, orig), "info", setMember([]byte(gjsonGet(orig, "info")), "projectID", []byte(`"global"`)))
+			if !jsonx.Equal(got, orig) {
+				t.Errorf("%s: OpenCode's export of our store differs from its export of the original", ref.ID)
+			}
+		}
 		var doc struct{ Messages []json.RawMessage }
 		json.Unmarshal(got, &doc)
 		if len(doc.Messages) == 0 {
 			t.Errorf("%s: OpenCode exported no messages", ref.ID)
 		}
+	}
+	if compared != 3 {
+		t.Errorf("compared %d sessions with OpenCode's original exports, want 3", compared)
 	}
 }
 
@@ -140,3 +158,15 @@ func foreignSession() *session.Session {
 		},
 	}
 }
+
+func mustCompact(t *testing.T, b []byte) []byte {
+	c, err := compact(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func gjsonGet(b []byte, path string) string { return gjson.GetBytes(mustCompactNoT(b), path).Raw }
+
+func mustCompactNoT(b []byte) []byte { c, _ := compact(b); return c }
