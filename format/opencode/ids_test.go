@@ -1,13 +1,9 @@
 package opencode
 
 import (
-	"strconv"
-
 	"github.com/tidwall/gjson"
 	"testing"
 )
-
-func fmtInt(i int) string { return strconv.Itoa(i) }
 
 // The generator matches OpenCode's id.ts on the values the research checked.
 func TestNewID(t *testing.T) {

@@ -21,7 +21,6 @@ const (
 	xDiff    = "@session_diff" // session_diff/<ses>.json
 	xProject = "@project"      // project/<id>.json
 	xParts   = "@parts"        // [{"at":i,"part":{...}}] non-content parts and their positions
-	xStepSum = "@step-tokens"  // internal: not stored
 )
 
 // toSession maps one Doc onto the model. children are the ids of sessions

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -146,10 +147,8 @@ func firstDiff(a, b string) string {
 	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
 	for i := 0; i < len(la) && i < len(lb); i++ {
 		if la[i] != lb[i] {
-			return "line " + itoa(i+1) + ":\n got " + la[i] + "\nwant " + lb[i]
+			return "line " + strconv.Itoa(i+1) + ":\n got " + la[i] + "\nwant " + lb[i]
 		}
 	}
 	return "lengths differ"
 }
-
-func itoa(i int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + fmtInt(i)) }
