@@ -47,6 +47,25 @@ var toolStatuses = map[string]bool{"pending": true, "running": true, "completed"
 type loc struct {
 	path string
 	ptr  string
+	src  []byte // the file's bytes, to turn pointers into line numbers; nil for database rows
+	file bool   // path is the object's own file: src can be read again when needed
+}
+
+// kept is at as stored until the store is read: without the bytes of a
+// file, which are read again only if a finding needs a line number.
+func (at loc) kept() loc {
+	if at.file {
+		at.src = nil
+	}
+	return at
+}
+
+func (at loc) source() []byte {
+	if at.src == nil && at.file {
+		b, _ := os.ReadFile(at.path)
+		return b
+	}
+	return at.src
 }
 
 type msgInfo struct {
@@ -68,7 +87,8 @@ type checker struct {
 	sessPar  map[string]string
 	messages map[string]msgInfo
 	parts    []partRef
-	lone     bool // a lone export: parents outside the file are expected
+	src      []byte // bytes of the file parseFile read last
+	lone     bool   // a lone export: parents outside the file are expected
 	noProj   bool // layouts without project records (legacy, export)
 }
 
@@ -83,11 +103,32 @@ func newChecker(rep *report.Report) *checker {
 }
 
 func (c *checker) errorf(at loc, ptr, rule, f string, args ...any) {
-	c.rep.Errorf(at.path, 0, at.ptr+ptr, rule, f, args...)
+	c.rep.Errorf(at.path, lineOf(at.source(), at.ptr+ptr), at.ptr+ptr, rule, f, args...)
 }
 
 func (c *checker) warnf(at loc, ptr, rule, f string, args ...any) {
-	c.rep.Warnf(at.path, 0, at.ptr+ptr, rule, f, args...)
+	c.rep.Warnf(at.path, lineOf(at.source(), at.ptr+ptr), at.ptr+ptr, rule, f, args...)
+}
+
+// lineOf finds the 1-based line of the value a JSON pointer names in src; 0
+// for the whole file, for database rows, and when the value is absent.
+func lineOf(src []byte, ptr string) int {
+	if src == nil || ptr == "" {
+		return 0
+	}
+	var path []string
+	esc := strings.NewReplacer(".", `\.`, "*", `\*`, "?", `\?`, "|", `\|`, "#", `\#`, "@", `\@`, "\\", `\\`)
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		path = append(path, esc.Replace(tok))
+	}
+	for len(path) > 0 {
+		if r := gjson.GetBytes(src, strings.Join(path, ".")); r.Exists() && r.Index > 0 {
+			return bytes.Count(src[:r.Index], []byte("\n")) + 1
+		}
+		path = path[:len(path)-1] // a missing member: point at its parent
+	}
+	return 0
 }
 
 // parseFile reads one JSON file, reporting a syntax error with its line and
@@ -99,6 +140,7 @@ func (c *checker) parseFile(path string) []byte {
 		c.rep.Errorf(path, 0, "", "io", "read: %v", err)
 		return nil
 	}
+	c.src = b
 	return c.parse(loc{path: path}, b)
 }
 
@@ -194,7 +236,7 @@ func (c *checker) session(at loc, v []byte, key, dirProject string) {
 	if _, dup := c.sessions[id]; dup {
 		c.errorf(at, "/id", ruleDuplicate, "session %s appears twice", id)
 	}
-	c.sessions[id] = at
+	c.sessions[id] = at.kept()
 	proj := dirProject
 	if proj == "" {
 		proj = r.Get("projectID").String()
@@ -228,7 +270,7 @@ func (c *checker) message(at loc, v []byte, key, dirSession string) {
 	if _, dup := c.messages[id]; dup {
 		c.errorf(at, "/id", ruleDuplicate, "message %s appears twice", id)
 	}
-	c.messages[id] = msgInfo{session: sid, role: role, parent: r.Get("parentID").String(), at: at}
+	c.messages[id] = msgInfo{session: sid, role: role, parent: r.Get("parentID").String(), at: at.kept()}
 }
 
 func (c *checker) part(at loc, v []byte, key, dirMessage, dirSession string) {
@@ -254,7 +296,7 @@ func (c *checker) part(at loc, v []byte, key, dirMessage, dirSession string) {
 	default:
 		c.schema(at, "opencode/part.json", v)
 	}
-	c.parts = append(c.parts, partRef{id: id, message: mid, session: sid, at: at})
+	c.parts = append(c.parts, partRef{id: id, message: mid, session: sid, at: at.kept()})
 }
 
 // finish applies the rules that need the whole store.
@@ -347,7 +389,7 @@ func validateExport(name string, b []byte, rep *report.Report) {
 	c.lone, c.noProj = true, true
 	c.files = 1
 	defer func() { rep.Counted(ExportName, c.files, c.entries) }()
-	at := loc{path: name}
+	at := loc{path: name, src: b}
 	v := c.parse(at, b)
 	if v == nil {
 		return
@@ -360,21 +402,21 @@ func validateExport(name string, b []byte, rep *report.Report) {
 		c.errorf(at, "", ruleSchema, "not an export document: want {info: object, messages: array} [schema opencode/export.json#/required]")
 		return
 	}
-	c.session(loc{name, "/info"}, []byte(info.Raw), "", "")
+	c.session(loc{path: name, ptr: "/info", src: b}, []byte(info.Raw), "", "")
 	sid := info.Get("id").String()
 	for i, m := range r.Get("messages").Array() {
-		mat := loc{name, "/messages/" + strconv.Itoa(i)}
+		mat := loc{path: name, ptr: "/messages/" + strconv.Itoa(i), src: b}
 		mi := m.Get("info")
 		if !mi.IsObject() {
 			c.errorf(mat, "/info", ruleSchema, "message without an info object")
 			continue
 		}
-		c.message(loc{name, mat.ptr + "/info"}, []byte(mi.Raw), "", sid)
+		c.message(loc{path: name, ptr: mat.ptr + "/info", src: b}, []byte(mi.Raw), "", sid)
 		if !m.Get("parts").IsArray() {
 			c.errorf(mat, "/parts", ruleSchema, "message without a parts array")
 		}
 		for j, p := range m.Get("parts").Array() {
-			c.part(loc{name, mat.ptr + "/parts/" + strconv.Itoa(j)}, []byte(p.Raw), "", mi.Get("id").String(), sid)
+			c.part(loc{path: name, ptr: mat.ptr + "/parts/" + strconv.Itoa(j), src: b}, []byte(p.Raw), "", mi.Get("id").String(), sid)
 		}
 	}
 	c.finish()
@@ -390,27 +432,27 @@ func (c *checker) tree(root string) error {
 	}
 	for _, f := range jsonFiles(filepath.Join(root, "project")) {
 		if v := c.parseFile(f); v != nil {
-			c.project(loc{path: f}, v, keyOf(f))
+			c.project(loc{path: f, src: c.src, file: true}, v, keyOf(f))
 		}
 	}
 	for _, dir := range subdirs(filepath.Join(root, "session")) {
 		for _, f := range jsonFiles(dir) {
 			if v := c.parseFile(f); v != nil {
-				c.session(loc{path: f}, v, keyOf(f), filepath.Base(dir))
+				c.session(loc{path: f, src: c.src, file: true}, v, keyOf(f), filepath.Base(dir))
 			}
 		}
 	}
 	for _, dir := range subdirs(filepath.Join(root, "message")) {
 		for _, f := range jsonFiles(dir) {
 			if v := c.parseFile(f); v != nil {
-				c.message(loc{path: f}, v, keyOf(f), filepath.Base(dir))
+				c.message(loc{path: f, src: c.src, file: true}, v, keyOf(f), filepath.Base(dir))
 			}
 		}
 	}
 	for _, dir := range subdirs(filepath.Join(root, "part")) {
 		for _, f := range jsonFiles(dir) {
 			if v := c.parseFile(f); v != nil {
-				c.part(loc{path: f}, v, keyOf(f), filepath.Base(dir), "")
+				c.part(loc{path: f, src: c.src, file: true}, v, keyOf(f), filepath.Base(dir), "")
 			}
 		}
 	}
@@ -422,7 +464,7 @@ func (c *checker) tree(root string) error {
 func (c *checker) sideFiles(dir, schemaName string) {
 	for _, f := range jsonFiles(dir) {
 		if v := c.parseFile(f); v != nil {
-			c.schema(loc{path: f}, schemaName, v)
+			c.schema(loc{path: f, src: c.src, file: true}, schemaName, v)
 			if _, ok := c.sessions[keyOf(f)]; !ok {
 				c.rep.Warnf(f, 0, "", ruleOrphanSession, "no session %s for this file (OpenCode keeps these after deleting a session)", keyOf(f))
 			}
@@ -450,13 +492,13 @@ func (c *checker) legacy(root string) error {
 		base := filepath.Join(proj, "storage", "session")
 		for _, f := range jsonFiles(filepath.Join(base, "info")) {
 			if v := c.parseFile(f); v != nil {
-				c.session(loc{path: f}, v, keyOf(f), "")
+				c.session(loc{path: f, src: c.src, file: true}, v, keyOf(f), "")
 			}
 		}
 		for _, dir := range subdirs(filepath.Join(base, "message")) {
 			for _, f := range jsonFiles(dir) {
 				if v := c.parseFile(f); v != nil {
-					c.message(loc{path: f}, v, keyOf(f), filepath.Base(dir))
+					c.message(loc{path: f, src: c.src, file: true}, v, keyOf(f), filepath.Base(dir))
 				}
 			}
 		}
@@ -464,7 +506,7 @@ func (c *checker) legacy(root string) error {
 			for _, mdir := range subdirs(sdir) {
 				for _, f := range jsonFiles(mdir) {
 					if v := c.parseFile(f); v != nil {
-						c.part(loc{path: f}, v, keyOf(f), filepath.Base(mdir), filepath.Base(sdir))
+						c.part(loc{path: f, src: c.src, file: true}, v, keyOf(f), filepath.Base(mdir), filepath.Base(sdir))
 					}
 				}
 			}
@@ -500,7 +542,7 @@ func (c *checker) db(path string) error {
 		if err != nil {
 			return err
 		}
-		c.session(loc{path, "/session/" + r.ID}, info, r.ID, r.ProjectID)
+		c.session(loc{path: path, ptr: "/session/" + r.ID}, info, r.ID, r.ProjectID)
 	}
 	rows, err := s.db.Query(`SELECT id, session_id, data FROM message ORDER BY id`)
 	if err != nil {
@@ -512,7 +554,7 @@ func (c *checker) db(path string) error {
 			rows.Close()
 			return fmt.Errorf("read %s: %w", path, err)
 		}
-		at := loc{path, "/message/" + id}
+		at := loc{path: path, ptr: "/message/" + id}
 		if v := c.parse(at, []byte(data)); v != nil {
 			c.message(at, setMember(setMember(v, "id", jsonx.String(id)), "sessionID", jsonx.String(sid)), "", sid)
 		}
@@ -528,7 +570,7 @@ func (c *checker) db(path string) error {
 		if err := rows.Scan(&id, &mid, &sid, &data); err != nil {
 			return fmt.Errorf("read %s: %w", path, err)
 		}
-		at := loc{path, "/part/" + id}
+		at := loc{path: path, ptr: "/part/" + id}
 		if v := c.parse(at, []byte(data)); v != nil {
 			v, _ = withIDs(v, "id", id, "sessionID", sid, "messageID", mid)
 			c.part(at, v, "", mid, sid)
