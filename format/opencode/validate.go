@@ -89,7 +89,7 @@ type checker struct {
 	parts    []partRef
 	src      []byte // bytes of the file parseFile read last
 	lone     bool   // a lone export: parents outside the file are expected
-	noProj   bool // layouts without project records (legacy, export)
+	noProj   bool   // layouts without project records (legacy, export)
 }
 
 type partRef struct {
