@@ -174,18 +174,12 @@ func lineCol(b []byte, col int) (int, int) {
 	return line, lc
 }
 
-var schemaCache = map[string]*jsonschema.Schema{}
-
 // schema validates v, leaving id format to bad-id (one finding, not two).
 func (c *checker) schema(at loc, name string, v []byte) {
-	sch, ok := schemaCache[name]
-	if !ok {
-		var err error
-		if sch, err = schema.Compile(name); err != nil {
-			c.errorf(at, "", ruleSchema, "%v", err)
-			return
-		}
-		schemaCache[name] = sch
+	sch, err := schema.Compile(name) // cached by package schema
+	if err != nil {
+		c.errorf(at, "", ruleSchema, "%v", err)
+		return
 	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(v))
 	if err != nil {
