@@ -11,6 +11,7 @@ import (
 	"github.com/sesstool/sesstool/format/ash"
 	"github.com/sesstool/sesstool/format/flat"
 	"github.com/sesstool/sesstool/format/goat"
+	"github.com/sesstool/sesstool/format/opencode"
 )
 
 // All is every layout, in detection order: directory layouts with strong
@@ -18,6 +19,8 @@ import (
 var All = []format.Format{
 	goat.Format{},
 	ash.Format{},
+	opencode.Format{},
+	opencode.Export{},
 	flat.New(),
 }
 

@@ -1,0 +1,144 @@
+package opencode
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/sesstool/sesstool/jsonx"
+	"github.com/tidwall/gjson"
+)
+
+// Doc is one session as every OpenCode layout stores it, before it is mapped
+// onto the model: the session info, its messages with their parts (in
+// conversation order), and the side files. All values are compact JSON.
+type Doc struct {
+	Info      []byte
+	Messages  []Msg
+	Todo      []byte // todo/<ses>.json (an array); nil when absent
+	Diff      []byte // session_diff/<ses>.json (an array); nil when absent
+	Project   []byte // project/<id>.json; nil when absent
+	ProjectID string // the directory key the session is filed under
+}
+
+// Msg is one message: its info and its parts, in part-id order.
+type Msg struct {
+	Info  []byte
+	Parts [][]byte
+}
+
+// ID returns the session id.
+func (d *Doc) ID() string { return gjson.GetBytes(d.Info, "id").String() }
+
+// compact returns b without insignificant whitespace.
+func compact(b []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, b); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// pretty spells compact JSON as JSON.stringify(x, null, 2) does.
+func pretty(b []byte) []byte {
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, b, "", "  "); err != nil {
+		return b
+	}
+	return buf.Bytes()
+}
+
+// setMember returns obj with key set to val (replaced in place, or appended).
+// A nil val removes the key. obj may be nil, meaning {}.
+func setMember(obj []byte, key string, val []byte) []byte {
+	var o jsonx.Obj
+	found := false
+	if len(obj) > 0 {
+		_ = jsonx.Members(obj, func(k string, v []byte) {
+			if k == key {
+				found = true
+				if val != nil {
+					o.Raw(k, val)
+				}
+				return
+			}
+			o.Raw(k, v)
+		})
+	}
+	if !found && val != nil {
+		o.Raw(key, val)
+	}
+	return o.Bytes()
+}
+
+// withIDs merges a SQLite data blob with the id columns, as OpenCode's
+// readers do: the blob first, then the ids.
+func withIDs(data []byte, ids ...string) ([]byte, error) {
+	c, err := compact(data)
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i+1 < len(ids); i += 2 {
+		c = setMember(c, ids[i], jsonx.String(ids[i+1]))
+	}
+	return c, nil
+}
+
+// encodeDoc builds the export document {info, messages:[{info, parts}]}.
+func encodeDoc(d *Doc) []byte {
+	msgs := make([][]byte, len(d.Messages))
+	for i, m := range d.Messages {
+		msgs[i] = m.encode()
+	}
+	var o jsonx.Obj
+	o.Raw("info", d.Info)
+	o.Raw("messages", jsonx.Arr(msgs))
+	return o.Bytes()
+}
+
+func (m Msg) encode() []byte {
+	var o jsonx.Obj
+	o.Raw("info", m.Info)
+	o.Raw("parts", jsonx.Arr(m.Parts))
+	return o.Bytes()
+}
+
+// decodeMsg splits {info, parts} back apart.
+func decodeMsg(b []byte) (Msg, error) {
+	r := gjson.ParseBytes(b)
+	info := r.Get("info")
+	if !info.IsObject() {
+		return Msg{}, fmt.Errorf("message without info object")
+	}
+	m := Msg{Info: []byte(info.Raw)}
+	for _, p := range r.Get("parts").Array() {
+		m.Parts = append(m.Parts, []byte(p.Raw))
+	}
+	return m, nil
+}
+
+// decodeDoc reads an export document.
+func decodeDoc(b []byte) (*Doc, error) {
+	c, err := compact(b)
+	if err != nil {
+		return nil, err
+	}
+	r := gjson.ParseBytes(c)
+	info := r.Get("info")
+	if !info.IsObject() {
+		return nil, fmt.Errorf("no info object")
+	}
+	msgs := r.Get("messages")
+	if !msgs.IsArray() {
+		return nil, fmt.Errorf("no messages array")
+	}
+	d := &Doc{Info: []byte(info.Raw), ProjectID: info.Get("projectID").String()}
+	for i, m := range msgs.Array() {
+		mm, err := decodeMsg([]byte(m.Raw))
+		if err != nil {
+			return nil, fmt.Errorf("messages[%d]: %w", i, err)
+		}
+		d.Messages = append(d.Messages, mm)
+	}
+	return d, nil
+}

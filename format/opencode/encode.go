@@ -1,0 +1,494 @@
+package opencode
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/session"
+	"github.com/tidwall/gjson"
+)
+
+// ours reports whether an origin's Extras and Raw are OpenCode's: the tree,
+// the database and the export share one representation.
+func ours(origin string) bool { return origin == Name || origin == ExportName }
+
+type kv struct {
+	k string
+	v []byte
+}
+
+// build makes an object of the modelled members, then every extra member the
+// model has no slot for (skipping internal "@" keys and members already set).
+func build(first []kv, extras session.Extras, useExtras bool) []byte {
+	var o jsonx.Obj
+	seen := map[string]bool{}
+	for _, m := range first {
+		if m.v == nil {
+			continue
+		}
+		o.Raw(m.k, m.v)
+		seen[m.k] = true
+	}
+	if useExtras {
+		for _, f := range extras {
+			if !seen[f.Key] && !strings.HasPrefix(f.Key, "@") {
+				o.Raw(f.Key, f.Value)
+				seen[f.Key] = true
+			}
+		}
+	}
+	return o.Bytes()
+}
+
+func str(s string) []byte { return jsonx.String(s) }
+
+func num(n int64) []byte { return []byte(fmt.Sprint(n)) }
+
+// encoder turns the model back into Docs: canonical JSON built from the
+// model, merged with the source bytes when they are OpenCode's own.
+type encoder struct {
+	s        *session.Session
+	loss     *format.Loss
+	sid      string
+	msgIDs   idGen
+	partIDs  idGen
+	lastMS   int64
+	lastUser string
+	results  map[string]*session.Entry // tool results by part id and by call id
+	used     map[*session.Entry]bool
+}
+
+// toDoc encodes a session. project is the project id to file it under ("" to
+// keep the session's own).
+func toDoc(s *session.Session, project string, loss *format.Loss) (*Doc, error) {
+	e := &encoder{s: s, loss: loss, results: map[string]*session.Entry{}, used: map[*session.Entry]bool{}}
+	m := &s.Meta
+	own := ours(m.Origin)
+	e.sid = m.ID
+	if !ValidID("ses", e.sid) {
+		e.sid = NewID("ses", firstMillis(s), 1, true, m.ID)
+	}
+	e.lastMS = firstMillis(s)
+	d := &Doc{ProjectID: project}
+	if own {
+		d.Todo, d.Diff, d.Project = m.Extra.Get(xTodo), m.Extra.Get(xDiff), m.Extra.Get(xProject)
+	}
+	if d.ProjectID == "" {
+		d.ProjectID = gjson.GetBytes(m.Extra.Get("projectID"), "@this").String()
+	}
+	if d.ProjectID == "" {
+		d.ProjectID = "global"
+	}
+	if !SafeKey(d.ProjectID) {
+		return nil, fmt.Errorf("project id %q cannot be a directory name", d.ProjectID)
+	}
+	d.Info = e.info(d.ProjectID)
+	if own && m.Raw != nil {
+		d.Info = jsonx.Merge(m.Raw, d.Info)
+	}
+	if !own && len(m.Extra) > 0 {
+		loss.Add("session-field", "dropped", "foreign session fields have no OpenCode member", len(m.Extra))
+	}
+	var pseudo []*session.Entry
+	for _, en := range s.Entries {
+		if en.Message == nil {
+			continue
+		}
+		if en.Message.Role == session.RoleTool {
+			e.addResult(en)
+		}
+		// ash keeps results as blocks of a user message: treat each as a result entry.
+		for _, b := range en.Message.Content {
+			if b.Type == session.BlockToolResult {
+				r := &session.Entry{Kind: session.KindMessage, Time: en.Time, Origin: en.Origin, Message: &session.Message{
+					Role: session.RoleTool, ToolCallID: b.ToolCallID, IsError: b.IsError,
+					Content: []session.Block{{Type: session.BlockText, Text: b.Text}}}}
+				pseudo = append(pseudo, r)
+				e.addResult(r)
+			}
+		}
+	}
+	for _, en := range s.Entries {
+		msg, err := e.entry(en)
+		if err != nil {
+			return nil, err
+		}
+		if msg != nil {
+			d.Messages = append(d.Messages, *msg)
+		}
+	}
+	for _, en := range append(s.Entries, pseudo...) {
+		if en.Message != nil && en.Message.Role == session.RoleTool && !e.used[en] {
+			loss.Add("tool-result", "dropped", "no tool call with this id in an assistant message", 1)
+		}
+	}
+	return d, nil
+}
+
+func (e *encoder) addResult(en *session.Entry) {
+	if en.ID != "" {
+		e.results["id:"+en.ID] = en
+	}
+	if _, ok := e.results["call:"+en.Message.ToolCallID]; !ok {
+		e.results["call:"+en.Message.ToolCallID] = en
+	}
+}
+
+func firstMillis(s *session.Session) int64 {
+	if ms := s.Meta.Created.UnixMilli(); ms > 0 {
+		return ms
+	}
+	for _, e := range s.Entries {
+		if ms := e.Time.UnixMilli(); ms > 0 {
+			return ms
+		}
+	}
+	return 0
+}
+
+func (e *encoder) info(project string) []byte {
+	m := &e.s.Meta
+	own := ours(m.Origin)
+	tm := []byte(nil)
+	if own {
+		tm = m.Extra.Get("time")
+	}
+	created, updated := m.Created.UnixMilli(), m.Updated.UnixMilli()
+	if created == 0 {
+		created = firstMillis(e.s)
+	}
+	if updated == 0 {
+		updated = created
+	}
+	tm = setMember(tm, "created", timeVal(m.Created, created))
+	tm = setMember(tm, "updated", timeVal(m.Updated, updated))
+	first := []kv{{"id", str(e.sid)}}
+	if !own || m.Extra.Get("slug") == nil {
+		first = append(first, kv{"slug", str("imported-" + strings.ToLower(e.sid[len(e.sid)-6:]))})
+	}
+	version := m.Version
+	if !own || version == "" {
+		version = "1.1.34"
+	}
+	first = append(first, kv{"version", str(version)}, kv{"projectID", str(project)}, kv{"directory", str(m.Cwd)})
+	if m.Parent != nil && m.Parent.SessionID != "" && ValidID("ses", m.Parent.SessionID) {
+		first = append(first, kv{"parentID", str(m.Parent.SessionID)})
+	}
+	title := m.Title
+	if title == "" {
+		title = "Imported session"
+	}
+	first = append(first, kv{"title", str(title)}, kv{"time", tm})
+	return build(first, m.Extra, own)
+}
+
+func timeVal(t session.Time, ms int64) []byte {
+	if t.Raw != "" && gjson.Valid(t.Raw) && gjson.Parse(t.Raw).Type == gjson.Number {
+		return []byte(t.Raw)
+	}
+	return num(ms)
+}
+
+func (e *encoder) ms(t session.Time) int64 {
+	if ms := t.UnixMilli(); ms > 0 {
+		e.lastMS = ms
+	}
+	return e.lastMS
+}
+
+// entry encodes one entry as a message, or returns nil for tool results (they
+// live in their call's tool part) and for what OpenCode cannot hold.
+func (e *encoder) entry(en *session.Entry) (*Msg, error) {
+	if en.Message == nil && en.Kind == session.KindCompaction && en.Compaction != nil {
+		m := &session.Message{Role: session.RoleAssistant, Content: []session.Block{{Type: session.BlockText, Text: en.Compaction.Summary}}}
+		e.loss.Add("compaction", "converted", "stored as an OpenCode summary message", 1)
+		return e.message(en, m, true)
+	}
+	if en.Message == nil {
+		e.loss.Add(string(en.Kind), "dropped", "OpenCode has no such entry", 1)
+		return nil, nil
+	}
+	if en.Message.Role == session.RoleTool || onlyResults(en.Message) {
+		return nil, nil
+	}
+	return e.message(en, en.Message, en.Kind == session.KindCompaction)
+}
+
+// onlyResults reports a message that holds nothing but tool results (ash):
+// they go into their calls' tool parts and leave no message behind.
+func onlyResults(m *session.Message) bool {
+	if len(m.Content) == 0 {
+		return false
+	}
+	for _, b := range m.Content {
+		if b.Type != session.BlockToolResult {
+			return false
+		}
+	}
+	return true
+}
+
+func (e *encoder) message(en *session.Entry, m *session.Message, summary bool) (*Msg, error) {
+	own := ours(en.Origin)
+	ms := e.ms(en.Time)
+	id := en.ID
+	if !ValidID("msg", id) {
+		id = e.msgIDs.next("msg", ms, e.sid+":"+en.ID)
+	}
+	role := string(m.Role)
+	if role != "user" && role != "assistant" {
+		if own && m.SourceRole != "" {
+			role = m.SourceRole
+		} else {
+			e.loss.Add("role-"+string(m.Role), "converted", "stored as an OpenCode user message", 1)
+			role = "user"
+		}
+	}
+	var tm []byte
+	if own {
+		tm = m.Extra.Get("time")
+	}
+	tm = setMember(tm, "created", timeVal(en.Time, ms))
+	first := []kv{{"id", str(id)}, {"sessionID", str(e.sid)}, {"role", str(role)}, {"time", tm}}
+	if role == "assistant" {
+		first = append(first, e.assistant(m, own, summary)...)
+	} else if !own {
+		first = append(first, kv{"agent", str("build")}, kv{"model", e.modelOf(m)})
+	}
+	info := build(first, m.Extra, own)
+	if !own && len(m.Extra) > 0 {
+		e.loss.Add("message-field", "dropped", "foreign message fields have no OpenCode member", len(m.Extra))
+	}
+	if role == "user" {
+		e.lastUser = id
+	}
+	parts, err := e.parts(m, id, ms, own)
+	if err != nil {
+		return nil, err
+	}
+	canon := Msg{Info: info, Parts: parts}
+	if own && en.Raw != nil {
+		merged, err := decodeMsg(jsonx.Merge(en.Raw, canon.encode()))
+		if err != nil {
+			return nil, err
+		}
+		return &merged, nil
+	}
+	return &canon, nil
+}
+
+func (e *encoder) modelOf(m *session.Message) []byte {
+	p, mod := m.Provider, m.Model
+	if p == "" {
+		p = e.s.Meta.Provider
+	}
+	if mod == "" {
+		mod = e.s.Meta.Model
+	}
+	if p == "" {
+		p = "unknown"
+	}
+	if mod == "" {
+		mod = "unknown"
+	}
+	var o jsonx.Obj
+	return o.Str("providerID", p).Str("modelID", mod).Bytes()
+}
+
+func (e *encoder) assistant(m *session.Message, own, summary bool) []kv {
+	var out []kv
+	model := gjson.ParseBytes(e.modelOf(m))
+	out = append(out, kv{"modelID", str(model.Get("modelID").String())}, kv{"providerID", str(model.Get("providerID").String())})
+	u := m.Usage
+	cost := 0.0
+	if u != nil && u.Cost != nil {
+		cost = u.Cost.Total
+	}
+	out = append(out, kv{"cost", jsonx.AppendFloat(nil, cost)})
+	if !own || m.Extra.Get("tokens") == nil {
+		out = append(out, kv{"tokens", tokensOf(u)})
+	}
+	if m.StopReason != "" {
+		out = append(out, kv{"finish", str(m.StopReason)})
+	}
+	if m.Error != "" && (!own || m.Extra.Get("error") == nil) {
+		var d, o jsonx.Obj
+		out = append(out, kv{"error", o.Str("name", "UnknownError").Raw("data", d.Str("message", m.Error).Bytes()).Bytes()})
+	}
+	if !own {
+		mode := "build"
+		if summary {
+			mode = "compaction"
+			out = append(out, kv{"summary", []byte("true")})
+		}
+		var p jsonx.Obj
+		out = append(out, kv{"parentID", str(e.lastUser)}, kv{"mode", str(mode)}, kv{"agent", str(mode)},
+			kv{"path", p.Str("cwd", e.s.Meta.Cwd).Str("root", e.s.Meta.Cwd).Bytes()})
+	}
+	return out
+}
+
+func tokensOf(u *session.Usage) []byte {
+	if u == nil {
+		u = &session.Usage{}
+	}
+	var o, c jsonx.Obj
+	if u.Total != nil {
+		o.Int("total", *u.Total)
+	}
+	o.Int("input", u.Input).Int("output", u.Output).Int("reasoning", u.Reasoning)
+	return o.Raw("cache", c.Int("read", u.CacheRead).Int("write", u.CacheWrite).Bytes()).Bytes()
+}
+
+// parts encodes the content blocks and reinserts the parts kept in @parts at
+// their positions.
+func (e *encoder) parts(m *session.Message, mid string, ms int64, own bool) ([][]byte, error) {
+	var content [][]byte
+	for i, b := range m.Content {
+		p, err := e.part(b, mid, ms, i, own)
+		if err != nil {
+			return nil, err
+		}
+		if p != nil {
+			content = append(content, p)
+		}
+	}
+	type kept struct {
+		at   int
+		part []byte
+	}
+	var others []kept
+	if own {
+		_ = jsonx.Elements(m.Extra.Get(xParts), func(_ int, v []byte) {
+			r := gjson.ParseBytes(v)
+			p := []byte(r.Get("part").Raw)
+			p = setMember(p, "sessionID", str(e.sid))
+			p = setMember(p, "messageID", str(mid))
+			others = append(others, kept{int(r.Get("at").Int()), p})
+		})
+	}
+	out := make([][]byte, 0, len(content)+len(others))
+	ci := 0
+	for _, k := range others {
+		for len(out) < k.at && ci < len(content) {
+			out = append(out, content[ci])
+			ci++
+		}
+		out = append(out, k.part)
+	}
+	return append(out, content[ci:]...), nil
+}
+
+func (e *encoder) partID(b session.Block, ms int64, mid string, i int) string {
+	var id string
+	_ = json.Unmarshal(b.Extra.Get("id"), &id)
+	if ValidID("prt", id) {
+		return id
+	}
+	return e.partIDs.next("prt", ms, fmt.Sprintf("%s:%s:%d", e.sid, mid, i))
+}
+
+func (e *encoder) part(b session.Block, mid string, ms int64, i int, own bool) ([]byte, error) {
+	if !own {
+		if len(b.Extra) > 0 {
+			e.loss.Add("block-field", "dropped", "foreign block fields have no OpenCode member", len(b.Extra))
+		}
+		if b.Signature != "" || b.Redacted {
+			e.loss.Add("thinking-signature", "dropped", "OpenCode keeps no reasoning signature", 1)
+		}
+	}
+	head := []kv{{"id", str(e.partID(b, ms, mid, i))}, {"sessionID", str(e.sid)}, {"messageID", str(mid)}}
+	switch b.Type {
+	case session.BlockText:
+		return build(append(head, kv{"type", str("text")}, kv{"text", str(b.Text)}), b.Extra, own), nil
+	case session.BlockThinking:
+		x := append(head, kv{"type", str("reasoning")}, kv{"text", str(b.Text)})
+		if !own {
+			var t jsonx.Obj
+			x = append(x, kv{"time", t.Int("start", ms).Int("end", ms).Bytes()})
+		}
+		return build(x, b.Extra, own), nil
+	case session.BlockImage, session.BlockFile:
+		url := b.URL
+		if b.Data != "" {
+			url = "data:" + b.MimeType + ";base64," + b.Data
+		}
+		mime := b.MimeType
+		if mime == "" {
+			mime = "application/octet-stream"
+		}
+		x := append(head, kv{"type", str("file")}, kv{"mime", str(mime)})
+		if b.Filename != "" {
+			x = append(x, kv{"filename", str(b.Filename)})
+		}
+		return build(append(x, kv{"url", str(url)}), b.Extra, own), nil
+	case session.BlockToolCall:
+		return e.tool(b, head, ms, own), nil
+	case session.BlockToolResult:
+		return nil, nil // carried into its call's tool part (or counted as lost in toDoc)
+	}
+	e.loss.Add("block-"+string(b.Type), "dropped", "OpenCode has no such part", 1)
+	return nil, nil
+}
+
+func (e *encoder) tool(b session.Block, head []kv, ms int64, own bool) []byte {
+	pid := gjson.ParseBytes(head[0].v).String()
+	res := e.results["id:"+pid]
+	if res == nil || res.Message.ToolCallID != b.ToolCallID {
+		res = e.results["call:"+b.ToolCallID]
+	}
+	if res != nil && e.used[res] {
+		res = nil
+	}
+	var st []kv
+	var extras session.Extras
+	resOwn := false
+	status := "pending"
+	if res != nil {
+		e.used[res] = true
+		r := res.Message
+		resOwn = ours(res.Origin)
+		extras = r.Extra
+		status = "completed"
+		if r.IsError {
+			status = "error"
+		}
+		if s := gjson.ParseBytes(r.Extra.Get("status")).String(); resOwn && s != "" {
+			status = s
+		}
+	}
+	st = append(st, kv{"status", str(status)})
+	noInput := resOwn && extras.Get("@no-input") != nil
+	if !noInput {
+		args := []byte(b.Arguments)
+		if len(args) == 0 {
+			args = []byte("{}")
+		}
+		st = append(st, kv{"input", args})
+	}
+	if res != nil {
+		text := res.Message.Text()
+		switch {
+		case status == "error" && !(resOwn && extras.Get("error") != nil):
+			st = append(st, kv{"error", str(text)})
+		case status == "completed":
+			st = append(st, kv{"output", str(text)})
+		}
+		if !resOwn {
+			var t jsonx.Obj
+			rms := e.ms(res.Time)
+			if status == "completed" {
+				st = append(st, kv{"title", str(b.ToolName)}, kv{"metadata", []byte("{}")})
+			}
+			st = append(st, kv{"time", t.Int("start", ms).Int("end", rms).Bytes()})
+		}
+	} else if !own {
+		st = append(st, kv{"raw", str("")})
+	}
+	state := build(st, extras, resOwn)
+	x := append(head, kv{"type", str("tool")}, kv{"callID", str(b.ToolCallID)}, kv{"tool", str(b.ToolName)}, kv{"state", state})
+	return build(x, b.Extra, own)
+}

@@ -1,0 +1,139 @@
+// Package opencode reads and writes OpenCode's session storage: the 1.x JSON
+// file tree (storage/), the 0.x per-project tree, the opencode.db SQLite
+// database of 1.2+ (read-only), and the `opencode export` document
+// (format opencode-export). See docs/opencode.md.
+package opencode
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/report"
+	"github.com/sesstool/sesstool/session"
+)
+
+// ExportName is the export document's format name.
+const ExportName = "opencode-export"
+
+// Format is the `opencode` layout: every storage generation, detected by
+// content; it writes the 1.x JSON tree.
+type Format struct{}
+
+func (Format) Name() string      { return Name }
+func (Format) Aliases() []string { return nil }
+
+// Detect claims stores (tree, legacy tree, database, data directory), not
+// lone export documents: those are opencode-export's.
+func (Format) Detect(path string) bool {
+	l, _ := classify(path)
+	return l != layoutNone && l != layoutExport
+}
+
+// DefaultStore is $XDG_DATA_HOME/opencode (~/.local/share when unset): its
+// opencode.db when present, else its storage/ tree.
+func (Format) DefaultStore() string {
+	base := os.Getenv("XDG_DATA_HOME")
+	if base == "" {
+		home, _ := os.UserHomeDir()
+		base = filepath.Join(home, ".local", "share")
+	}
+	dir := filepath.Join(base, "opencode")
+	if db := filepath.Join(dir, "opencode.db"); isFile(db) {
+		return db
+	}
+	return filepath.Join(dir, "storage")
+}
+
+func (Format) Sessions(path string) ([]format.Ref, error) { return sessions(path) }
+
+func (Format) Open(ref format.Ref) (session.Reader, error) { return open(ref) }
+
+func (Format) Validate(path string, rep *report.Report, opt format.ValidateOptions) error {
+	return validatePath(path, rep)
+}
+
+func sessions(path string) ([]format.Ref, error) {
+	st, _, err := openStore(path)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	refs, err := st.list()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]format.Ref, len(refs))
+	for i, r := range refs {
+		out[i] = format.Ref{Path: path, ID: r.ID}
+	}
+	return out, nil
+}
+
+func open(ref format.Ref) (session.Reader, error) {
+	st, l, err := openStore(ref.Path)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	refs, err := st.list()
+	if err != nil {
+		return nil, err
+	}
+	var found *sessionRef
+	var children []string
+	for i, r := range refs {
+		if r.ID == ref.ID || (ref.ID == "" && len(refs) == 1) {
+			found = &refs[i]
+		}
+	}
+	if found == nil {
+		return nil, fmt.Errorf("%s: no session %q", ref.Path, ref.ID)
+	}
+	for _, r := range refs {
+		if r.ParentID == found.ID {
+			children = append(children, r.ID)
+		}
+	}
+	d, err := st.load(*found)
+	if err != nil {
+		return nil, err
+	}
+	s := toSession(d, children)
+	if l == layoutExport {
+		setOrigin(s, ExportName)
+	}
+	return &session.SliceReader{S: s}, nil
+}
+
+func setOrigin(s *session.Session, origin string) {
+	s.Meta.Origin = origin
+	for _, e := range s.Entries {
+		e.Origin = origin
+	}
+}
+
+// Write writes one session into the storage root out (out/session/...),
+// filed under opt.Extra's project id, or the one OpenCode would choose for
+// the session's directory.
+func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]string, error) {
+	s, err := session.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	project := opt.Extra
+	if project == "" {
+		project = ProjectFor(s.Meta.Cwd)
+	}
+	d, err := toDoc(s, project, opt.Loss)
+	if err != nil {
+		return nil, err
+	}
+	return writeTree(d, s.Meta.Cwd, out, opt.Force)
+}
+
+var (
+	_ format.Format = Format{}
+	_ format.Writer = Format{}
+)

@@ -1,0 +1,324 @@
+package opencode
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/session"
+	"github.com/tidwall/gjson"
+)
+
+// Name is the format name that Origin carries for entries read here.
+const Name = "opencode"
+
+// Keys of Meta.Extra and Message.Extra that are not members of the session
+// or message info but the side files and parts the model has no slot for.
+const (
+	xTodo    = "@todo"         // todo/<ses>.json
+	xDiff    = "@session_diff" // session_diff/<ses>.json
+	xProject = "@project"      // project/<id>.json
+	xParts   = "@parts"        // [{"at":i,"part":{...}}] non-content parts and their positions
+)
+
+// toSession maps one Doc onto the model. children are the ids of sessions
+// spawned from this one, as far as the store knows them.
+func toSession(d *Doc, children []string) *session.Session {
+	s := &session.Session{Meta: metaOf(d, children)}
+	var prev string
+	for _, m := range d.Messages {
+		for _, e := range entriesOf(m) {
+			e.ParentID = prev
+			prev = e.ID
+			s.Entries = append(s.Entries, e)
+		}
+	}
+	for _, e := range s.Entries {
+		if e.Message != nil && e.Message.Role == session.RoleTool {
+			continue
+		}
+		// task tools name their child session: link it even when the store
+		// does not hold it (a lone export).
+		for _, b := range messageBlocks(e) {
+			if b.Type == session.BlockToolCall {
+				if c := gjson.GetBytes(b.Extra.Get("metadata"), "sessionId").String(); c != "" {
+					s.Meta.Children = appendUnique(s.Meta.Children, c)
+				}
+			}
+		}
+	}
+	for _, e := range s.Entries {
+		if e.Message != nil && e.Message.Role == session.RoleTool {
+			if c := gjson.GetBytes(e.Message.Extra.Get("metadata"), "sessionId").String(); c != "" {
+				s.Meta.Children = appendUnique(s.Meta.Children, c)
+			}
+		}
+	}
+	sort.Strings(s.Meta.Children)
+	return s
+}
+
+func messageBlocks(e *session.Entry) []session.Block {
+	if e.Message == nil {
+		return nil
+	}
+	return e.Message.Content
+}
+
+func appendUnique(xs []string, x string) []string {
+	for _, y := range xs {
+		if y == x {
+			return xs
+		}
+	}
+	return append(xs, x)
+}
+
+func metaOf(d *Doc, children []string) session.Meta {
+	m := session.Meta{Origin: Name, Raw: d.Info, Children: append([]string(nil), children...)}
+	_ = jsonx.Members(d.Info, func(k string, v []byte) {
+		r := gjson.ParseBytes(v)
+		switch k {
+		case "id":
+			m.ID = r.String()
+		case "title":
+			m.Title = r.String()
+		case "directory":
+			m.Cwd = r.String()
+		case "version":
+			m.Version = r.String()
+		case "parentID":
+			m.Parent = &session.Parent{SessionID: r.String()}
+		case "time":
+			m.Created = millis(r.Get("created"))
+			m.Updated = millis(r.Get("updated"))
+			m.Extra = append(m.Extra, session.Field{Key: k, Value: v})
+		default:
+			m.Extra = append(m.Extra, session.Field{Key: k, Value: v})
+		}
+	})
+	if d.Todo != nil {
+		m.Extra.Set(xTodo, d.Todo)
+	}
+	if d.Diff != nil {
+		m.Extra.Set(xDiff, d.Diff)
+	}
+	if d.Project != nil {
+		m.Extra.Set(xProject, d.Project)
+	}
+	return m
+}
+
+func millis(r gjson.Result) session.Time {
+	if !r.Exists() {
+		return session.Time{}
+	}
+	t := session.FromMillis(r.Int())
+	t.Raw = r.Raw
+	return t
+}
+
+// entriesOf maps one message: the message entry, then one RoleTool entry
+// per tool part (its state: output or error, status, title, metadata, time).
+func entriesOf(m Msg) []*session.Entry {
+	info := gjson.ParseBytes(m.Info)
+	role := info.Get("role").String()
+	e := &session.Entry{Kind: session.KindMessage, Type: role, ID: info.Get("id").String(),
+		Time: millis(info.Get("time.created")), Origin: Name, Raw: m.encode()}
+	msg := &session.Message{Role: session.Role(role), Time: e.Time}
+	if role != "user" && role != "assistant" {
+		msg.Role = session.RoleCustom
+		msg.SourceRole = role
+	}
+	e.Message = msg
+	var steps *session.Usage
+	_ = jsonx.Members(m.Info, func(k string, v []byte) {
+		r := gjson.ParseBytes(v)
+		switch k {
+		case "id", "role":
+		case "modelID":
+			msg.Model = r.String()
+		case "providerID":
+			msg.Provider = r.String()
+		case "finish":
+			msg.StopReason = r.String()
+		case "cost":
+			if msg.Usage == nil {
+				msg.Usage = &session.Usage{}
+			}
+			msg.Usage.Cost = &session.Cost{Total: r.Float()}
+		case "error":
+			msg.Error = errorText(r)
+			msg.Extra = append(msg.Extra, session.Field{Key: k, Value: v})
+		default:
+			msg.Extra = append(msg.Extra, session.Field{Key: k, Value: v})
+		}
+	})
+	var tools []*session.Entry
+	var others [][]byte
+	for i, p := range m.Parts {
+		pr := gjson.ParseBytes(p)
+		switch pr.Get("type").String() {
+		case "text", "reasoning", "file":
+			msg.Content = append(msg.Content, contentBlock(p))
+		case "tool":
+			b, res := toolBlocks(p, e)
+			msg.Content = append(msg.Content, b)
+			tools = append(tools, res)
+		default:
+			if pr.Get("type").String() == "step-finish" {
+				steps = addTokens(steps, pr.Get("tokens"))
+			}
+			var o jsonx.Obj
+			others = append(others, o.Int("at", int64(i)).Raw("part", p).Bytes())
+		}
+	}
+	if others != nil {
+		msg.Extra = append(msg.Extra, session.Field{Key: xParts, Value: jsonx.Arr(others)})
+	}
+	if tok := info.Get("tokens"); tok.Exists() || steps != nil {
+		if msg.Usage == nil {
+			msg.Usage = &session.Usage{}
+		}
+		// The info's tokens are its last step's (processor.ts overwrites
+		// them); the message's usage is the sum of its step-finish parts.
+		src := steps
+		if src == nil {
+			src = addTokens(nil, tok)
+		}
+		c := msg.Usage.Cost
+		*msg.Usage = *src
+		msg.Usage.Cost = c
+	}
+	if role == "assistant" && info.Get("summary").Bool() {
+		e.Kind = session.KindCompaction
+		e.Compaction = &session.Compaction{Summary: msg.Text()}
+	}
+	return append([]*session.Entry{e}, tools...)
+}
+
+func addTokens(u *session.Usage, t gjson.Result) *session.Usage {
+	if !t.Exists() {
+		return u
+	}
+	if u == nil {
+		u = &session.Usage{}
+	}
+	u.Input += t.Get("input").Int()
+	u.Output += t.Get("output").Int()
+	u.Reasoning += t.Get("reasoning").Int()
+	u.CacheRead += t.Get("cache.read").Int()
+	u.CacheWrite += t.Get("cache.write").Int()
+	if tt := t.Get("total"); tt.Exists() {
+		n := tt.Int()
+		if u.Total != nil {
+			n += *u.Total
+		}
+		u.Total = &n
+	}
+	return u
+}
+
+func errorText(r gjson.Result) string {
+	if s := r.Get("data.message").String(); s != "" {
+		return s
+	}
+	if s := r.Get("name").String(); s != "" {
+		return s
+	}
+	return r.Raw
+}
+
+// contentBlock maps a text, reasoning or file part.
+func contentBlock(p []byte) session.Block {
+	var b session.Block
+	var mime, url string
+	_ = jsonx.Members(p, func(k string, v []byte) {
+		r := gjson.ParseBytes(v)
+		switch k {
+		case "type":
+			switch r.String() {
+			case "text":
+				b.Type = session.BlockText
+			case "reasoning":
+				b.Type = session.BlockThinking
+			default:
+				b.Type = session.BlockFile
+			}
+		case "text":
+			b.Text = r.String()
+		case "mime":
+			mime = r.String()
+		case "url":
+			url = r.String()
+		case "filename":
+			b.Filename = r.String()
+		case "sessionID", "messageID":
+		default:
+			b.Extra = append(b.Extra, session.Field{Key: k, Value: v})
+		}
+	})
+	if b.Type == session.BlockFile {
+		b.MimeType = mime
+		b.URL = url
+		if strings.HasPrefix(mime, "image/") {
+			b.Type = session.BlockImage
+			if d, ok := strings.CutPrefix(url, "data:"+mime+";base64,"); ok {
+				if _, err := base64.StdEncoding.DecodeString(d); err == nil {
+					b.Data, b.URL = d, ""
+				}
+			}
+		}
+	}
+	return b
+}
+
+// toolBlocks maps a tool part onto a ToolCall block and its result message.
+func toolBlocks(p []byte, owner *session.Entry) (session.Block, *session.Entry) {
+	pr := gjson.ParseBytes(p)
+	b := session.Block{Type: session.BlockToolCall, ToolCallID: pr.Get("callID").String(), ToolName: pr.Get("tool").String()}
+	_ = jsonx.Members(p, func(k string, v []byte) {
+		switch k {
+		case "type", "callID", "tool", "state", "sessionID", "messageID":
+		default:
+			b.Extra = append(b.Extra, session.Field{Key: k, Value: v})
+		}
+	})
+	st := pr.Get("state")
+	res := &session.Entry{Kind: session.KindMessage, Type: "tool", ID: pr.Get("id").String(), Origin: Name}
+	msg := &session.Message{Role: session.RoleTool, SourceRole: "tool", ToolCallID: b.ToolCallID, ToolName: b.ToolName}
+	res.Message = msg
+	hasInput := false
+	_ = jsonx.Members([]byte(st.Raw), func(k string, v []byte) {
+		r := gjson.ParseBytes(v)
+		switch k {
+		case "input":
+			b.Arguments = json.RawMessage(v)
+			hasInput = true
+		case "output":
+			msg.Content = []session.Block{{Type: session.BlockText, Text: r.String()}}
+		case "error":
+			msg.IsError = true
+			msg.Content = []session.Block{{Type: session.BlockText, Text: r.String()}}
+			if r.Type != gjson.String {
+				msg.Extra = append(msg.Extra, session.Field{Key: k, Value: v})
+			}
+		default:
+			msg.Extra = append(msg.Extra, session.Field{Key: k, Value: v})
+		}
+	})
+	if !hasInput {
+		// 0.15 pending state has no input: remember that, so it is not invented.
+		msg.Extra = append(msg.Extra, session.Field{Key: "@no-input", Value: json.RawMessage("true")})
+	}
+	res.Time = owner.Time
+	if t := st.Get("time.end"); t.Exists() {
+		res.Time = millis(t)
+	} else if t := st.Get("time.start"); t.Exists() {
+		res.Time = millis(t)
+	}
+	msg.Time = res.Time
+	return b, res
+}

@@ -1,0 +1,328 @@
+package opencode
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// layout says which of OpenCode's storage generations a path holds.
+type layout int
+
+const (
+	layoutNone   layout = iota
+	layoutTree          // 1.x storage/ tree
+	layoutLegacy        // 0.x project/<slug>/storage/session/...
+	layoutDB            // 1.2+ opencode.db
+	layoutExport        // `opencode export` document
+)
+
+func (l layout) String() string {
+	return [...]string{"none", "json tree", "legacy tree", "sqlite", "export"}[l]
+}
+
+var sqliteMagic = []byte("SQLite format 3\x00")
+
+// classify judges path by content. A data directory holding opencode.db is
+// the database (what OpenCode itself reads); else its storage/ tree.
+func classify(path string) (layout, string) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return layoutNone, ""
+	}
+	if !fi.IsDir() {
+		head := headOf(path, 1<<12)
+		switch {
+		case bytes.HasPrefix(head, sqliteMagic):
+			if isOpenCodeDB(path) {
+				return layoutDB, path
+			}
+		case isExportHead(head):
+			return layoutExport, path
+		}
+		return layoutNone, ""
+	}
+	if db := filepath.Join(path, "opencode.db"); isFile(db) && isOpenCodeDB(db) {
+		return layoutDB, db
+	}
+	if isTree(path) {
+		return layoutTree, path
+	}
+	if st := filepath.Join(path, "storage"); isTree(st) {
+		return layoutTree, st
+	}
+	if isLegacy(path) {
+		return layoutLegacy, path
+	}
+	return layoutNone, ""
+}
+
+// isTree: a session/<project>/ses_*.json file, next to message/ or migration.
+func isTree(dir string) bool {
+	if !isDir(filepath.Join(dir, "session")) {
+		return false
+	}
+	if !isDir(filepath.Join(dir, "message")) && !isFile(filepath.Join(dir, "migration")) && !isDir(filepath.Join(dir, "project")) {
+		return false
+	}
+	m, _ := filepath.Glob(filepath.Join(dir, "session", "*", "ses_*.json"))
+	return len(m) > 0
+}
+
+// isLegacy: project/<slug>/storage/session/info/ (0.x).
+func isLegacy(dir string) bool {
+	m, _ := filepath.Glob(filepath.Join(dir, "project", "*", "storage", "session", "info"))
+	return len(m) > 0
+}
+
+// isExportHead: a JSON object whose first member is "info" holding a session.
+func isExportHead(head []byte) bool {
+	h := bytes.TrimLeft(head, " \t\r\n\ufeff")
+	if !bytes.HasPrefix(h, []byte("{")) {
+		return false
+	}
+	h = bytes.TrimLeft(h[1:], " \t\r\n")
+	if !bytes.HasPrefix(h, []byte(`"info"`)) {
+		return false
+	}
+	return bytes.Contains(h, []byte(`"ses_`)) && (bytes.Contains(h, []byte(`"messages"`)) || len(head) >= 1<<12)
+}
+
+func headOf(path string, n int) []byte {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	b := make([]byte, n)
+	k, _ := f.Read(b)
+	return b[:k]
+}
+
+func isDir(p string) bool  { fi, err := os.Stat(p); return err == nil && fi.IsDir() }
+func isFile(p string) bool { fi, err := os.Stat(p); return err == nil && fi.Mode().IsRegular() }
+
+// sessionRef is one session found in a store.
+type sessionRef struct {
+	ID        string
+	ProjectID string
+	ParentID  string
+	File      string // the session file, for the file layouts
+}
+
+// store reads one OpenCode store of any layout.
+type store interface {
+	list() ([]sessionRef, error)
+	load(ref sessionRef) (*Doc, error)
+	Close() error
+}
+
+func openStore(path string) (store, layout, error) {
+	l, p := classify(path)
+	switch l {
+	case layoutTree:
+		return &treeStore{root: p}, l, nil
+	case layoutLegacy:
+		return &legacyStore{root: p}, l, nil
+	case layoutDB:
+		s, err := openDB(p)
+		return s, l, err
+	case layoutExport:
+		return &exportStore{path: p}, l, nil
+	}
+	return nil, l, fmt.Errorf("%s: not an OpenCode store, database or export", path)
+}
+
+// readJSON reads one file and returns it compact.
+func readJSON(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	c, err := compact(b)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: invalid JSON: %w", path, err)
+	}
+	return c, nil
+}
+
+// jsonFiles lists dir/*.json sorted by name (OpenCode's Storage.list order).
+func jsonFiles(dir string) []string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") && !strings.HasPrefix(e.Name(), ".") {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func keyOf(path string) string { return strings.TrimSuffix(filepath.Base(path), ".json") }
+
+// sortMessages orders messages by time.created, then id: never by id alone,
+// because the id space wrapped on 2026-08-14.
+func sortMessages(ms []Msg) {
+	sort.SliceStable(ms, func(i, j int) bool {
+		a, b := gjson.GetBytes(ms[i].Info, "time.created").Int(), gjson.GetBytes(ms[j].Info, "time.created").Int()
+		if a != b {
+			return a < b
+		}
+		return gjson.GetBytes(ms[i].Info, "id").String() < gjson.GetBytes(ms[j].Info, "id").String()
+	})
+}
+
+// treeStore is the 1.x storage/ tree.
+type treeStore struct{ root string }
+
+func (t *treeStore) Close() error { return nil }
+
+func (t *treeStore) list() ([]sessionRef, error) {
+	var out []sessionRef
+	projects, err := os.ReadDir(filepath.Join(t.root, "session"))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", t.root, err)
+	}
+	for _, p := range projects {
+		if !p.IsDir() {
+			continue
+		}
+		for _, f := range jsonFiles(filepath.Join(t.root, "session", p.Name())) {
+			info, err := readJSON(f)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, sessionRef{ID: keyOf(f), ProjectID: p.Name(), ParentID: gjson.GetBytes(info, "parentID").String(), File: f})
+		}
+	}
+	sortRefs(out)
+	return out, nil
+}
+
+func (t *treeStore) load(ref sessionRef) (*Doc, error) {
+	info, err := readJSON(ref.File)
+	if err != nil {
+		return nil, err
+	}
+	d := &Doc{Info: info, ProjectID: ref.ProjectID}
+	for _, mf := range jsonFiles(filepath.Join(t.root, "message", ref.ID)) {
+		mi, err := readJSON(mf)
+		if err != nil {
+			return nil, err
+		}
+		m := Msg{Info: mi}
+		for _, pf := range jsonFiles(filepath.Join(t.root, "part", keyOf(mf))) {
+			pb, err := readJSON(pf)
+			if err != nil {
+				return nil, err
+			}
+			m.Parts = append(m.Parts, pb)
+		}
+		d.Messages = append(d.Messages, m)
+	}
+	sortMessages(d.Messages)
+	if d.Todo, err = optJSON(filepath.Join(t.root, "todo", ref.ID+".json")); err != nil {
+		return nil, err
+	}
+	if d.Diff, err = optJSON(filepath.Join(t.root, "session_diff", ref.ID+".json")); err != nil {
+		return nil, err
+	}
+	if d.Project, err = optJSON(filepath.Join(t.root, "project", ref.ProjectID+".json")); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+func optJSON(path string) ([]byte, error) {
+	if !isFile(path) {
+		return nil, nil
+	}
+	return readJSON(path)
+}
+
+func sortRefs(r []sessionRef) {
+	sort.Slice(r, func(i, j int) bool { return r[i].ID < r[j].ID })
+}
+
+// legacyStore is the 0.x per-project tree.
+type legacyStore struct{ root string }
+
+func (l *legacyStore) Close() error { return nil }
+
+func (l *legacyStore) list() ([]sessionRef, error) {
+	dirs, _ := filepath.Glob(filepath.Join(l.root, "project", "*", "storage", "session", "info"))
+	sort.Strings(dirs)
+	var out []sessionRef
+	for _, d := range dirs {
+		slug := filepath.Base(filepath.Dir(filepath.Dir(filepath.Dir(d))))
+		for _, f := range jsonFiles(d) {
+			info, err := readJSON(f)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, sessionRef{ID: keyOf(f), ProjectID: slug, ParentID: gjson.GetBytes(info, "parentID").String(), File: f})
+		}
+	}
+	sortRefs(out)
+	return out, nil
+}
+
+func (l *legacyStore) load(ref sessionRef) (*Doc, error) {
+	info, err := readJSON(ref.File)
+	if err != nil {
+		return nil, err
+	}
+	base := filepath.Dir(filepath.Dir(ref.File)) // .../storage/session
+	d := &Doc{Info: info}
+	for _, mf := range jsonFiles(filepath.Join(base, "message", ref.ID)) {
+		mi, err := readJSON(mf)
+		if err != nil {
+			return nil, err
+		}
+		m := Msg{Info: mi}
+		for _, pf := range jsonFiles(filepath.Join(base, "part", ref.ID, keyOf(mf))) {
+			pb, err := readJSON(pf)
+			if err != nil {
+				return nil, err
+			}
+			m.Parts = append(m.Parts, pb)
+		}
+		d.Messages = append(d.Messages, m)
+	}
+	sortMessages(d.Messages)
+	return d, nil
+}
+
+// exportStore is one export document.
+type exportStore struct{ path string }
+
+func (e *exportStore) Close() error { return nil }
+
+func (e *exportStore) list() ([]sessionRef, error) {
+	d, err := e.load(sessionRef{})
+	if err != nil {
+		return nil, err
+	}
+	return []sessionRef{{ID: d.ID(), ProjectID: d.ProjectID, ParentID: gjson.GetBytes(d.Info, "parentID").String(), File: e.path}}, nil
+}
+
+func (e *exportStore) load(sessionRef) (*Doc, error) {
+	b, err := os.ReadFile(e.path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", e.path, err)
+	}
+	d, err := decodeDoc(b)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", e.path, err)
+	}
+	return d, nil
+}

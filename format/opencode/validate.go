@@ -1,0 +1,574 @@
+package opencode
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/report"
+	"github.com/sesstool/sesstool/schema"
+	"github.com/sesstool/sesstool/validate"
+	"github.com/tidwall/gjson"
+)
+
+// Rule names (stable; documented in docs/opencode.md).
+const (
+	ruleSyntax        = "json-syntax"
+	ruleSchema        = "schema"
+	ruleIDMismatch    = "id-mismatch"         // file name is not the id inside
+	ruleKeyMismatch   = "key-mismatch"        // directory key disagrees with sessionID/messageID/projectID
+	ruleBadID         = "bad-id"              // not <prefix>_<12 hex><14 base62>
+	ruleOrphanSession = "orphan-session"      // session without its project
+	ruleOrphanMessage = "orphan-message"      // message without its session
+	ruleOrphanPart    = "orphan-part"         // part without its message
+	ruleAssistantPar  = "assistant-parent"    // assistant parentID is not a user message of the session
+	ruleDangling      = "dangling-parent"     // child session's parentID names no session
+	ruleUnknownType   = "unknown-part-type"   // part type OpenCode does not know
+	ruleUnknownRole   = "unknown-role"        // message role other than user/assistant
+	ruleUnknownStatus = "unknown-tool-status" // tool state status other than pending/running/completed/error
+	ruleMigration     = "bad-migration"       // storage/migration is not a number
+	ruleDuplicate     = "duplicate-id"        // a session or message id twice in one store
+)
+
+var partTypes = map[string]bool{"text": true, "reasoning": true, "file": true, "tool": true, "step-start": true,
+	"step-finish": true, "snapshot": true, "patch": true, "agent": true, "retry": true, "compaction": true, "subtask": true}
+
+var toolStatuses = map[string]bool{"pending": true, "running": true, "completed": true, "error": true}
+
+// loc is where an object sits: a file, plus a JSON pointer inside it (the
+// export document, or a table row of the database).
+type loc struct {
+	path string
+	ptr  string
+	src  []byte // the file's bytes, to turn pointers into line numbers; nil for database rows
+	file bool   // path is the object's own file: src can be read again when needed
+}
+
+// kept is at as stored until the store is read: without the bytes of a
+// file, which are read again only if a finding needs a line number.
+func (at loc) kept() loc {
+	if at.file {
+		at.src = nil
+	}
+	return at
+}
+
+func (at loc) source() []byte {
+	if at.src == nil && at.file {
+		b, _ := os.ReadFile(at.path)
+		return b
+	}
+	return at.src
+}
+
+type msgInfo struct {
+	session string
+	role    string
+	parent  string
+	at      loc
+}
+
+// checker collects the objects of one store and applies the rules that span
+// objects once everything is read.
+type checker struct {
+	rep      *report.Report
+	files    int
+	entries  int
+	projects map[string]bool
+	sessions map[string]loc
+	sessProj map[string]string
+	sessPar  map[string]string
+	messages map[string]msgInfo
+	parts    []partRef
+	src      []byte // bytes of the file parseFile read last
+	lone     bool   // a lone export: parents outside the file are expected
+	noProj   bool   // layouts without project records (legacy, export)
+}
+
+type partRef struct {
+	id, message, session string
+	at                   loc
+}
+
+func newChecker(rep *report.Report) *checker {
+	return &checker{rep: rep, projects: map[string]bool{}, sessions: map[string]loc{}, sessProj: map[string]string{},
+		sessPar: map[string]string{}, messages: map[string]msgInfo{}}
+}
+
+func (c *checker) errorf(at loc, ptr, rule, f string, args ...any) {
+	c.rep.Errorf(at.path, lineOf(at.source(), at.ptr+ptr), at.ptr+ptr, rule, f, args...)
+}
+
+func (c *checker) warnf(at loc, ptr, rule, f string, args ...any) {
+	c.rep.Warnf(at.path, lineOf(at.source(), at.ptr+ptr), at.ptr+ptr, rule, f, args...)
+}
+
+// lineOf finds the 1-based line of the value a JSON pointer names in src; 0
+// for the whole file, for database rows, and when the value is absent.
+func lineOf(src []byte, ptr string) int {
+	if src == nil || ptr == "" {
+		return 0
+	}
+	var path []string
+	esc := strings.NewReplacer(".", `\.`, "*", `\*`, "?", `\?`, "|", `\|`, "#", `\#`, "@", `\@`, "\\", `\\`)
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		path = append(path, esc.Replace(tok))
+	}
+	for len(path) > 0 {
+		if r := gjson.GetBytes(src, strings.Join(path, ".")); r.Exists() && r.Index > 0 {
+			return bytes.Count(src[:r.Index], []byte("\n")) + 1
+		}
+		path = path[:len(path)-1] // a missing member: point at its parent
+	}
+	return 0
+}
+
+// parseFile reads one JSON file, reporting a syntax error with its line and
+// column. It returns compact bytes, or nil when the file is not JSON.
+func (c *checker) parseFile(path string) []byte {
+	c.files++
+	b, err := os.ReadFile(path)
+	if err != nil {
+		c.rep.Errorf(path, 0, "", "io", "read: %v", err)
+		return nil
+	}
+	c.src = b
+	return c.parse(loc{path: path}, b)
+}
+
+func (c *checker) parse(at loc, b []byte) []byte {
+	if col, msg, bad := jsonx.SyntaxError(b); bad {
+		line, lc := lineCol(b, col)
+		c.rep.Add(report.Finding{Path: at.path, Line: line, Column: lc, Pointer: at.ptr, Severity: report.Error, Rule: ruleSyntax, Message: msg})
+		return nil
+	}
+	out, err := compact(b)
+	if err != nil {
+		c.errorf(at, "", ruleSyntax, "invalid JSON: %v", err)
+		return nil
+	}
+	return out
+}
+
+// lineCol turns a 1-based character column over the whole text into a line
+// and a column within it.
+func lineCol(b []byte, col int) (int, int) {
+	line, lc := 1, 1
+	for i, n := 0, 1; i < len(b) && n < col; n++ {
+		r, size := utf8.DecodeRune(b[i:])
+		i += size
+		if r == '\n' {
+			line, lc = line+1, 1
+		} else {
+			lc++
+		}
+	}
+	return line, lc
+}
+
+// schema validates v, leaving id format to bad-id (one finding, not two).
+func (c *checker) schema(at loc, name string, v []byte) {
+	sch, err := schema.Compile(name) // cached by package schema
+	if err != nil {
+		c.errorf(at, "", ruleSchema, "%v", err)
+		return
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(v))
+	if err != nil {
+		return
+	}
+	if err := sch.Validate(inst); err != nil {
+		for _, is := range validate.SchemaIssues(err) {
+			if strings.HasSuffix(is.Keyword, "ID/pattern") {
+				continue
+			}
+			c.errorf(at, is.Pointer, ruleSchema, "%s", is.Format(schema.Base))
+		}
+	}
+}
+
+func (c *checker) id(at loc, ptr, prefix, id string) {
+	if id != "" && !ValidID(prefix, id) {
+		c.errorf(at, ptr, ruleBadID, "%q is not an OpenCode %s id (%s_ + 12 hex digits + 14 base62 characters)", id, prefix, prefix)
+	}
+}
+
+// named checks that a file is called after the id inside it.
+func (c *checker) named(at loc, key, id string) {
+	if key != "" && key != id {
+		c.errorf(at, "/id", ruleIDMismatch, "file is named %q but holds id %q", key, id)
+	}
+}
+
+func (c *checker) project(at loc, v []byte, key string) {
+	id := gjson.GetBytes(v, "id").String()
+	c.named(at, key, id)
+	c.schema(at, "opencode/project.json", v)
+	c.projects[id] = true
+}
+
+func (c *checker) session(at loc, v []byte, key, dirProject string) {
+	r := gjson.ParseBytes(v)
+	id := r.Get("id").String()
+	c.named(at, key, id)
+	c.id(at, "/id", "ses", id)
+	c.id(at, "/parentID", "ses", r.Get("parentID").String())
+	if p := r.Get("projectID"); dirProject != "" && p.Exists() && p.String() != dirProject {
+		// OpenCode moves sessions between projects without updating the
+		// field, and trusts the directory: a warning.
+		c.warnf(at, "/projectID", ruleKeyMismatch, "projectID %q, but the session is filed under project %q", p.String(), dirProject)
+	}
+	c.schema(at, "opencode/session.json", v)
+	if _, dup := c.sessions[id]; dup {
+		c.errorf(at, "/id", ruleDuplicate, "session %s appears twice", id)
+	}
+	c.sessions[id] = at.kept()
+	proj := dirProject
+	if proj == "" {
+		proj = r.Get("projectID").String()
+	}
+	c.sessProj[id] = proj
+	c.sessPar[id] = r.Get("parentID").String()
+}
+
+func (c *checker) message(at loc, v []byte, key, dirSession string) {
+	c.entries++
+	r := gjson.ParseBytes(v)
+	id := r.Get("id").String()
+	c.named(at, key, id)
+	c.id(at, "/id", "msg", id)
+	sid := r.Get("sessionID").String()
+	if dirSession != "" && sid != dirSession {
+		c.errorf(at, "/sessionID", ruleKeyMismatch, "sessionID %q, but the message is filed under session %q", sid, dirSession)
+	}
+	role := r.Get("role").String()
+	if role != "user" && role != "assistant" {
+		c.errorf(at, "/role", ruleUnknownRole, "unknown message role %q", role)
+	} else {
+		c.schema(at, "opencode/message.json", v)
+	}
+	if role == "assistant" {
+		c.id(at, "/parentID", "msg", r.Get("parentID").String())
+	}
+	if dirSession != "" {
+		sid = dirSession
+	}
+	if _, dup := c.messages[id]; dup {
+		c.errorf(at, "/id", ruleDuplicate, "message %s appears twice", id)
+	}
+	c.messages[id] = msgInfo{session: sid, role: role, parent: r.Get("parentID").String(), at: at.kept()}
+}
+
+func (c *checker) part(at loc, v []byte, key, dirMessage, dirSession string) {
+	r := gjson.ParseBytes(v)
+	id := r.Get("id").String()
+	c.named(at, key, id)
+	c.id(at, "/id", "prt", id)
+	mid, sid := r.Get("messageID").String(), r.Get("sessionID").String()
+	if dirMessage != "" && mid != dirMessage {
+		c.errorf(at, "/messageID", ruleKeyMismatch, "messageID %q, but the part is filed under message %q", mid, dirMessage)
+		mid = dirMessage
+	}
+	if dirSession != "" && sid != dirSession {
+		c.errorf(at, "/sessionID", ruleKeyMismatch, "sessionID %q, but the part is filed under session %q", sid, dirSession)
+		sid = dirSession
+	}
+	typ := r.Get("type").String()
+	switch {
+	case !partTypes[typ]:
+		c.errorf(at, "/type", ruleUnknownType, "unknown part type %q", typ)
+	case typ == "tool" && !toolStatuses[r.Get("state.status").String()]:
+		c.errorf(at, "/state/status", ruleUnknownStatus, "unknown tool status %q", r.Get("state.status").String())
+	default:
+		c.schema(at, "opencode/part.json", v)
+	}
+	c.parts = append(c.parts, partRef{id: id, message: mid, session: sid, at: at.kept()})
+}
+
+// finish applies the rules that need the whole store.
+func (c *checker) finish() {
+	ids := make([]string, 0, len(c.sessions))
+	for id := range c.sessions {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		at := c.sessions[id]
+		if p := c.sessProj[id]; !c.noProj && p != "global" && !c.projects[p] {
+			c.warnf(at, "", ruleOrphanSession, "session %s belongs to project %q, which has no project record", id, p)
+		}
+		if p := c.sessPar[id]; p != "" {
+			if _, ok := c.sessions[p]; !ok {
+				if c.lone {
+					c.warnf(at, "/parentID", ruleDangling, "parent session %s is not in this file", p)
+				} else {
+					c.errorf(at, "/parentID", ruleDangling, "parent session %s does not exist", p)
+				}
+			}
+		}
+	}
+	mids := make([]string, 0, len(c.messages))
+	for id := range c.messages {
+		mids = append(mids, id)
+	}
+	sort.Strings(mids)
+	for _, id := range mids {
+		m := c.messages[id]
+		if _, ok := c.sessions[m.session]; !ok {
+			c.errorf(m.at, "/sessionID", ruleOrphanMessage, "message %s belongs to session %s, which does not exist", id, m.session)
+		}
+		if m.role == "assistant" && m.parent != "" {
+			p, ok := c.messages[m.parent]
+			switch {
+			case !ok || p.session != m.session:
+				c.errorf(m.at, "/parentID", ruleAssistantPar, "parentID %s names no message of this session", m.parent)
+			case p.role != "user":
+				c.errorf(m.at, "/parentID", ruleAssistantPar, "parentID %s names a message with role %s, not a user message", m.parent, p.role)
+			}
+		}
+	}
+	for _, p := range c.parts {
+		m, ok := c.messages[p.message]
+		switch {
+		case !ok:
+			c.errorf(p.at, "/messageID", ruleOrphanPart, "part %s belongs to message %s, which does not exist", p.id, p.message)
+		case m.session != p.session:
+			c.errorf(p.at, "/sessionID", ruleKeyMismatch, "part %s says session %s, its message belongs to session %s", p.id, p.session, m.session)
+		}
+	}
+}
+
+func validatePath(path string, rep *report.Report) error {
+	l, p := classify(path)
+	c := newChecker(rep)
+	var err error
+	switch l {
+	case layoutTree:
+		err = c.tree(p)
+	case layoutLegacy:
+		c.noProj = true
+		err = c.legacy(p)
+	case layoutDB:
+		err = c.db(p)
+	case layoutExport:
+		b, rerr := os.ReadFile(p)
+		if rerr != nil {
+			return fmt.Errorf("read %s: %w", p, rerr)
+		}
+		validateExport(p, b, rep)
+		return nil
+	default:
+		rep.Errorf(path, 0, "", "unknown-format", "not an OpenCode store, database or export")
+		rep.Counted("", 1, 0)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	c.finish()
+	rep.Counted(Name, c.files, c.entries)
+	return nil
+}
+
+func validateExport(name string, b []byte, rep *report.Report) {
+	c := newChecker(rep)
+	c.lone, c.noProj = true, true
+	c.files = 1
+	defer func() { rep.Counted(ExportName, c.files, c.entries) }()
+	at := loc{path: name, src: b}
+	v := c.parse(at, b)
+	if v == nil {
+		return
+	}
+	// The envelope is checked here; info, messages and parts each get their
+	// own schema below, so a problem is reported once, at its place.
+	r := gjson.ParseBytes(v)
+	info := r.Get("info")
+	if !r.IsObject() || !info.IsObject() || !r.Get("messages").IsArray() {
+		c.errorf(at, "", ruleSchema, "not an export document: want {info: object, messages: array} [schema opencode/export.json#/required]")
+		return
+	}
+	c.session(loc{path: name, ptr: "/info", src: b}, []byte(info.Raw), "", "")
+	sid := info.Get("id").String()
+	for i, m := range r.Get("messages").Array() {
+		mat := loc{path: name, ptr: "/messages/" + strconv.Itoa(i), src: b}
+		mi := m.Get("info")
+		if !mi.IsObject() {
+			c.errorf(mat, "/info", ruleSchema, "message without an info object")
+			continue
+		}
+		c.message(loc{path: name, ptr: mat.ptr + "/info", src: b}, []byte(mi.Raw), "", sid)
+		if !m.Get("parts").IsArray() {
+			c.errorf(mat, "/parts", ruleSchema, "message without a parts array")
+		}
+		for j, p := range m.Get("parts").Array() {
+			c.part(loc{path: name, ptr: mat.ptr + "/parts/" + strconv.Itoa(j), src: b}, []byte(p.Raw), "", mi.Get("id").String(), sid)
+		}
+	}
+	c.finish()
+}
+
+// tree checks the 1.x storage/ tree.
+func (c *checker) tree(root string) error {
+	if b, err := os.ReadFile(filepath.Join(root, "migration")); err == nil {
+		c.files++
+		if _, err := strconv.Atoi(strings.TrimSpace(string(b))); err != nil {
+			c.rep.Errorf(filepath.Join(root, "migration"), 1, "", ruleMigration, "migration holds %q, not a number", strings.TrimSpace(string(b)))
+		}
+	}
+	for _, f := range jsonFiles(filepath.Join(root, "project")) {
+		if v := c.parseFile(f); v != nil {
+			c.project(loc{path: f, src: c.src, file: true}, v, keyOf(f))
+		}
+	}
+	for _, dir := range subdirs(filepath.Join(root, "session")) {
+		for _, f := range jsonFiles(dir) {
+			if v := c.parseFile(f); v != nil {
+				c.session(loc{path: f, src: c.src, file: true}, v, keyOf(f), filepath.Base(dir))
+			}
+		}
+	}
+	for _, dir := range subdirs(filepath.Join(root, "message")) {
+		for _, f := range jsonFiles(dir) {
+			if v := c.parseFile(f); v != nil {
+				c.message(loc{path: f, src: c.src, file: true}, v, keyOf(f), filepath.Base(dir))
+			}
+		}
+	}
+	for _, dir := range subdirs(filepath.Join(root, "part")) {
+		for _, f := range jsonFiles(dir) {
+			if v := c.parseFile(f); v != nil {
+				c.part(loc{path: f, src: c.src, file: true}, v, keyOf(f), filepath.Base(dir), "")
+			}
+		}
+	}
+	c.sideFiles(filepath.Join(root, "todo"), "opencode/todo.json")
+	c.sideFiles(filepath.Join(root, "session_diff"), "opencode/session-diff.json")
+	return nil
+}
+
+func (c *checker) sideFiles(dir, schemaName string) {
+	for _, f := range jsonFiles(dir) {
+		if v := c.parseFile(f); v != nil {
+			c.schema(loc{path: f, src: c.src, file: true}, schemaName, v)
+			if _, ok := c.sessions[keyOf(f)]; !ok {
+				c.rep.Warnf(f, 0, "", ruleOrphanSession, "no session %s for this file (OpenCode keeps these after deleting a session)", keyOf(f))
+			}
+		}
+	}
+}
+
+func subdirs(dir string) []string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	return out
+}
+
+// legacy checks the 0.x per-project tree.
+func (c *checker) legacy(root string) error {
+	for _, proj := range subdirs(filepath.Join(root, "project")) {
+		base := filepath.Join(proj, "storage", "session")
+		for _, f := range jsonFiles(filepath.Join(base, "info")) {
+			if v := c.parseFile(f); v != nil {
+				c.session(loc{path: f, src: c.src, file: true}, v, keyOf(f), "")
+			}
+		}
+		for _, dir := range subdirs(filepath.Join(base, "message")) {
+			for _, f := range jsonFiles(dir) {
+				if v := c.parseFile(f); v != nil {
+					c.message(loc{path: f, src: c.src, file: true}, v, keyOf(f), filepath.Base(dir))
+				}
+			}
+		}
+		for _, sdir := range subdirs(filepath.Join(base, "part")) {
+			for _, mdir := range subdirs(sdir) {
+				for _, f := range jsonFiles(mdir) {
+					if v := c.parseFile(f); v != nil {
+						c.part(loc{path: f, src: c.src, file: true}, v, keyOf(f), filepath.Base(mdir), filepath.Base(sdir))
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// db checks every row of an opencode.db; findings point at table/id.
+func (c *checker) db(path string) error {
+	s, err := openDB(path)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	c.files = 1
+	prow, err := s.db.Query(`SELECT id FROM project`)
+	if err == nil {
+		for prow.Next() {
+			var id string
+			if prow.Scan(&id) == nil {
+				c.projects[id] = true
+			}
+		}
+		prow.Close()
+	}
+	refs, err := s.list()
+	if err != nil {
+		return err
+	}
+	for _, r := range refs {
+		info, err := s.sessionInfo(r.ID)
+		if err != nil {
+			return err
+		}
+		c.session(loc{path: path, ptr: "/session/" + r.ID}, info, r.ID, r.ProjectID)
+	}
+	rows, err := s.db.Query(`SELECT id, session_id, data FROM message ORDER BY id`)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	for rows.Next() {
+		var id, sid, data string
+		if err := rows.Scan(&id, &sid, &data); err != nil {
+			rows.Close()
+			return fmt.Errorf("read %s: %w", path, err)
+		}
+		at := loc{path: path, ptr: "/message/" + id}
+		if v := c.parse(at, []byte(data)); v != nil {
+			c.message(at, setMember(setMember(v, "id", jsonx.String(id)), "sessionID", jsonx.String(sid)), "", sid)
+		}
+	}
+	rows.Close()
+	rows, err = s.db.Query(`SELECT id, message_id, session_id, data FROM part ORDER BY id`)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, mid, sid, data string
+		if err := rows.Scan(&id, &mid, &sid, &data); err != nil {
+			return fmt.Errorf("read %s: %w", path, err)
+		}
+		at := loc{path: path, ptr: "/part/" + id}
+		if v := c.parse(at, []byte(data)); v != nil {
+			v, _ = withIDs(v, "id", id, "sessionID", sid, "messageID", mid)
+			c.part(at, v, "", mid, sid)
+		}
+	}
+	return rows.Err()
+}

@@ -1,0 +1,245 @@
+package opencode
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/sesstool/sesstool/atomicfile"
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/report"
+	"github.com/sesstool/sesstool/session"
+)
+
+func writeForeign(t *testing.T, out string, opt format.WriteOptions) []string {
+	t.Helper()
+	paths, err := Format{}.Write(&session.SliceReader{S: foreignSession()}, out, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return paths
+}
+
+// A session from another layout gets OpenCode ids (descending session,
+// ascending messages and parts), the same ones on every run, and a store
+// that validates clean.
+func TestWriteForeign(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	pa := writeForeign(t, a, format.WriteOptions{})
+	writeForeign(t, b, format.WriteOptions{})
+	if d := cmp.Diff(treeFiles(t, a), treeFiles(t, b)); d != "" {
+		t.Fatalf("output not deterministic:\n%s", d)
+	}
+	var msgs, parts []string
+	for _, p := range pa {
+		rel, _ := filepath.Rel(a, p)
+		switch {
+		case strings.HasPrefix(rel, "session/global/ses_"):
+			if !ValidID("ses", keyOf(p)) {
+				t.Errorf("bad session id %s", p)
+			}
+		case strings.HasPrefix(rel, "message/"):
+			msgs = append(msgs, keyOf(p))
+		case strings.HasPrefix(rel, "part/"):
+			parts = append(parts, keyOf(p))
+		}
+	}
+	if len(msgs) != 3 || len(parts) != 4 {
+		t.Fatalf("wrote %d messages and %d parts, want 3 and 4: %v", len(msgs), len(parts), pa)
+	}
+	for _, ids := range [][]string{msgs, parts} {
+		if !sort.StringsAreSorted(ids) {
+			t.Errorf("ids not ascending in write order: %v", ids)
+		}
+	}
+	rep := &report.Report{}
+	if err := (Format{}).Validate(a, rep, format.ValidateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Errors()+rep.Warnings() != 0 {
+		t.Errorf("our store has findings: %+v", rep.Findings())
+	}
+	// Read back: the tool result is still a result of its call.
+	refs, _ := Format{}.Sessions(a)
+	s := readAll(t, refs[0])
+	if len(s.Entries) != 4 || s.Entries[2].Message.Role != session.RoleTool || s.Entries[2].Message.Text() != "a.txt" {
+		t.Errorf("read back %d entries: %+v", len(s.Entries), s.Entries)
+	}
+}
+
+// Existing files are never replaced without Force; ids that would become
+// paths outside the store are refused.
+func TestWriteNoClobber(t *testing.T) {
+	out := t.TempDir()
+	writeForeign(t, out, format.WriteOptions{})
+	_, err := Format{}.Write(&session.SliceReader{S: foreignSession()}, out, format.WriteOptions{})
+	if !errors.Is(err, atomicfile.ErrExists) {
+		t.Fatalf("second write: %v, want ErrExists", err)
+	}
+	writeForeign(t, out, format.WriteOptions{Force: true})
+	for _, bad := range []string{"../x", "a/b", "x\x00y", ".."} {
+		_, err := Format{}.Write(&session.SliceReader{S: foreignSession()}, t.TempDir(), format.WriteOptions{Extra: bad})
+		if err == nil {
+			t.Errorf("project %q accepted", bad)
+		}
+	}
+	s := foreignSession()
+	s.Meta.ID = "ses_../../../etc/passwd"
+	dir := t.TempDir()
+	paths, err := Format{}.Write(&session.SliceReader{S: s}, dir, format.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range paths {
+		if !strings.HasPrefix(p, dir+string(os.PathSeparator)) || strings.Contains(p, "..") {
+			t.Errorf("wrote outside the store: %s", p)
+		}
+	}
+}
+
+// The database is opened read-only and immutable: reading and validating
+// leave its bytes as they were.
+func TestDBUntouched(t *testing.T) {
+	for _, db := range []string{"testdata/samples/sqlite/opencode-1.2.1-after-json-migration.db", "testdata/samples/sqlite/opencode-1.18.34.db"} {
+		before, _ := os.ReadFile(db)
+		refs, err := Format{}.Sessions(db)
+		if err != nil || len(refs) < 3 {
+			t.Fatalf("%s: %d sessions, %v", db, len(refs), err)
+		}
+		readAll(t, refs[0])
+		Format{}.Validate(db, &report.Report{}, format.ValidateOptions{})
+		after, _ := os.ReadFile(db)
+		if string(before) != string(after) {
+			t.Errorf("%s changed", db)
+		}
+		entries, _ := os.ReadDir(filepath.Dir(db))
+		for _, e := range entries {
+			if strings.HasSuffix(e.Name(), "-wal") || strings.HasSuffix(e.Name(), "-shm") {
+				t.Errorf("%s left behind", e.Name())
+			}
+		}
+	}
+}
+
+// DefaultStore follows $XDG_DATA_HOME (or ~/.local/share): the database when
+// there is one, else the JSON tree.
+func TestDefaultStore(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", dir)
+	if got, want := (Format{}).DefaultStore(), filepath.Join(dir, "opencode", "storage"); got != want {
+		t.Errorf("without db: %s, want %s", got, want)
+	}
+	os.MkdirAll(filepath.Join(dir, "opencode"), 0o755)
+	os.WriteFile(filepath.Join(dir, "opencode", "opencode.db"), nil, 0o644)
+	if got, want := (Format{}).DefaultStore(), filepath.Join(dir, "opencode", "opencode.db"); got != want {
+		t.Errorf("with db: %s, want %s", got, want)
+	}
+	t.Setenv("XDG_DATA_HOME", "")
+	t.Setenv("HOME", dir)
+	if got, want := (Format{}).DefaultStore(), filepath.Join(dir, ".local", "share", "opencode", "storage"); got != want {
+		t.Errorf("unset: %s, want %s", got, want)
+	}
+}
+
+// A session goes under the project OpenCode would choose for its directory:
+// the root commit of its git repository, else global.
+func TestProjectFor(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	repo := t.TempDir()
+	git := func(args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@b", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@b")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("git %v: %v", args, err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q")
+	git("commit", "-q", "--allow-empty", "-m", "root")
+	root := git("rev-parse", "HEAD")
+	git("commit", "-q", "--allow-empty", "-m", "second")
+	if got := ProjectFor(repo); got != root {
+		t.Errorf("ProjectFor(repo) = %s, want root commit %s", got, root)
+	}
+	if got := ProjectFor(t.TempDir()); got != "global" {
+		t.Errorf("ProjectFor(plain dir) = %s", got)
+	}
+	if got := ProjectFor("/no/such/dir"); got != "global" {
+		t.Errorf("ProjectFor(missing) = %s", got)
+	}
+	s := foreignSession()
+	s.Meta.Cwd = repo
+	out := t.TempDir()
+	if _, err := (Format{}).Write(&session.SliceReader{S: s}, out, format.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := filepath.Glob(filepath.Join(out, "session", root, "ses_*.json")); len(m) != 1 {
+		t.Errorf("session not filed under %s", root)
+	}
+	if !isFile(filepath.Join(out, "project", root+".json")) {
+		t.Error("no project record written")
+	}
+}
+
+// The export writer refuses to replace a file without Force.
+func TestExportWrite(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "s.json")
+	for i, force := range []bool{false, false, true} {
+		_, err := Export{}.Write(&session.SliceReader{S: foreignSession()}, out, format.WriteOptions{Force: force})
+		if (err != nil) != (i == 1) {
+			t.Errorf("write %d (force %v): %v", i, force, err)
+		}
+	}
+	rep := &report.Report{}
+	Export{}.Validate(out, rep, format.ValidateOptions{})
+	if rep.Errors()+rep.Warnings() != 0 {
+		t.Errorf("our export has findings: %+v", rep.Findings())
+	}
+}
+
+// ash-style results (tool_result blocks in a user message) join their call's
+// tool part; what OpenCode cannot hold is counted.
+func TestWriteLoss(t *testing.T) {
+	s := foreignSession()
+	s.Entries = s.Entries[:2] // drop the RoleTool result
+	s.Entries = append(s.Entries, &session.Entry{Kind: session.KindMessage, ID: "e3", Origin: "ash", Time: session.FromMillis(1795235500003),
+		Message: &session.Message{Role: session.RoleUser, Content: []session.Block{{Type: session.BlockToolResult, ToolCallID: "call_1", Text: "boom", IsError: true}}}},
+		&session.Entry{Kind: session.KindLabel, ID: "l1", Origin: "ash", Label: &session.Label{TargetID: "e1", Label: "x"}})
+	s.Meta.Extra = session.Extras{{Key: "cwdHash", Value: []byte(`"x"`)}}
+	loss := &format.Loss{}
+	out := t.TempDir()
+	if _, err := (Format{}).Write(&session.SliceReader{S: s}, out, format.WriteOptions{Loss: loss}); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range loss.Items() {
+		got = append(got, it.String())
+	}
+	want := []string{"1 label dropped (OpenCode has no such entry)", "1 session-field dropped (foreign session fields have no OpenCode member)"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("loss (-want +got):\n%s", d)
+	}
+	refs, _ := Format{}.Sessions(out)
+	back := readAll(t, refs[0])
+	var res *session.Message
+	for _, e := range back.Entries {
+		if e.Message != nil && e.Message.Role == session.RoleTool {
+			res = e.Message
+		}
+	}
+	if res == nil || !res.IsError || res.Text() != "boom" {
+		t.Errorf("tool result = %+v", res)
+	}
+	if len(back.Entries) != 3 {
+		t.Errorf("%d entries read back, want user, assistant, tool result", len(back.Entries))
+	}
+}
