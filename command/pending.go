@@ -27,17 +27,6 @@ type ConvertOptions struct {
 	Paths      []string
 }
 
-// ExportOptions are export's flags.
-type ExportOptions struct {
-	Kind    string // html or markdown
-	Out     string
-	Leaf    string
-	Redact  bool
-	Session string
-	From    string
-	Paths   []string
-}
-
 var errPending = fmt.Errorf("not available in this build")
 
 // Migrate upgrades sessions to a newer format version.
@@ -45,6 +34,3 @@ func Migrate(env *Env, o MigrateOptions) error { return Usage("migrate: %v", err
 
 // Convert moves sessions between layouts.
 func Convert(env *Env, o ConvertOptions) error { return Usage("convert: %v", errPending) }
-
-// Export renders a session as HTML or Markdown.
-func Export(env *Env, o ExportOptions) error { return Usage("export: %v", errPending) }
