@@ -141,7 +141,7 @@ func payload(w io.Writer, t *transcript.Transcript) error {
 	enc := json.NewEncoder(gz)
 	enc.SetEscapeHTML(false)
 	for i, e := range t.S.Entries {
-		n := node{ID: anchor(e, i), Parent: -1, Visible: t.Visible(e), Role: roleOf(e), Snippet: snippet(e), Label: t.Labels[e.ID]}
+		n := node{ID: Anchor(e, i), Parent: -1, Visible: t.Visible(e), Role: roleOf(e), Snippet: snippet(e), Label: t.Labels[e.ID]}
 		if p := t.Tree.ByID[e.ParentID]; p != nil && e.ParentID != "" && p != e {
 			n.Parent = index[p]
 		}

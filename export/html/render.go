@@ -22,7 +22,7 @@ func esc(s string) string { return html.EscapeString(s) }
 func entryHTML(t *transcript.Transcript, e *session.Entry, idx int) string {
 	var b strings.Builder
 	cls, who := describe(e)
-	fmt.Fprintf(&b, `<article class="msg %s" id="%s" data-i="%d">`, cls, esc(anchor(e, idx)), idx)
+	fmt.Fprintf(&b, `<article class="msg %s" id="%s" data-i="%d">`, cls, esc(Anchor(e, idx)), idx)
 	b.WriteString(`<div class="mh"><span class="who">` + esc(who) + `</span>`)
 	if l := t.Labels[e.ID]; l != "" {
 		b.WriteString(`<span class="tag">` + esc(l) + `</span>`)
@@ -30,15 +30,15 @@ func entryHTML(t *transcript.Transcript, e *session.Entry, idx int) string {
 	if ts := when(e); ts != "" {
 		b.WriteString(`<time>` + esc(ts) + `</time>`)
 	}
-	b.WriteString(`<a class="anchor" href="#` + esc(anchor(e, idx)) + `" title="link to this message">#</a></div>`)
+	b.WriteString(`<a class="anchor" href="#` + esc(Anchor(e, idx)) + `" title="link to this message">#</a></div>`)
 	b.WriteString(`<div class="mb">`)
 	body(&b, t, e)
 	b.WriteString(`</div></article>`)
 	return b.String()
 }
 
-// anchor is the element id of an entry: its own id, or its position.
-func anchor(e *session.Entry, idx int) string {
+// Anchor is the element id of an entry: its own id, or its position.
+func Anchor(e *session.Entry, idx int) string {
 	if e.ID != "" {
 		return e.ID
 	}
