@@ -130,5 +130,7 @@ func TestBrowser(t *testing.T) {
 	b.Clean(t, page)
 	b.Open(t, page)
 	browsertest.Screenshot(t, b, "export-fixture.png")
+	browsertest.ScreenshotAt(t, b, "a2", "export-fixture-tools.png")
+	browsertest.ScreenshotAt(t, b, "k1", "export-fixture-end.png")
 	b.Clean(t, page)
 }

@@ -247,6 +247,18 @@ func firstWords(s string, n int) []string {
 func Screenshot(t *testing.T, b *Browser, name string) {
 	t.Helper()
 	b.Eval(t, `window.scrollTo(0, 0), true`, new(bool))
+	b.shot(t, name)
+}
+
+// ScreenshotAt scrolls the element with this id to the top first.
+func ScreenshotAt(t *testing.T, b *Browser, id, name string) {
+	t.Helper()
+	b.Eval(t, fmt.Sprintf(`document.getElementById(%q).scrollIntoView(), true`, id), new(bool))
+	b.shot(t, name)
+}
+
+func (b *Browser) shot(t *testing.T, name string) {
+	t.Helper()
 	png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		t.Fatalf("screenshot: %v", err)
