@@ -70,14 +70,14 @@ func TestExportBesidePi(t *testing.T) {
 			b.Open(t, ours)
 			b.RenderAll(t)
 			var mine string
-			b.Eval(t, `document.body.textContent.toLowerCase()`, &mine)
+			mine = strings.ToLower(b.Words(t, "body"))
 			b.Clean(t, ours)
 
 			// pi's page draws itself; wait for its message pane
 			b.Do(t, navigate(piOut))
 			b.Wait(t, `document.querySelectorAll('#messages > *').length > 0`)
 			var theirs string
-			b.Eval(t, `document.getElementById('messages').textContent`, &theirs)
+			theirs = b.Words(t, "#messages")
 			var missing []string
 			for w := range words(theirs) {
 				if !piUIWords[w] && !strings.Contains(mine, w) {

@@ -54,8 +54,11 @@
     for (; rendered < end; rendered++) html += N[shown[rendered]].h || '';
     msgs.insertAdjacentHTML('beforeend', html);
     more.textContent = rendered < shown.length ? (shown.length - rendered) + ' more messages…' : '';
+    // re-observing makes the observer report again even when a short batch
+    // left the marker in view (it only reports changes otherwise)
+    if (io) { io.unobserve(more); if (rendered < shown.length) io.observe(more); }
   }
-  new IntersectionObserver((es) => { if (es.some((e) => e.isIntersecting) && rendered < shown.length) renderMore(); }).observe(more);
+  const io = new IntersectionObserver((es) => { if (es.some((e) => e.isIntersecting) && rendered < shown.length) renderMore(); });
 
   function show(newLeaf, target) {
     leaf = newLeaf; path = pathTo(leaf); onPath = new Set(path);

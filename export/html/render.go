@@ -110,9 +110,9 @@ func body(b *strings.Builder, t *transcript.Transcript, e *session.Entry) {
 		message(b, t, e.Message)
 	case session.KindCompaction:
 		c := e.Compaction
-		sum := "summary"
+		sum := "compacted context: summary"
 		if c.TokensBefore != nil {
-			sum = fmt.Sprintf("summary of %d tokens", *c.TokensBefore)
+			sum = fmt.Sprintf("compacted from %d tokens", *c.TokensBefore)
 		}
 		b.WriteString(`<details class="fold"><summary>` + sum + `</summary>` + markdown(c.Summary))
 		if c.FirstKeptID != "" {

@@ -82,7 +82,7 @@ func New(t *testing.T) *Browser {
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	ctx, cancelT := context.WithTimeout(ctx, 10*time.Minute)
 	t.Cleanup(func() { cancelT(); cancel(); cancelA() })
 	b := &Browser{ctx: ctx}
 	err := chromedp.Listen(ctx, func(ev any) {
@@ -269,4 +269,16 @@ func (b *Browser) shot(t *testing.T, name string) {
 	}
 	t.Logf("screenshot: %s", p)
 	fmt.Fprintf(os.Stderr, "screenshot: %s\n", p)
+}
+
+// Words returns the text of the first element matching selector with a
+// space between text nodes, so words of adjacent elements do not run together.
+func (b *Browser) Words(t *testing.T, selector string) string {
+	t.Helper()
+	var s string
+	b.Eval(t, fmt.Sprintf(`(() => { const el = document.querySelector(%q); if (!el) return '';
+		const w = document.createTreeWalker(el, NodeFilter.SHOW_TEXT); const out = [];
+		while (w.nextNode()) { if (w.currentNode.parentElement.closest('script, style')) continue; out.push(w.currentNode.nodeValue); }
+		return out.join(' '); })()`, selector), &s)
+	return s
 }
