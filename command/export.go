@@ -2,6 +2,7 @@ package command
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -259,7 +260,7 @@ func exportOne(env *Env, j exportJob, out string, o ExportOptions) error {
 	if err != nil {
 		return Invalid("%s: %v", j.name, err)
 	}
-	s, err := session.ReadAll(r)
+	s, err := readForExport(r)
 	if err != nil {
 		return Invalid("%s: %v", j.name, err)
 	}
@@ -295,4 +296,24 @@ func exportOne(env *Env, j exportJob, out string, o ExportOptions) error {
 	}
 	fmt.Fprintln(env.Stdout, out)
 	return nil
+}
+
+// readForExport is session.ReadAll without the source bytes of each entry:
+// exporters render from the model, and dropping Raw as entries arrive
+// halves the memory a large session takes.
+func readForExport(r session.Reader) (*session.Session, error) {
+	defer r.Close()
+	s := &session.Session{Meta: *r.Meta()}
+	s.Meta.Raw = nil
+	for {
+		e, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return s, nil
+		}
+		if err != nil {
+			return s, err
+		}
+		e.Raw = nil
+		s.Entries = append(s.Entries, e)
+	}
 }

@@ -61,6 +61,7 @@ func large(n int) (*session.Session, int64) {
 	var size int64
 	for _, e := range s.Entries {
 		size += int64(len(e.Raw)) + 1
+		e.Raw = nil // the export command drops source bytes as it reads
 	}
 	return s, size
 }
@@ -157,6 +158,19 @@ func TestLargeInBrowser(t *testing.T) {
 	b.Do(t, chromedp.Click(chromedp.CSS("#tree .row")))
 	if !strings.Contains(b.MsgsText(t), "xylophone") {
 		t.Error("clicking the hit did not render the last message")
+	}
+	// scrolling brings in every batch
+	b.Open(t, p)
+	b.RenderAll(t)
+	b.Eval(t, `document.querySelectorAll('#msgs > article').length`, &n)
+	want := 0
+	for _, e := range tr.Path {
+		if tr.Visible(e) {
+			want++
+		}
+	}
+	if n != want {
+		t.Errorf("after scrolling to the end %d messages are in the page, want %d", n, want)
 	}
 	b.Clean(t, p)
 }
