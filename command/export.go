@@ -133,7 +133,7 @@ func pathJobs(p string, forced format.Format, only string) ([]exportJob, error) 
 			if only != "" && ref.ID != "" && ref.ID != only {
 				continue
 			}
-			j := exportJob{name: ref.Path, base: stem(ref.Path), open: openRef(u.Format, ref, only)}
+			j := exportJob{name: ref.Path, base: stem(ref.Path), open: openRef(u.Format, ref)}
 			if ref.ID != "" {
 				j.name += "#" + ref.ID
 				j.base = ref.ID
@@ -163,7 +163,7 @@ func pathJobs(p string, forced format.Format, only string) ([]exportJob, error) 
 	return jobs, nil
 }
 
-func openRef(f format.Format, ref format.Ref, _ string) func() (session.Reader, error) {
+func openRef(f format.Format, ref format.Ref) func() (session.Reader, error) {
 	return func() (session.Reader, error) { return f.Open(ref) }
 }
 

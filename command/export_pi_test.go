@@ -39,13 +39,17 @@ func TestExportBesidePi(t *testing.T) {
 	if peers == "" || err != nil || !fileExists(script) {
 		browsertest.NeedPeer(t, "pi's exporter not available (set SESSTOOL_PEERS to scripts/setup's .cache/peers, with node on PATH)")
 	}
+	shared := os.Getenv("SESSTOOL_SHARED") // scripts/test sets it to ../shared
+	if shared == "" {
+		shared = filepath.Join("..", "..", "shared")
+	}
 	var samples []string
-	for _, g := range []string{"../testdata/samples/tree/*.jsonl", "../testdata/samples/pi/*.jsonl", "../../shared/samples/pi/*.jsonl"} {
+	for _, g := range []string{"../testdata/samples/tree/*.jsonl", "../testdata/samples/pi/*.jsonl", filepath.Join(shared, "samples", "pi", "*.jsonl")} {
 		m, _ := filepath.Glob(g)
 		samples = append(samples, m...)
 	}
 	if len(samples) == 0 {
-		t.Skip("no pi samples in testdata/samples/tree, testdata/samples/pi or ../shared/samples/pi")
+		t.Skip("no pi samples in testdata/samples/tree, testdata/samples/pi or $SESSTOOL_SHARED/samples/pi")
 	}
 	b := browsertest.New(t)
 	seen := map[string]bool{}
