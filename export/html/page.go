@@ -83,10 +83,7 @@ var CSP = "default-src 'none'; img-src data:; style-src " + hash(style) + "; scr
 // Write renders t as a page.
 func Write(w io.Writer, t *transcript.Transcript) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
-	title := t.S.Meta.Title
-	if title == "" {
-		title = "Session " + t.S.Meta.ID
-	}
+	title := t.Title()
 	fmt.Fprintf(bw, `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="%s">

@@ -21,10 +21,7 @@ import (
 func Write(w io.Writer, t *transcript.Transcript) error {
 	bw := bufio.NewWriter(w)
 	m := t.S.Meta
-	title := m.Title
-	if title == "" {
-		title = "Session " + m.ID
-	}
+	title := t.Title()
 	fmt.Fprintf(bw, "# %s\n\n", oneLine(title))
 	st := t.Stats()
 	item := func(k, v string) {

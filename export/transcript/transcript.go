@@ -6,6 +6,7 @@ package transcript
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/sesstool/sesstool/session"
 )
@@ -168,4 +169,32 @@ func (st Stats) RoleNames() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Title is the session's title, else the last title change, else the start
+// of the first user message, else "Session <id>".
+func (t *Transcript) Title() string {
+	if t.S.Meta.Title != "" {
+		return t.S.Meta.Title
+	}
+	title := ""
+	for _, e := range t.S.Entries {
+		if e.Kind == session.KindSessionInfo && e.Title != "" {
+			title = e.Title
+		}
+	}
+	if title != "" {
+		return title
+	}
+	for _, e := range t.S.Entries {
+		if m := e.Message; m != nil && m.Role == session.RoleUser {
+			if s := strings.Join(strings.Fields(m.Text()), " "); s != "" {
+				if r := []rune(s); len(r) > 80 {
+					s = string(r[:80]) + "…"
+				}
+				return s
+			}
+		}
+	}
+	return "Session " + t.S.Meta.ID
 }

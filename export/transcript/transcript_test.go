@@ -38,3 +38,23 @@ func TestTranscript(t *testing.T) {
 		t.Error("unknown leaf accepted")
 	}
 }
+
+func TestTitle(t *testing.T) {
+	s := fixture.Session()
+	tr, _ := New(s, "")
+	if got := tr.Title(); got != "Fix the parser" {
+		t.Errorf("meta title: %q", got)
+	}
+	s.Meta.Title = ""
+	if got := tr.Title(); got != "Parser fix" {
+		t.Errorf("title change: %q", got)
+	}
+	s.Entries[18].Title = ""
+	if got := tr.Title(); got != "Please fix the **parser** in `main.go`. <script>window.__pwned = 1</script> Than…" {
+		t.Errorf("first user message: %q", got)
+	}
+	s.Entries = nil
+	if got := tr.Title(); got != "Session sess-1" {
+		t.Errorf("no messages: %q", got)
+	}
+}
