@@ -159,6 +159,9 @@ func message(w *bufio.Writer, t *transcript.Transcript, m *session.Message) {
 func toolCall(w *bufio.Writer, t *transcript.Transcript, b session.Block) {
 	var body strings.Builder
 	body.WriteString(fence(pretty(b.Arguments), "json"))
+	if d := editDiff(b); d != "" {
+		body.WriteString(fence(d, "diff"))
+	}
 	summary := "Tool call: " + b.ToolName
 	if res := t.Results[b.ToolCallID]; res != nil {
 		if res.Message.IsError {
@@ -212,3 +215,33 @@ func pretty(v json.RawMessage) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// editDiff shows an edit call's old and new text as a diff block ("" for
+// other calls), since escaped JSON strings are hard to read.
+func editDiff(b session.Block) string {
+	var a map[string]any
+	if json.Unmarshal(b.Arguments, &a) != nil {
+		return ""
+	}
+	get := func(keys ...string) (string, bool) {
+		for _, k := range keys {
+			if s, ok := a[k].(string); ok {
+				return s, true
+			}
+		}
+		return "", false
+	}
+	old, ok1 := get("oldText", "old_string", "oldString", "old_str")
+	neu, ok2 := get("newText", "new_string", "newString", "new_str")
+	if !ok1 || !ok2 {
+		return ""
+	}
+	var d strings.Builder
+	for _, l := range strings.Split(old, "\n") {
+		d.WriteString("-" + l + "\n")
+	}
+	for _, l := range strings.Split(neu, "\n") {
+		d.WriteString("+" + l + "\n")
+	}
+	return d.String()
+}
