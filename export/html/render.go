@@ -58,7 +58,7 @@ func when(e *session.Entry) string {
 
 // describe returns an entry's CSS class and its visible heading.
 func describe(e *session.Entry) (string, string) {
-	switch e.Kind {
+	switch transcript.KindOf(e) {
 	case session.KindMessage, session.KindCustomMessage:
 		m := e.Message
 		r := string(m.Role)
@@ -105,7 +105,7 @@ func customType(e *session.Entry) string {
 }
 
 func body(b *strings.Builder, t *transcript.Transcript, e *session.Entry) {
-	switch e.Kind {
+	switch transcript.KindOf(e) {
 	case session.KindMessage, session.KindCustomMessage:
 		message(b, t, e.Message)
 	case session.KindCompaction:

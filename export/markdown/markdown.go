@@ -55,7 +55,7 @@ func entry(w *bufio.Writer, t *transcript.Transcript, e *session.Entry) {
 		head += " `" + strings.ReplaceAll(l, "`", "'") + "`"
 	}
 	fmt.Fprintf(w, "---\n\n### %s\n\n", head)
-	switch e.Kind {
+	switch transcript.KindOf(e) {
 	case session.KindMessage, session.KindCustomMessage:
 		message(w, t, e.Message)
 	case session.KindCompaction:
@@ -84,7 +84,7 @@ func entry(w *bufio.Writer, t *transcript.Transcript, e *session.Entry) {
 }
 
 func heading(e *session.Entry) string {
-	switch e.Kind {
+	switch transcript.KindOf(e) {
 	case session.KindMessage, session.KindCustomMessage:
 		m := e.Message
 		switch m.Role {
@@ -102,7 +102,10 @@ func heading(e *session.Entry) string {
 		case session.RoleBash:
 			return "Shell"
 		}
-		return strings.ToUpper(string(m.Role[:1])) + string(m.Role[1:])
+		if m.Role == "" {
+			return "Message"
+		}
+		return strings.ToUpper(string(m.Role[:1])) + oneLine(string(m.Role[1:]))
 	case session.KindCompaction:
 		return "Compaction"
 	case session.KindBranchSummary:

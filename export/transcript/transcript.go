@@ -45,7 +45,7 @@ func New(s *session.Session, leaf string) (*Transcript, error) {
 	}
 	calls := map[string]bool{}
 	for _, e := range s.Entries {
-		if e.Kind == session.KindLabel && e.Label != nil {
+		if KindOf(e) == session.KindLabel {
 			if e.Label.Label == "" {
 				delete(t.Labels, e.Label.TargetID)
 			} else {
@@ -76,13 +76,7 @@ func New(s *session.Session, leaf string) (*Transcript, error) {
 // Visible reports whether an entry is shown as a message of its own (labels
 // show as tags on their target; paired results show inside their call).
 func (t *Transcript) Visible(e *session.Entry) bool {
-	if e.Kind == session.KindLabel || t.Paired[e] {
-		return false
-	}
-	if e.Kind == session.KindMessage && e.Message == nil {
-		return false
-	}
-	return true
+	return e.Kind != session.KindLabel && !t.Paired[e]
 }
 
 // Stats are the header numbers.
@@ -197,4 +191,30 @@ func (t *Transcript) Title() string {
 		}
 	}
 	return "Session " + t.S.Meta.ID
+}
+
+// KindOf is e.Kind, or KindOther when the field that kind needs is missing,
+// so a renderer never dereferences a nil payload.
+func KindOf(e *session.Entry) session.Kind {
+	ok := true
+	switch e.Kind {
+	case session.KindMessage, session.KindCustomMessage:
+		ok = e.Message != nil
+	case session.KindCompaction:
+		ok = e.Compaction != nil
+	case session.KindBranchSummary:
+		ok = e.BranchSummary != nil
+	case session.KindLabel:
+		ok = e.Label != nil
+	case session.KindModelChange:
+		ok = e.ModelChange != nil
+	case session.KindCustom:
+		ok = e.Custom != nil
+	case session.KindSubagent, session.KindSubagentEnd:
+		ok = e.Subagent != nil
+	}
+	if !ok {
+		return session.KindOther
+	}
+	return e.Kind
 }
