@@ -118,11 +118,11 @@ func (c *countWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); retur
 
 var _ io.Writer = (*countWriter)(nil)
 
-// TestLargeInBrowser opens a 9,000-message page: it must draw quickly, put
+// TestLargeInBrowser opens a 6,000-message page: it must draw quickly, put
 // only a first batch of messages in the DOM, find a word in the last message
 // by search, and jump there.
 func TestLargeInBrowser(t *testing.T) {
-	s, _ := large(3000)
+	s, _ := large(2000)
 	tr, err := transcript.New(s, "")
 	if err != nil {
 		t.Fatal(err)
