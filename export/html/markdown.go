@@ -3,7 +3,9 @@ package html
 import (
 	"bytes"
 	"html"
+	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/chroma/v2"
 	chtml "github.com/alecthomas/chroma/v2/formatters/html"
@@ -118,24 +120,53 @@ func safeURL(u string) string {
 // highlight renders code with chroma classes. lang is a language name; when
 // empty, file (a path) picks the lexer by extension; else plain text.
 func highlight(code, lang, file string) string {
+	plain := "<pre class=\"chroma\"><code>" + html.EscapeString(code) + "</code></pre>\n"
+	if len(code) > maxHighlight {
+		return plain // tokenising megabytes of output costs seconds and helps nobody
+	}
 	var lx chroma.Lexer
 	if lang != "" {
 		lx = lexers.Get(lang)
 	}
 	if lx == nil && file != "" {
-		lx = lexers.Match(file)
+		lx = lexerFor(file)
 	}
 	if lx == nil {
-		lx = lexers.Fallback
+		return plain
 	}
 	lx = chroma.Coalesce(lx)
 	it, err := lx.Tokenise(nil, code)
 	if err != nil {
-		return "<pre class=\"chroma\"><code>" + html.EscapeString(code) + "</code></pre>\n"
+		return plain
 	}
 	var b bytes.Buffer
 	if err := formatter.Format(&b, chromaStyle, it); err != nil {
-		return "<pre class=\"chroma\"><code>" + html.EscapeString(code) + "</code></pre>\n"
+		return plain
 	}
 	return b.String()
+}
+
+// maxHighlight is the largest block that gets syntax colours.
+const maxHighlight = 256 << 10
+
+var (
+	lexerMu    sync.Mutex
+	lexerByExt = map[string]chroma.Lexer{}
+)
+
+// lexerFor picks a lexer by file name, cached by extension: chroma's
+// lookup tries every lexer's globs, which is slow across thousands of reads.
+func lexerFor(file string) chroma.Lexer {
+	ext := strings.ToLower(filepath.Ext(file))
+	if ext == "" {
+		return lexers.Match(filepath.Base(file))
+	}
+	lexerMu.Lock()
+	defer lexerMu.Unlock()
+	lx, ok := lexerByExt[ext]
+	if !ok {
+		lx = lexers.Match("x" + ext)
+		lexerByExt[ext] = lx
+	}
+	return lx
 }
