@@ -166,13 +166,14 @@ func exportCmd(env *command.Env) *cli.Command {
 			&cli.StringFlag{Name: "leaf", Usage: "show the branch ending at this entry id"},
 			&cli.BoolFlag{Name: "redact", Usage: "mask secrets (API keys, tokens, private keys)"},
 			&cli.StringFlag{Name: "session", Usage: "only the session with this id"},
+			&cli.BoolFlag{Name: "force", Usage: "replace an existing output file"},
 			formatFlag("from"),
 		}
 	}
 	kind := func(k string) *cli.Command {
 		return sub(k, "render a session as "+k, "[PATH]", flags(), func(_ context.Context, c *cli.Command) error {
 			return command.Export(env, command.ExportOptions{
-				Kind: k, Out: c.String("o"), Leaf: c.String("leaf"), Redact: c.Bool("redact"),
+				Kind: k, Out: c.String("o"), Leaf: c.String("leaf"), Redact: c.Bool("redact"), Force: c.Bool("force"),
 				Session: c.String("session"), From: c.String("from"), Paths: c.Args().Slice(),
 			})
 		})

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/sesstool/sesstool/registry"
 )
 
 // The CLI is tested end to end by the scripts in testdata/script: commands,
@@ -43,6 +45,15 @@ func TestScripts(t *testing.T) {
 			e.Setenv("SAMPLES", wd+"/testdata/samples")
 			e.Setenv("NO_COLOR", "1")
 			return nil
+		},
+		// [format:NAME] holds when the build has that layout, so scripts
+		// for a layout's commands can run as soon as its reader is merged.
+		Condition: func(cond string) (bool, error) {
+			if name, ok := strings.CutPrefix(cond, "format:"); ok {
+				_, err := registry.Lookup(name)
+				return err == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 	})
 }

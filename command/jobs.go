@@ -72,7 +72,7 @@ func gatherInput(env *Env, p string, forced format.Format, sessionID string) (*i
 		in.jobs = filterSession(in.jobs, sessionID)
 		if len(in.jobs) == 0 {
 			in.clean()
-			return nil, Invalid("%s: no session with id %q", in.path, sessionID)
+			return nil, Usage("%s: no session with id %q (see 'sesstool info %s')", in.path, sessionID, in.path)
 		}
 	}
 	return in, nil

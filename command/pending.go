@@ -27,18 +27,5 @@ type ConvertOptions struct {
 	Paths      []string
 }
 
-// ExportOptions are export's flags.
-type ExportOptions struct {
-	Kind    string // html or markdown
-	Out     string
-	Leaf    string
-	Redact  bool
-	Session string
-	From    string
-	Paths   []string
-}
-
 var errPending = fmt.Errorf("not available in this build")
 
-// Export renders a session as HTML or Markdown.
-func Export(env *Env, o ExportOptions) error { return Usage("export: %v", errPending) }

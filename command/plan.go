@@ -78,11 +78,17 @@ func planOutput(in *input, target format.Format, out string) (*outputPlan, error
 // derivedName is the input path without its extension, plus the target's
 // name: s.jsonl -> s.flat, a/sess/ -> a/sess.goat.
 func derivedName(p string, target format.Format) string {
+	return stripExt(p) + "." + target.Name()
+}
+
+// stripExt drops a session file's extension (.jsonl, .json, .db); a
+// directory keeps its whole name.
+func stripExt(p string) string {
 	p = strings.TrimSuffix(filepath.Clean(p), string(filepath.Separator))
 	if ext := filepath.Ext(p); ext == ".jsonl" || ext == ".json" || ext == ".db" {
 		p = strings.TrimSuffix(p, ext)
 	}
-	return p + "." + target.Name()
+	return p
 }
 
 func defaultDir(out string) string {

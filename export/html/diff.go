@@ -1,0 +1,56 @@
+package html
+
+import "strings"
+
+// diffHTML shows an edit as a line diff: common lines plain, removed lines
+// marked -, added lines +. It uses a longest-common-subsequence table, so it
+// is limited to edits of moderate size; larger ones show old then new.
+func diffHTML(old, neu string) string {
+	a, b := strings.Split(old, "\n"), strings.Split(neu, "\n")
+	var out strings.Builder
+	out.WriteString(`<pre class="diff">`)
+	line := func(cls, mark, s string) {
+		out.WriteString(`<span class="` + cls + `">` + mark + esc(s) + "\n</span>")
+	}
+	if len(a)*len(b) > 4_000_000 {
+		for _, s := range a {
+			line("del", "-", s)
+		}
+		for _, s := range b {
+			line("add", "+", s)
+		}
+		out.WriteString(`</pre>`)
+		return out.String()
+	}
+	// lcs[i][j] = length of the LCS of a[i:] and b[j:]
+	lcs := make([][]int, len(a)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(b)+1)
+	}
+	for i := len(a) - 1; i >= 0; i-- {
+		for j := len(b) - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case i < len(a) && j < len(b) && a[i] == b[j]:
+			line("ctx", " ", a[i])
+			i++
+			j++
+		case i < len(a) && (j == len(b) || lcs[i+1][j] >= lcs[i][j+1]):
+			line("del", "-", a[i])
+			i++
+		default:
+			line("add", "+", b[j])
+			j++
+		}
+	}
+	out.WriteString(`</pre>`)
+	return out.String()
+}

@@ -1,0 +1,176 @@
+package html_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/sesstool/sesstool/export/html"
+	"github.com/sesstool/sesstool/export/transcript"
+	"github.com/sesstool/sesstool/internal/browsertest"
+	"github.com/sesstool/sesstool/session"
+)
+
+var vocab = strings.Fields(`the parser file function return error value test build module package import string
+buffer line token session branch message assistant user tool result output command edit write read path
+directory config option flag version schema check valid invalid missing field index offset length count`)
+
+// large builds a linear session of n user/assistant/tool turns with prose and
+// code, and gives each entry a pi-like JSON line as Raw, so the session's
+// size on disk is known.
+func large(n int) (*session.Session, int64) {
+	r := rand.New(rand.NewPCG(1, 2))
+	prose := func(k int) string {
+		var b strings.Builder
+		for i := 0; i < k; i++ {
+			b.WriteString(vocab[r.IntN(len(vocab))])
+			b.WriteByte(' ')
+		}
+		return b.String()
+	}
+	s := &session.Session{Meta: session.Meta{ID: "large", Title: "large"}}
+	parent := ""
+	add := func(m *session.Message) {
+		id := fmt.Sprintf("e%06d", len(s.Entries))
+		e := &session.Entry{Kind: session.KindMessage, Type: "message", ID: id, ParentID: parent, Message: m}
+		raw, _ := json.Marshal(map[string]any{"type": "message", "id": id, "parentId": parent, "timestamp": "2026-01-01T00:00:00.000Z", "message": m})
+		e.Raw = raw
+		s.Entries = append(s.Entries, e)
+		parent = id
+	}
+	for i := 0; i < n; i++ {
+		add(&session.Message{Role: session.RoleUser, Content: []session.Block{{Type: session.BlockText, Text: prose(40)}}})
+		args, _ := json.Marshal(map[string]string{"command": "grep -rn " + vocab[i%len(vocab)] + " ."})
+		add(&session.Message{Role: session.RoleAssistant, Usage: &session.Usage{Input: int64(1000 + i), Output: 50},
+			Content: []session.Block{{Type: session.BlockText, Text: prose(60) + "\n\n```go\nfunc f() error { return nil }\n```\n"},
+				{Type: session.BlockToolCall, ToolCallID: fmt.Sprintf("c%d", i), ToolName: "bash", Arguments: args}}})
+		add(&session.Message{Role: session.RoleTool, ToolCallID: fmt.Sprintf("c%d", i), ToolName: "bash",
+			Content: []session.Block{{Type: session.BlockText, Text: strings.Repeat("src/"+vocab[i%len(vocab)]+".go:12: "+prose(8)+"\n", 10)}}})
+	}
+	add(&session.Message{Role: session.RoleUser, Content: []session.Block{{Type: session.BlockText, Text: "the final xylophone question"}}})
+	var size int64
+	for _, e := range s.Entries {
+		size += int64(len(e.Raw)) + 1
+		e.Raw = nil // the export command drops source bytes as it reads
+	}
+	return s, size
+}
+
+// TestLargeSizeAndMemory checks that a page is no larger than its session
+// (plus the fixed cost of the page's style and script) and that rendering
+// allocates no more than a small multiple of the session's size at a time.
+func TestLargeSizeAndMemory(t *testing.T) {
+	s, size := large(3000)
+	tr, err := transcript.New(s, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var m runtime.MemStats
+		for {
+			runtime.ReadMemStats(&m)
+			if m.HeapInuse > peak.Load() {
+				peak.Store(m.HeapInuse)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	}()
+	cw := &countWriter{}
+	if err := html.Write(cw, tr); err != nil {
+		t.Fatal(err)
+	}
+	close(stop)
+	<-done
+	grew := int64(peak.Load()) - int64(before.HeapInuse)
+	t.Logf("session %d bytes on disk, page %d bytes, heap grew by at most %d bytes while rendering", size, cw.n, grew)
+	if cw.n > size {
+		t.Errorf("page (%d bytes) is larger than the session (%d bytes)", cw.n, size)
+	}
+	if grew > 3*size {
+		t.Errorf("rendering grew the heap by %d bytes, more than 3x the session's %d", grew, size)
+	}
+}
+
+type countWriter struct{ n int64 }
+
+func (c *countWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
+
+var _ io.Writer = (*countWriter)(nil)
+
+// TestLargeInBrowser opens a 6,000-message page: it must draw quickly, put
+// only a first batch of messages in the DOM, find a word in the last message
+// by search, and jump there.
+func TestLargeInBrowser(t *testing.T) {
+	s, _ := large(2000)
+	tr, err := transcript.New(s, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := html.Write(&buf, tr); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "large.html")
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := browsertest.New(t)
+	start := time.Now()
+	b.Open(t, p)
+	took := time.Since(start)
+	var n int
+	b.Eval(t, `document.querySelectorAll('#msgs > article').length`, &n)
+	t.Logf("%d entries: drawn in %v with %d messages in the DOM", len(s.Entries), took, n)
+	if n == 0 || n > 200 {
+		t.Errorf("%d messages in the DOM at first; want a first batch only", n)
+	}
+	if took > 20*time.Second {
+		t.Errorf("drawing took %v", took)
+	}
+	b.Do(t, chromedp.SendKeys(chromedp.CSS("#q"), "xylophone"))
+	b.Wait(t, `document.getElementById('hits').textContent !== ''`)
+	var hits string
+	b.Eval(t, `document.getElementById('hits').textContent`, &hits)
+	if hits != "1 match" {
+		t.Errorf("search: %q, want 1 match", hits)
+	}
+	b.Do(t, chromedp.Click(chromedp.CSS("#tree .row")))
+	if !strings.Contains(b.MsgsText(t), "xylophone") {
+		t.Error("clicking the hit did not render the last message")
+	}
+	// scrolling brings in every batch
+	b.Open(t, p)
+	b.RenderAll(t)
+	b.Eval(t, `document.querySelectorAll('#msgs > article').length`, &n)
+	want := 0
+	for _, e := range tr.Path {
+		if tr.Visible(e) {
+			want++
+		}
+	}
+	if n != want {
+		t.Errorf("after scrolling to the end %d messages are in the page, want %d", n, want)
+	}
+	b.Clean(t, p)
+}

@@ -1,0 +1,295 @@
+package html
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/sesstool/sesstool/export/transcript"
+	"github.com/sesstool/sesstool/session"
+)
+
+// esc escapes every string that comes from a session: sessions carry hostile
+// text (tool output, web pages), and the page must show it, never run it.
+func esc(s string) string { return html.EscapeString(s) }
+
+// entryHTML renders one entry as an <article>. Everything is built here in
+// Go; the page's script only inserts these strings.
+func entryHTML(t *transcript.Transcript, e *session.Entry, idx int) string {
+	var b strings.Builder
+	cls, who := describe(e)
+	fmt.Fprintf(&b, `<article class="msg %s" id="%s" data-i="%d">`, cls, esc(Anchor(e, idx)), idx)
+	b.WriteString(`<div class="mh"><span class="who">` + esc(who) + `</span>`)
+	if l := t.Labels[e.ID]; l != "" {
+		b.WriteString(`<span class="tag">` + esc(l) + `</span>`)
+	}
+	if ts := when(e); ts != "" {
+		b.WriteString(`<time>` + esc(ts) + `</time>`)
+	}
+	b.WriteString(`<a class="anchor" href="#` + esc(Anchor(e, idx)) + `" title="link to this message">#</a></div>`)
+	b.WriteString(`<div class="mb">`)
+	body(&b, t, e)
+	b.WriteString(`</div></article>`)
+	return b.String()
+}
+
+// Anchor is the element id of an entry: its own id, or its position.
+func Anchor(e *session.Entry, idx int) string {
+	if e.ID != "" {
+		return e.ID
+	}
+	return fmt.Sprintf("entry-%d", idx)
+}
+
+func when(e *session.Entry) string {
+	tm := e.Time
+	if e.Message != nil && !e.Message.Time.IsZero() {
+		tm = e.Message.Time
+	}
+	if tm.T.IsZero() {
+		return tm.Raw
+	}
+	return tm.T.UTC().Format(time.DateTime)
+}
+
+// describe returns an entry's CSS class and its visible heading.
+func describe(e *session.Entry) (string, string) {
+	switch transcript.KindOf(e) {
+	case session.KindMessage, session.KindCustomMessage:
+		m := e.Message
+		r := string(m.Role)
+		switch m.Role {
+		case session.RoleTool:
+			return "role-tool", "tool result: " + m.ToolName
+		case session.RoleCustom:
+			return "role-custom", "custom: " + m.CustomType
+		case session.RoleAssistant:
+			if m.Model != "" {
+				return "role-assistant", "assistant · " + m.Model
+			}
+		}
+		return "role-" + cssName(r), r
+	case session.KindCompaction:
+		return "ev compaction", "compaction"
+	case session.KindBranchSummary:
+		return "ev branch-summary", "branch summary"
+	case session.KindModelChange:
+		return "ev change", "model change"
+	case session.KindThinkingLevel:
+		return "ev change", "thinking level"
+	case session.KindSessionInfo:
+		return "ev change", "title"
+	case session.KindCustom:
+		return "ev custom", "custom: " + customType(e)
+	case session.KindSubagent, session.KindSubagentEnd:
+		return "ev subagent", "sub-agent"
+	case session.KindLabel:
+		return "ev label", "label"
+	}
+	return "ev other", e.Type
+}
+
+var cssRe = regexp.MustCompile(`[^a-z0-9-]`)
+
+func cssName(s string) string { return cssRe.ReplaceAllString(strings.ToLower(s), "-") }
+
+func customType(e *session.Entry) string {
+	if e.Custom != nil {
+		return e.Custom.CustomType
+	}
+	return ""
+}
+
+func body(b *strings.Builder, t *transcript.Transcript, e *session.Entry) {
+	switch transcript.KindOf(e) {
+	case session.KindMessage, session.KindCustomMessage:
+		message(b, t, e.Message)
+	case session.KindCompaction:
+		c := e.Compaction
+		sum := "compacted context: summary"
+		if c.TokensBefore != nil {
+			sum = fmt.Sprintf("compacted from %d tokens", *c.TokensBefore)
+		}
+		b.WriteString(`<details class="fold"><summary>` + sum + `</summary>` + markdown(c.Summary))
+		if c.FirstKeptID != "" {
+			b.WriteString(`<p class="dim">context kept from ` + esc(c.FirstKeptID) + `</p>`)
+		}
+		rawJSON(b, "details", c.Details)
+		b.WriteString(`</details>`)
+	case session.KindBranchSummary:
+		s := e.BranchSummary
+		b.WriteString(`<p class="dim">left branch at ` + esc(s.FromID) + `</p>` + markdown(s.Summary))
+		rawJSON(b, "details", s.Details)
+	case session.KindModelChange:
+		m := e.ModelChange
+		name := m.ModelID
+		if m.Provider != "" {
+			name = m.Provider + "/" + name
+		}
+		if m.Role != "" {
+			name += " (" + m.Role + ")"
+		}
+		b.WriteString(`<p>→ ` + esc(name) + `</p>`)
+	case session.KindThinkingLevel:
+		lvl := "off"
+		if e.ThinkingLevel != nil {
+			lvl = *e.ThinkingLevel
+		}
+		b.WriteString(`<p>→ ` + esc(lvl) + `</p>`)
+	case session.KindSessionInfo:
+		b.WriteString(`<p>→ ` + esc(e.Title) + `</p>`)
+	case session.KindSubagent, session.KindSubagentEnd:
+		s := e.Subagent
+		what := "started"
+		if e.Kind == session.KindSubagentEnd {
+			what = "finished"
+		}
+		b.WriteString(`<p>` + esc(strings.TrimSpace(s.AgentName+" "+s.AgentType+" "+s.ID)) + ` ` + what + `</p>`)
+		if s.Result != "" {
+			b.WriteString(markdown(s.Result))
+		}
+	case session.KindCustom, session.KindOther:
+		if e.Custom != nil {
+			rawJSON(b, "data", e.Custom.Data)
+		}
+	}
+}
+
+func message(b *strings.Builder, t *transcript.Transcript, m *session.Message) {
+	switch m.Role {
+	case session.RoleBash, session.RolePython:
+		execBlock(b, m)
+	case session.RoleTool:
+		result(b, m)
+		return
+	}
+	if m.CustomType != "" && m.Display != nil && !*m.Display {
+		b.WriteString(`<p class="dim">not displayed to the user</p>`)
+	}
+	for _, bl := range m.Content {
+		block(b, t, bl)
+	}
+	if m.Error != "" {
+		b.WriteString(`<div class="error">` + esc(m.Error) + `</div>`)
+	}
+	if m.StopReason != "" && m.StopReason != "stop" && m.StopReason != "toolUse" {
+		b.WriteString(`<p class="dim">stop: ` + esc(m.StopReason) + `</p>`)
+	}
+	if u := m.Usage; u != nil {
+		fmt.Fprintf(b, `<p class="usage">↑%d ↓%d R%d W%d`, u.Input, u.Output, u.CacheRead, u.CacheWrite)
+		if u.Cost != nil && u.Cost.Total > 0 {
+			fmt.Fprintf(b, ` $%.4f`, u.Cost.Total)
+		}
+		b.WriteString(`</p>`)
+	}
+	rawJSON(b, "details", m.Details)
+}
+
+func block(b *strings.Builder, t *transcript.Transcript, bl session.Block) {
+	switch bl.Type {
+	case session.BlockText:
+		b.WriteString(`<div class="md">` + markdown(bl.Text) + `</div>`)
+	case session.BlockThinking:
+		txt := bl.Text
+		if bl.Redacted && txt == "" {
+			txt = "(redacted by the provider)"
+		}
+		b.WriteString(`<details class="thinking"><summary>thinking</summary>` + markdown(txt) + `</details>`)
+	case session.BlockImage, session.BlockFile:
+		image(b, bl)
+	case session.BlockToolCall:
+		toolCall(b, t, bl)
+	case session.BlockToolResult:
+		cls := "result"
+		if bl.IsError {
+			cls += " err"
+		}
+		b.WriteString(`<div class="` + cls + `">`)
+		longText(b, bl.Text, "")
+		b.WriteString(`</div>`)
+	}
+}
+
+var (
+	mimeRe = regexp.MustCompile(`^image/(png|jpeg|gif|webp)$`)
+	b64Re  = regexp.MustCompile(`^[A-Za-z0-9+/]*={0,2}$`)
+)
+
+// image inlines an embedded image of a safe type; anything else (a URL, an
+// odd MIME type) is named, never loaded.
+func image(b *strings.Builder, bl session.Block) {
+	if bl.Data != "" && mimeRe.MatchString(bl.MimeType) && b64Re.MatchString(bl.Data) {
+		b.WriteString(`<img class="img" alt="image" src="data:` + bl.MimeType + `;base64,` + bl.Data + `">`)
+		return
+	}
+	name := bl.Filename
+	if name == "" {
+		name = bl.URL
+	}
+	if name == "" {
+		name = bl.MimeType
+	}
+	b.WriteString(`<p class="dim">[` + esc(string(bl.Type)) + `: ` + esc(name) + `]</p>`)
+}
+
+func execBlock(b *strings.Builder, m *session.Message) {
+	x := m.Exec
+	if x == nil {
+		return
+	}
+	prompt := "$ "
+	if m.Role == session.RolePython {
+		prompt = ">>> "
+	}
+	b.WriteString(`<pre class="term"><span class="prompt">` + prompt + `</span>` + esc(x.Command) + "\n" + esc(x.Output) + `</pre>`)
+	var notes []string
+	if x.ExitCode != nil {
+		notes = append(notes, fmt.Sprintf("exit %d", *x.ExitCode))
+	}
+	if x.Cancelled {
+		notes = append(notes, "cancelled")
+	}
+	if x.Truncated {
+		notes = append(notes, "truncated")
+	}
+	if x.FullOutputPath != "" {
+		notes = append(notes, "full output: "+x.FullOutputPath)
+	}
+	if len(notes) > 0 {
+		b.WriteString(`<p class="dim">` + esc(strings.Join(notes, " · ")) + `</p>`)
+	}
+}
+
+// rawJSON shows a JSON value indented, collapsed.
+func rawJSON(b *strings.Builder, name string, v json.RawMessage) {
+	if len(v) == 0 || string(v) == "null" {
+		return
+	}
+	b.WriteString(`<details class="fold"><summary>` + name + `</summary>` + highlight(prettyJSON(v), "json", "") + `</details>`)
+}
+
+func prettyJSON(v json.RawMessage) string {
+	// json.Indent keeps the source's member order and spelling
+	var b bytes.Buffer
+	if len(v) == 0 || json.Indent(&b, v, "", "  ") != nil {
+		return string(v)
+	}
+	return b.String()
+}
+
+// longText shows text in a <pre>, collapsed behind a summary when long.
+func longText(b *strings.Builder, s, file string) {
+	code := highlight(s, "", file)
+	if file == "" {
+		code = `<pre class="out">` + esc(s) + `</pre>`
+	}
+	if n := strings.Count(s, "\n"); n > 20 || len(s) > 2000 {
+		fmt.Fprintf(b, `<details class="long"><summary>%d lines</summary>%s</details>`, n+1, code)
+		return
+	}
+	b.WriteString(code)
+}

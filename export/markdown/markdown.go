@@ -1,0 +1,250 @@
+// Package markdown renders the active path of a session as a readable
+// Markdown transcript: messages as sections, thinking and tool calls (with
+// their results) in <details> blocks, for pasting into an issue or an LLM.
+package markdown
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/sesstool/sesstool/export/transcript"
+	"github.com/sesstool/sesstool/session"
+)
+
+// Write renders t's active path.
+func Write(w io.Writer, t *transcript.Transcript) error {
+	bw := bufio.NewWriter(w)
+	m := t.S.Meta
+	title := t.Title()
+	fmt.Fprintf(bw, "# %s\n\n", oneLine(title))
+	st := t.Stats()
+	item := func(k, v string) {
+		if v != "" {
+			fmt.Fprintf(bw, "- **%s:** %s\n", k, oneLine(v))
+		}
+	}
+	item("Session", m.ID)
+	item("Directory", m.Cwd)
+	if !m.Created.T.IsZero() {
+		item("Created", m.Created.T.UTC().Format(time.DateTime)+" UTC")
+	}
+	item("Models", strings.Join(st.Models, ", "))
+	item("Tokens", fmt.Sprintf("in %d, out %d, cache read %d, cache write %d", st.Input, st.Output, st.CacheRead, st.CacheWrite))
+	item("Cost", fmt.Sprintf("$%.4f", st.Cost))
+	if st.Branches > 1 && t.Leaf != nil {
+		item("Branch", fmt.Sprintf("ending at %s (one of %d)", t.Leaf.ID, st.Branches))
+	}
+	bw.WriteString("\n")
+	for _, e := range t.Path {
+		if t.Visible(e) {
+			entry(bw, t, e)
+		}
+	}
+	return bw.Flush()
+}
+
+func entry(w *bufio.Writer, t *transcript.Transcript, e *session.Entry) {
+	head := heading(e)
+	if l := t.Labels[e.ID]; l != "" {
+		head += " `" + strings.ReplaceAll(l, "`", "'") + "`"
+	}
+	fmt.Fprintf(w, "---\n\n### %s\n\n", head)
+	switch transcript.KindOf(e) {
+	case session.KindMessage, session.KindCustomMessage:
+		message(w, t, e.Message)
+	case session.KindCompaction:
+		c := e.Compaction
+		details(w, "Compaction summary", c.Summary+"\n")
+	case session.KindBranchSummary:
+		fmt.Fprintf(w, "_Left branch at %s._\n\n%s\n\n", e.BranchSummary.FromID, e.BranchSummary.Summary)
+	case session.KindModelChange:
+		fmt.Fprintf(w, "Model → `%s/%s`\n\n", e.ModelChange.Provider, e.ModelChange.ModelID)
+	case session.KindThinkingLevel:
+		lvl := "off"
+		if e.ThinkingLevel != nil {
+			lvl = *e.ThinkingLevel
+		}
+		fmt.Fprintf(w, "Thinking level → %s\n\n", lvl)
+	case session.KindSessionInfo:
+		fmt.Fprintf(w, "Title → %s\n\n", oneLine(e.Title))
+	case session.KindSubagent, session.KindSubagentEnd:
+		s := e.Subagent
+		fmt.Fprintf(w, "Sub-agent %s %s\n\n", oneLine(strings.TrimSpace(s.AgentName+" "+s.AgentType+" "+s.ID)), s.Result)
+	case session.KindCustom, session.KindOther:
+		if e.Custom != nil && len(e.Custom.Data) > 0 {
+			details(w, "data", fence(pretty(e.Custom.Data), "json"))
+		}
+	}
+}
+
+func heading(e *session.Entry) string {
+	switch transcript.KindOf(e) {
+	case session.KindMessage, session.KindCustomMessage:
+		m := e.Message
+		switch m.Role {
+		case session.RoleUser:
+			return "User"
+		case session.RoleAssistant:
+			if m.Model != "" {
+				return "Assistant (" + oneLine(m.Model) + ")"
+			}
+			return "Assistant"
+		case session.RoleTool:
+			return "Tool result: " + oneLine(m.ToolName)
+		case session.RoleCustom:
+			return "Custom: " + oneLine(m.CustomType)
+		case session.RoleBash:
+			return "Shell"
+		}
+		if m.Role == "" {
+			return "Message"
+		}
+		return strings.ToUpper(string(m.Role[:1])) + oneLine(string(m.Role[1:]))
+	case session.KindCompaction:
+		return "Compaction"
+	case session.KindBranchSummary:
+		return "Branch summary"
+	case session.KindModelChange:
+		return "Model change"
+	case session.KindThinkingLevel:
+		return "Thinking level"
+	case session.KindSessionInfo:
+		return "Title change"
+	case session.KindCustom:
+		return "Custom: " + oneLine(e.Custom.CustomType)
+	case session.KindSubagent, session.KindSubagentEnd:
+		return "Sub-agent"
+	}
+	return oneLine(e.Type)
+}
+
+func message(w *bufio.Writer, t *transcript.Transcript, m *session.Message) {
+	if x := m.Exec; x != nil {
+		out := "$ " + x.Command + "\n" + x.Output
+		if x.ExitCode != nil {
+			out += fmt.Sprintf("\n(exit %d)", *x.ExitCode)
+		}
+		w.WriteString(fence(out, "console"))
+	}
+	if m.Role == session.RoleTool {
+		resultBody(w, m)
+		return
+	}
+	for _, b := range m.Content {
+		switch b.Type {
+		case session.BlockText:
+			w.WriteString(strings.TrimRight(b.Text, "\n") + "\n\n")
+		case session.BlockThinking:
+			details(w, "Thinking", b.Text+"\n")
+		case session.BlockImage, session.BlockFile:
+			name := b.Filename
+			if name == "" {
+				name = b.URL
+			}
+			fmt.Fprintf(w, "_[%s %s]_\n\n", b.Type, oneLine(strings.TrimSpace(b.MimeType+" "+name)))
+		case session.BlockToolCall:
+			toolCall(w, t, b)
+		case session.BlockToolResult:
+			details(w, "Tool result", fence(b.Text, ""))
+		}
+	}
+	if m.Error != "" {
+		fmt.Fprintf(w, "> **Error:** %s\n\n", oneLine(m.Error))
+	}
+}
+
+func toolCall(w *bufio.Writer, t *transcript.Transcript, b session.Block) {
+	var body strings.Builder
+	body.WriteString(fence(pretty(b.Arguments), "json"))
+	if d := editDiff(b); d != "" {
+		body.WriteString(fence(d, "diff"))
+	}
+	summary := "Tool call: " + b.ToolName
+	if res := t.Results[b.ToolCallID]; res != nil {
+		if res.Message.IsError {
+			summary += " (error)"
+			body.WriteString("**Error:**\n\n")
+		} else {
+			body.WriteString("**Result:**\n\n")
+		}
+		body.WriteString(fence(res.Message.Text(), ""))
+	}
+	details(w, summary, body.String())
+}
+
+func resultBody(w *bufio.Writer, m *session.Message) {
+	if m.IsError {
+		w.WriteString("**Error:**\n\n")
+	}
+	w.WriteString(fence(m.Text(), ""))
+}
+
+// details writes a collapsed block; GitHub renders Markdown inside it when
+// blank lines surround the body.
+func details(w *bufio.Writer, summary, body string) {
+	fmt.Fprintf(w, "<details>\n<summary>%s</summary>\n\n%s\n</details>\n\n", html.EscapeString(summary), strings.TrimRight(body, "\n")+"\n")
+}
+
+// fence wraps s in a code fence longer than any backtick run inside it.
+func fence(s, lang string) string {
+	n, run := 3, 0
+	for _, c := range s {
+		if c == '`' {
+			run++
+			if run >= n {
+				n = run + 1
+			}
+		} else {
+			run = 0
+		}
+	}
+	f := strings.Repeat("`", n)
+	return f + lang + "\n" + strings.TrimRight(s, "\n") + "\n" + f + "\n\n"
+}
+
+func pretty(v json.RawMessage) string {
+	// json.Indent keeps the source's member order and spelling
+	var b bytes.Buffer
+	if len(v) == 0 || json.Indent(&b, v, "", "  ") != nil {
+		return string(v)
+	}
+	return b.String()
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// editDiff shows an edit call's old and new text as a diff block ("" for
+// other calls), since escaped JSON strings are hard to read.
+func editDiff(b session.Block) string {
+	var a map[string]any
+	if json.Unmarshal(b.Arguments, &a) != nil {
+		return ""
+	}
+	get := func(keys ...string) (string, bool) {
+		for _, k := range keys {
+			if s, ok := a[k].(string); ok {
+				return s, true
+			}
+		}
+		return "", false
+	}
+	old, ok1 := get("oldText", "old_string", "oldString", "old_str")
+	neu, ok2 := get("newText", "new_string", "newString", "new_str")
+	if !ok1 || !ok2 {
+		return ""
+	}
+	var d strings.Builder
+	for _, l := range strings.Split(old, "\n") {
+		d.WriteString("-" + l + "\n")
+	}
+	for _, l := range strings.Split(neu, "\n") {
+		d.WriteString("+" + l + "\n")
+	}
+	return d.String()
+}

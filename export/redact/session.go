@@ -1,0 +1,89 @@
+package redact
+
+import (
+	"encoding/json"
+
+	"github.com/sesstool/sesstool/session"
+)
+
+// Session masks secrets in every string of s, in place, and drops each
+// entry's Raw source bytes (they would still hold the secrets).
+func (r *Redactor) Session(s *session.Session) {
+	s.Meta.Title = r.String(s.Meta.Title)
+	s.Meta.Raw = nil
+	for _, e := range s.Entries {
+		r.entry(e)
+	}
+}
+
+func (r *Redactor) entry(e *session.Entry) {
+	e.Raw = nil
+	e.Title = r.String(e.Title)
+	if m := e.Message; m != nil {
+		for i := range m.Content {
+			b := &m.Content[i]
+			b.Text = r.String(b.Text)
+			b.Arguments = r.raw(b.Arguments)
+		}
+		m.Error = r.String(m.Error)
+		m.Details = r.raw(m.Details)
+		if x := m.Exec; x != nil {
+			x.Command = r.String(x.Command)
+			x.Output = r.String(x.Output)
+		}
+	}
+	if c := e.Compaction; c != nil {
+		c.Summary = r.String(c.Summary)
+		c.Details = r.raw(c.Details)
+	}
+	if b := e.BranchSummary; b != nil {
+		b.Summary = r.String(b.Summary)
+		b.Details = r.raw(b.Details)
+	}
+	if c := e.Custom; c != nil {
+		c.Data = r.raw(c.Data)
+	}
+	if s := e.Subagent; s != nil {
+		s.Result = r.String(s.Result)
+	}
+}
+
+// raw masks secrets inside a JSON value's text. Mask holds no quote or
+// backslash and the patterns stop at quotes and backslashes, so the result
+// stays valid JSON; should it not, the value is walked string by string.
+func (r *Redactor) raw(v json.RawMessage) json.RawMessage {
+	if len(v) == 0 {
+		return v
+	}
+	count := r.Count
+	out := json.RawMessage(r.String(string(v)))
+	if json.Valid(out) {
+		return out
+	}
+	r.Count = count
+	var x any
+	if err := json.Unmarshal(v, &x); err != nil {
+		return v
+	}
+	b, err := json.Marshal(r.walk(x))
+	if err != nil {
+		return v
+	}
+	return b
+}
+
+func (r *Redactor) walk(x any) any {
+	switch t := x.(type) {
+	case string:
+		return r.String(t)
+	case []any:
+		for i := range t {
+			t[i] = r.walk(t[i])
+		}
+	case map[string]any:
+		for k := range t {
+			t[k] = r.walk(t[k])
+		}
+	}
+	return x
+}

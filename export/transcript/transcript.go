@@ -1,0 +1,220 @@
+// Package transcript prepares a session for the exporters: the active path,
+// labels, tool results paired with their calls, and header statistics. The
+// HTML and Markdown renderers share it so both show the same things.
+package transcript
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/sesstool/sesstool/session"
+)
+
+// Transcript is a session indexed for rendering.
+type Transcript struct {
+	S      *session.Session
+	Tree   *session.Tree
+	Leaf   *session.Entry
+	Path   []*session.Entry
+	Labels map[string]string // entry id -> label (last label entry wins; empty clears)
+	// Results maps a tool call id to the first tool-result message that answers it.
+	Results map[string]*session.Entry
+	// Paired marks result entries shown next to their call, not on their own.
+	Paired map[*session.Entry]bool
+}
+
+// New indexes s. leaf picks the branch to show ("" = the last entry, where
+// the agent resumes, as pi does); an unknown leaf is an error.
+func New(s *session.Session, leaf string) (*Transcript, error) {
+	t := &Transcript{S: s, Tree: session.NewTree(s.Entries), Labels: map[string]string{},
+		Results: map[string]*session.Entry{}, Paired: map[*session.Entry]bool{}}
+	if leaf != "" {
+		t.Leaf = t.Tree.ByID[leaf]
+		if t.Leaf == nil {
+			return nil, fmt.Errorf("--leaf %s: no entry with that id", leaf)
+		}
+	} else {
+		t.Leaf = t.Tree.Leaf()
+	}
+	if t.Leaf != nil {
+		t.Path = t.Tree.Path(t.Leaf.ID)
+		if t.Leaf.ID == "" {
+			t.Path = []*session.Entry{t.Leaf}
+		}
+	}
+	calls := map[string]bool{}
+	for _, e := range s.Entries {
+		if KindOf(e) == session.KindLabel {
+			if e.Label.Label == "" {
+				delete(t.Labels, e.Label.TargetID)
+			} else {
+				t.Labels[e.Label.TargetID] = e.Label.Label
+			}
+		}
+		if m := e.Message; m != nil {
+			for _, b := range m.Content {
+				if b.Type == session.BlockToolCall && b.ToolCallID != "" {
+					calls[b.ToolCallID] = true
+				}
+			}
+			if m.Role == session.RoleTool && m.ToolCallID != "" && t.Results[m.ToolCallID] == nil {
+				t.Results[m.ToolCallID] = e
+			}
+		}
+	}
+	for id, e := range t.Results {
+		if calls[id] {
+			t.Paired[e] = true
+		} else {
+			delete(t.Results, id)
+		}
+	}
+	return t, nil
+}
+
+// Visible reports whether an entry is shown as a message of its own (labels
+// show as tags on their target; paired results show inside their call).
+func (t *Transcript) Visible(e *session.Entry) bool {
+	return e.Kind != session.KindLabel && !t.Paired[e]
+}
+
+// Stats are the header numbers.
+type Stats struct {
+	Roles      map[string]int
+	ToolCalls  int
+	Entries    int
+	Branches   int
+	Models     []string
+	Input      int64
+	Output     int64
+	CacheRead  int64
+	CacheWrite int64
+	Cost       float64
+	Turns      []Turn // per assistant message on the active path
+}
+
+// Turn is one point of the header chart.
+type Turn struct {
+	Context int64   // tokens the model saw: input + cache read + cache write
+	Cost    float64 // cumulative cost up to this turn
+}
+
+// Stats counts the whole session (every branch) and charts the active path.
+func (t *Transcript) Stats() Stats {
+	st := Stats{Roles: map[string]int{}, Entries: len(t.S.Entries), Branches: t.Tree.Branches()}
+	models := map[string]bool{}
+	addModel := func(p, m string) {
+		if m == "" {
+			return
+		}
+		if p != "" {
+			m = p + "/" + m
+		}
+		models[m] = true
+	}
+	addModel(t.S.Meta.Provider, t.S.Meta.Model)
+	for _, e := range t.S.Entries {
+		if e.ModelChange != nil {
+			addModel(e.ModelChange.Provider, e.ModelChange.ModelID)
+		}
+		m := e.Message
+		if m == nil {
+			continue
+		}
+		st.Roles[string(m.Role)]++
+		addModel(m.Provider, m.Model)
+		for _, b := range m.Content {
+			if b.Type == session.BlockToolCall {
+				st.ToolCalls++
+			}
+		}
+		if u := m.Usage; u != nil {
+			st.Input += u.Input
+			st.Output += u.Output
+			st.CacheRead += u.CacheRead
+			st.CacheWrite += u.CacheWrite
+			if u.Cost != nil {
+				st.Cost += u.Cost.Total
+			}
+		}
+	}
+	var cum float64
+	for _, e := range t.Path {
+		if m := e.Message; m != nil && m.Role == session.RoleAssistant && m.Usage != nil {
+			if m.Usage.Cost != nil {
+				cum += m.Usage.Cost.Total
+			}
+			st.Turns = append(st.Turns, Turn{Context: m.Usage.Input + m.Usage.CacheRead + m.Usage.CacheWrite, Cost: cum})
+		}
+	}
+	for m := range models {
+		st.Models = append(st.Models, m)
+	}
+	sort.Strings(st.Models)
+	return st
+}
+
+// RoleNames lists the roles counted in st, sorted, for stable output.
+func (st Stats) RoleNames() []string {
+	var out []string
+	for r := range st.Roles {
+		out = append(out, r)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Title is the session's title, else the last title change, else the start
+// of the first user message, else "Session <id>".
+func (t *Transcript) Title() string {
+	if t.S.Meta.Title != "" {
+		return t.S.Meta.Title
+	}
+	title := ""
+	for _, e := range t.S.Entries {
+		if e.Kind == session.KindSessionInfo && e.Title != "" {
+			title = e.Title
+		}
+	}
+	if title != "" {
+		return title
+	}
+	for _, e := range t.S.Entries {
+		if m := e.Message; m != nil && m.Role == session.RoleUser {
+			if s := strings.Join(strings.Fields(m.Text()), " "); s != "" {
+				if r := []rune(s); len(r) > 80 {
+					s = string(r[:80]) + "…"
+				}
+				return s
+			}
+		}
+	}
+	return "Session " + t.S.Meta.ID
+}
+
+// KindOf is e.Kind, or KindOther when the field that kind needs is missing,
+// so a renderer never dereferences a nil payload.
+func KindOf(e *session.Entry) session.Kind {
+	ok := true
+	switch e.Kind {
+	case session.KindMessage, session.KindCustomMessage:
+		ok = e.Message != nil
+	case session.KindCompaction:
+		ok = e.Compaction != nil
+	case session.KindBranchSummary:
+		ok = e.BranchSummary != nil
+	case session.KindLabel:
+		ok = e.Label != nil
+	case session.KindModelChange:
+		ok = e.ModelChange != nil
+	case session.KindCustom:
+		ok = e.Custom != nil
+	case session.KindSubagent, session.KindSubagentEnd:
+		ok = e.Subagent != nil
+	}
+	if !ok {
+		return session.KindOther
+	}
+	return e.Kind
+}
