@@ -1,7 +1,5 @@
 package command
 
-import "fmt"
-
 // MigrateOptions are migrate's flags.
 type MigrateOptions struct {
 	To          string
@@ -26,6 +24,4 @@ type ConvertOptions struct {
 	Project    string
 	Paths      []string
 }
-
-var errPending = fmt.Errorf("not available in this build")
 
