@@ -24,4 +24,3 @@ type ConvertOptions struct {
 	Project    string
 	Paths      []string
 }
-
