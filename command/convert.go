@@ -22,18 +22,7 @@ func Convert(env *Env, o ConvertOptions) error {
 	if err != nil {
 		return err
 	}
-	forced, err := lookupFormat(o.From)
-	if err != nil {
-		return err
-	}
-	paths, err := resolveInputs(env, o.Paths, o.From)
-	if err != nil {
-		return err
-	}
-	if len(paths) != 1 {
-		return Usage("convert takes one PATH, got %d", len(paths))
-	}
-	in, err := gatherInput(env, paths[0], forced, o.Session)
+	in, err := singleInput(env, "convert", o.From, o.Paths, o.Session)
 	if err != nil {
 		return err
 	}

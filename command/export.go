@@ -34,18 +34,7 @@ func Export(env *Env, o ExportOptions) error {
 	if ext == "" {
 		return Usage("export needs html or markdown, not %q", o.Kind)
 	}
-	forced, err := lookupFormat(o.From)
-	if err != nil {
-		return err
-	}
-	paths, err := resolveInputs(env, o.Paths, o.From)
-	if err != nil {
-		return err
-	}
-	if len(paths) != 1 {
-		return Usage("export takes one PATH, not %d", len(paths))
-	}
-	in, err := gatherInput(env, paths[0], forced, o.Session)
+	in, err := singleInput(env, "export", o.From, o.Paths, o.Session)
 	if err != nil {
 		return err
 	}
