@@ -1,8 +1,11 @@
 package goat
 
 import (
+	"strconv"
+
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -33,12 +36,7 @@ func (w *writer) plan(s *session.Session) *plan {
 		main = append(main, e)
 	}
 	if len(main) > 0 {
-		t := session.NewTree(main)
-		path := t.Path(t.Leaf().ID)
-		if off := len(main) - len(path); off > 0 {
-			loss.Add("off-path-entry", "dropped", "goat has no branches; only the active path (root to the last entry) is written", off)
-		}
-		main = path
+		main = mapping.Flatten(main, loss, "goat")
 	}
 	if s.Meta.Origin != Name {
 		countMetaLoss(&s.Meta, loss)
@@ -92,8 +90,8 @@ func (w *writer) entry(p *plan, sessionID string, e *session.Entry) {
 		p.model = e.Message.Model
 	}
 	id := e.ID
-	if !uuidRE.MatchString(id) {
-		id = derivedUUID(sessionID, len(p.messages)+1)
+	if !mapping.IsUUID(id) {
+		id = mapping.UUID(sessionID + ":" + strconv.Itoa(len(p.messages)+1))
 	}
 	p.messages = append(p.messages, encodeLine(&session.Entry{Time: entryTime(e), Message: m}, id, false))
 	if len(e.Extra) > 0 {
@@ -124,7 +122,7 @@ func (w *writer) toolResults(p *plan, sessionID string, e *session.Entry) *sessi
 		}
 		tm := &session.Message{Role: session.RoleTool, ToolCallID: b.ToolCallID, ContentIsString: true,
 			Content: []session.Block{{Type: session.BlockText, Text: b.Text}}}
-		id := derivedUUID(sessionID, len(p.messages)+1)
+		id := mapping.UUID(sessionID + ":" + strconv.Itoa(len(p.messages)+1))
 		p.messages = append(p.messages, encodeLine(&session.Entry{Time: entryTime(e), Message: tm}, id, false))
 	}
 	if len(rest) == len(src.Content) {

@@ -9,8 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
@@ -286,17 +284,4 @@ func encodeMetadata(m *session.Meta, p *plan) []byte {
 		return indent(merged(m.Raw, canon))
 	}
 	return indent(canon)
-}
-
-var uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
-
-// derivedUUID returns a deterministic UUIDv4-shaped id for the n-th written
-// message of a session: goat's uuids are random; ours depend only on the
-// session id and position, so the same input always gives the same bytes.
-func derivedUUID(sessionID string, n int) string {
-	sum := sha256.Sum256([]byte(sessionID + ":" + strconv.Itoa(n)))
-	sum[6] = sum[6]&0x0f | 0x40
-	sum[8] = sum[8]&0x3f | 0x80
-	h := hex.EncodeToString(sum[:16])
-	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
 }

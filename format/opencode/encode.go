@@ -7,6 +7,7 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
 )
@@ -92,8 +93,14 @@ func toDoc(s *session.Session, project string, loss *format.Loss) (*Doc, error) 
 	if !own && len(m.Extra) > 0 {
 		loss.Add("session-field", "dropped", "foreign session fields have no OpenCode member", len(m.Extra))
 	}
+	entries := s.Entries
+	if !own {
+		// OpenCode chains messages in time order: a branched source is
+		// written along its active path.
+		entries = mapping.Flatten(entries, loss, "OpenCode")
+	}
 	var pseudo []*session.Entry
-	for _, en := range s.Entries {
+	for _, en := range entries {
 		if en.Message == nil {
 			continue
 		}
@@ -111,7 +118,7 @@ func toDoc(s *session.Session, project string, loss *format.Loss) (*Doc, error) 
 			}
 		}
 	}
-	for _, en := range s.Entries {
+	for _, en := range entries {
 		msg, err := e.entry(en)
 		if err != nil {
 			return nil, err
@@ -120,7 +127,7 @@ func toDoc(s *session.Session, project string, loss *format.Loss) (*Doc, error) 
 			d.Messages = append(d.Messages, *msg)
 		}
 	}
-	for _, en := range append(s.Entries, pseudo...) {
+	for _, en := range append(entries, pseudo...) {
 		if en.Message != nil && en.Message.Role == session.RoleTool && !e.used[en] {
 			loss.Add("tool-result", "dropped", "no tool call with this id in an assistant message", 1)
 		}

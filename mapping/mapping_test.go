@@ -1,0 +1,74 @@
+package mapping
+
+import (
+	"testing"
+	"time"
+
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/session"
+)
+
+func TestFlatten(t *testing.T) {
+	e := func(id, parent string) *session.Entry { return &session.Entry{ID: id, ParentID: parent} }
+	// a -> b -> c, a -> d (abandoned), b -> f -> g (leaf, last entry)
+	entries := []*session.Entry{e("a", ""), e("b", "a"), e("c", "b"), e("d", "a"), e("f", "b"), e("g", "f")}
+	loss := &format.Loss{}
+	path := Flatten(entries, loss, "flat")
+	var ids []string
+	for _, p := range path {
+		ids = append(ids, p.ID)
+	}
+	if got := join(ids); got != "a b f g" {
+		t.Errorf("path = %s, want a b f g", got)
+	}
+	items := loss.Items()
+	if len(items) != 2 || items[0].Kind != KindBranch || items[0].Count != 2 || items[1].Kind != KindOffPath || items[1].Count != 2 {
+		t.Errorf("loss = %v, want 2 branches flattened and 2 off-path entries", items)
+	}
+	if items[0].String() != "2 branch flattened (flat is linear: only the active path (root to the last entry) is kept)" {
+		t.Errorf("reason = %q", items[0].String())
+	}
+}
+
+func join(xs []string) string {
+	s := ""
+	for i, x := range xs {
+		if i > 0 {
+			s += " "
+		}
+		s += x
+	}
+	return s
+}
+
+func TestIDs(t *testing.T) {
+	u := UUID("s:1")
+	if !IsUUID(u) || u[14] != '4' || UUID("s:1") != u || UUID("s:2") == u {
+		t.Errorf("UUID = %s: not a stable v4-shaped id", u)
+	}
+	h := Hex8("s", 2, nil)
+	if !IsHex8(h) || Hex8("s", 2, nil) != h {
+		t.Errorf("Hex8 = %s", h)
+	}
+	if Hex8("s", 2, func(c string) bool { return c == h }) == h {
+		t.Error("Hex8 handed out a taken id")
+	}
+}
+
+func TestTimes(t *testing.T) {
+	tm := time.Date(2026, 1, 2, 3, 4, 5, 123456000, time.FixedZone("x", 3600))
+	for _, c := range []struct{ got, want string }{
+		{ISO(tm), "2026-01-02T02:04:05.123Z"},
+		{PyTime(tm), "2026-01-02T02:04:05.123456+00:00"},
+		{PyTime(tm.Truncate(time.Second)), "2026-01-02T02:04:05+00:00"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %s, want %s", c.got, c.want)
+		}
+	}
+	var c Clock
+	c.Start(session.Time{T: tm})
+	if got := c.At(session.Time{}); !got.T.Equal(tm) {
+		t.Errorf("Clock without a time gave %v", got)
+	}
+}
