@@ -7,15 +7,15 @@ import (
 
 // ActivePath returns the entries from the root to the leaf (the last entry
 // in source order: the one a reopened session continues from), and how
-// many branches the session has. A session whose last entry has no id is
-// taken whole, in order.
+// many branches the session has. A session whose last entry has no id, or
+// whose entries carry no parent links at all, is taken whole, in order.
 func ActivePath(entries []*session.Entry) (path []*session.Entry, branches int) {
 	if len(entries) == 0 {
 		return nil, 0
 	}
 	t := session.NewTree(entries)
 	leaf := t.Leaf()
-	if leaf.ID == "" {
+	if leaf.ID == "" || len(t.Children[""]) == len(entries) {
 		return entries, 1
 	}
 	return t.Path(leaf.ID), t.Branches()
