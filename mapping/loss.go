@@ -8,6 +8,7 @@ import "github.com/sesstool/sesstool/format"
 const (
 	KindBranch      = "branch"
 	KindOffPath     = "off-path-entry"
+	KindSidechain   = "sidechain-entry"
 	KindThinking    = "thinking-block"
 	KindImage       = "image-block"
 	KindFile        = "file-block"

@@ -9,7 +9,9 @@ import (
 )
 
 func TestFlatten(t *testing.T) {
-	e := func(id, parent string) *session.Entry { return &session.Entry{ID: id, ParentID: parent} }
+	e := func(id, parent string) *session.Entry {
+		return &session.Entry{Kind: session.KindMessage, ID: id, ParentID: parent, Message: &session.Message{Role: session.RoleUser}}
+	}
 	// a -> b -> c, a -> d (abandoned), b -> f -> g (leaf, last entry)
 	entries := []*session.Entry{e("a", ""), e("b", "a"), e("c", "b"), e("d", "a"), e("f", "b"), e("g", "f")}
 	loss := &format.Loss{}
@@ -70,5 +72,24 @@ func TestTimes(t *testing.T) {
 	c.Start(session.Time{T: tm})
 	if got := c.At(session.Time{}); !got.T.Equal(tm) {
 		t.Errorf("Clock without a time gave %v", got)
+	}
+}
+
+// ash links messages to messages only: a tool result or compaction hanging
+// off a path message is part of the conversation, not a branch.
+func TestActivePathAttachments(t *testing.T) {
+	msg := func(id, parent string, role session.Role) *session.Entry {
+		return &session.Entry{Kind: session.KindMessage, ID: id, ParentID: parent, Message: &session.Message{Role: role}}
+	}
+	comp := &session.Entry{Kind: session.KindCompaction, ID: "c", ParentID: "a"}
+	entries := []*session.Entry{msg("u", "", "user"), msg("a", "u", "assistant"), msg("r", "a", "tool"), comp,
+		msg("x", "a", "user"), msg("u2", "a", "user"), msg("a2", "u2", "assistant")}
+	path, branches := ActivePath(entries)
+	var ids []string
+	for _, p := range path {
+		ids = append(ids, p.ID)
+	}
+	if got := join(ids); got != "u a r c u2 a2" || branches != 2 {
+		t.Errorf("path = %s, %d branches; want u a r c u2 a2 and 2 (x is abandoned)", got, branches)
 	}
 }

@@ -19,13 +19,14 @@ type plan struct {
 	updated    session.Time
 	turns      int
 	cost       float64
+	calls      map[string]bool // tool call ids written in assistant messages
 }
 
 // plan encodes the session's active path (root to the last entry) as
 // messages.jsonl lines and goat-origin transcript entries as transcript.jsonl
 // lines; everything else is counted as lost.
 func (w *writer) plan(s *session.Session) *plan {
-	p := &plan{model: s.Meta.Model, created: s.Meta.Created, updated: s.Meta.Updated}
+	p := &plan{model: s.Meta.Model, created: s.Meta.Created, updated: s.Meta.Updated, calls: map[string]bool{}}
 	loss := w.opt.Loss
 	var main []*session.Entry
 	for _, e := range s.Entries {
@@ -77,7 +78,7 @@ func (w *writer) entry(p *plan, sessionID string, e *session.Entry) {
 		}
 	}
 	m, ok := foreignMessage(src, loss)
-	if !ok {
+	if !ok || !p.answers(m, loss) {
 		return
 	}
 	if m.Role == session.RoleUser {
@@ -97,6 +98,26 @@ func (w *writer) entry(p *plan, sessionID string, e *session.Entry) {
 	if len(e.Extra) > 0 {
 		loss.Add("entry-field", "dropped", "goat has no slot for the source format's extra fields", len(e.Extra))
 	}
+}
+
+// answers records an assistant message's tool calls, and reports whether
+// a tool message answers one of them: goat (and its validator) need every
+// tool message to follow its call, and calls live on assistant messages only.
+func (p *plan) answers(m *session.Message, loss *format.Loss) bool {
+	switch m.Role {
+	case session.RoleAssistant:
+		for _, b := range m.Content {
+			if b.Type == session.BlockToolCall {
+				p.calls[b.ToolCallID] = true
+			}
+		}
+	case session.RoleTool:
+		if !p.calls[m.ToolCallID] {
+			loss.Add("tool-result", "dropped", "its tool call is not in an assistant message goat can write", 1)
+			return false
+		}
+	}
+	return true
 }
 
 func entryTime(e *session.Entry) session.Time {
@@ -122,6 +143,9 @@ func (w *writer) toolResults(p *plan, sessionID string, e *session.Entry) *sessi
 		}
 		tm := &session.Message{Role: session.RoleTool, ToolCallID: b.ToolCallID, ContentIsString: true,
 			Content: []session.Block{{Type: session.BlockText, Text: b.Text}}}
+		if !p.answers(tm, w.opt.Loss) {
+			continue
+		}
 		id := mapping.UUID(sessionID + ":" + strconv.Itoa(len(p.messages)+1))
 		p.messages = append(p.messages, encodeLine(&session.Entry{Time: entryTime(e), Message: tm}, id, false))
 	}
