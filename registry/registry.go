@@ -8,11 +8,14 @@ import (
 	"strings"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/format/tree"
 )
 
 // All is every layout, in detection order: directory layouts with strong
 // markers first, then single-file layouts.
-var All = []format.Format{}
+var All = []format.Format{
+	tree.Format{},
+}
 
 // Lookup finds a layout by name or alias (case-insensitive).
 func Lookup(name string) (format.Format, error) {
