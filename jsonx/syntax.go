@@ -10,12 +10,14 @@ import (
 // SyntaxError describes why b is not one JSON value, with the 1-based column
 // (in characters) where the problem was found. ok is false when b is valid.
 func SyntaxError(b []byte) (col int, msg string, bad bool) {
-	if json.Valid(b) {
-		return 0, "", false
-	}
+	// UTF-8 first: json.Valid accepts invalid UTF-8 inside strings (Go's
+	// decoder would replace it), but JSON text must be UTF-8.
 	if !utf8.Valid(b) {
 		off := invalidUTF8Offset(b)
 		return utf8.RuneCount(b[:off]) + 1, "invalid UTF-8", true
+	}
+	if json.Valid(b) {
+		return 0, "", false
 	}
 	var v json.RawMessage
 	err := json.Unmarshal(b, &v)
