@@ -1,8 +1,10 @@
 package validate
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -40,6 +42,11 @@ func SchemaIssues(err error) []SchemaIssue {
 		}
 	}
 	walk(ve)
+	// v6 collects causes from maps (properties), so their order varies
+	// from run to run; output must not.
+	slices.SortStableFunc(out, func(a, b SchemaIssue) int {
+		return cmp.Or(strings.Compare(a.Pointer, b.Pointer), strings.Compare(a.Keyword, b.Keyword), strings.Compare(a.Message, b.Message))
+	})
 	return out
 }
 
