@@ -50,11 +50,11 @@ func (Format) ValidateReader(name string, r io.Reader, rep *report.Report, opt f
 	if sv < 1 || sv > 3 {
 		sv = 3
 	}
-	sch, err := schema.Compile(fmt.Sprintf("tree/v%d/line.json", sv))
+	schemas, err := compileSchemas(sv)
 	if err != nil {
 		return err
 	}
-	ru := &rules{path: name, rep: rep, schema: sch, version: version, known: knownTypes(sv),
+	ru := &rules{path: name, rep: rep, schemas: schemas, version: version, known: knownTypes(sv),
 		ids: map[string]int{}, parent: map[string]string{}, calls: map[string][]string{}}
 	eng := validate.JSONL{Path: name, Rules: ru, Report: rep, Workers: opt.Workers}
 	_, err = eng.Run(br)
@@ -81,7 +81,7 @@ func headerVersion(h []byte) int {
 type rules struct {
 	path    string
 	rep     *report.Report
-	schema  *jsonschema.Schema
+	schemas map[string]*jsonschema.Schema
 	version int
 	known   map[string]bool
 
@@ -106,7 +106,45 @@ type ref struct {
 	what    string
 }
 
-func (r *rules) Schema(gjson.Result) *jsonschema.Schema { return r.schema }
+// Schema picks the entry type's own schema, which says the same as
+// line.json's dispatch without evaluating every branch of it.
+func (r *rules) Schema(v gjson.Result) *jsonschema.Schema {
+	if t := v.Get("type"); t.Type == gjson.String {
+		if s, ok := r.schemas[t.Str]; ok {
+			return s
+		}
+	}
+	return r.schemas[""]
+}
+
+// compileSchemas returns version v's schema per entry type, "" being
+// line.json for anything else (an unknown type passes it; a rule warns).
+func compileSchemas(v int) (map[string]*jsonschema.Schema, error) {
+	out := map[string]*jsonschema.Schema{}
+	prefix := fmt.Sprintf("tree/v%d/", v)
+	for _, name := range schema.List() {
+		base, ok := strings.CutPrefix(name, prefix)
+		if !ok || base == "defs.json" {
+			continue
+		}
+		typ := strings.TrimSuffix(base, ".json")
+		switch typ {
+		case "line":
+			typ = ""
+		case "header":
+			typ = "session"
+		}
+		s, err := schema.Compile(name)
+		if err != nil {
+			return nil, err
+		}
+		out[typ] = s
+	}
+	if out[""] == nil {
+		return nil, fmt.Errorf("no schema %sline.json", prefix)
+	}
+	return out, nil
+}
 
 func (r *rules) errorf(line int, ptr, rule, f string, a ...any) {
 	r.rep.Errorf(r.path, line, ptr, rule, f, a...)
