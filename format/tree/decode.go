@@ -40,6 +40,12 @@ func number(v []byte) (float64, bool) {
 	if r.Type != gjson.Number {
 		return 0, false
 	}
+	// Only a number a float64 holds exactly as written is modelled; one
+	// that overflows or loses digits stays verbatim in Extras.
+	enc := jsonx.AppendFloat(nil, r.Num)
+	if !bytes.Equal(enc, bytes.TrimSpace(v)) && !jsonx.Equal(enc, v) {
+		return 0, false
+	}
 	return r.Num, true
 }
 
@@ -138,10 +144,13 @@ func decodeEntry(b []byte, e *session.Entry, v1 bool) error {
 	}
 	e.Kind = kind
 	var body session.Extras // members of unmodelled entries
+	// An entry with pi's provider/modelId keeps an oh-my-pi model member
+	// as an extra: the model holds one spelling.
+	piModel := kind == session.KindModelChange && (gjson.GetBytes(b, "provider").Exists() || gjson.GetBytes(b, "modelId").Exists())
 	err := jsonx.Members(b, func(k string, v []byte) {
 		switch k {
 		case "type":
-			if t.Type == gjson.String {
+			if t.Type == gjson.String && t.Str != "" {
 				return
 			}
 		case "id":
@@ -167,6 +176,10 @@ func decodeEntry(b []byte, e *session.Entry, v1 bool) error {
 		}
 		if kind == session.KindOther {
 			keep(&body, k, v)
+			return
+		}
+		if piModel && k == "model" {
+			keep(&e.Extra, k, v)
 			return
 		}
 		if !decodeMember(e, k, v) {

@@ -150,7 +150,9 @@ func (c *encoder) entry(e *session.Entry) []byte {
 		x = e.Extra
 	}
 	b := newObj(x)
-	b.str("type", entryType(e))
+	if t := entryType(e); t != "" {
+		b.str("type", t)
+	}
 	if !c.v1() {
 		b.str("id", e.ID)
 		if e.ParentID == "" {
@@ -174,6 +176,9 @@ func entryType(e *session.Entry) string {
 	}
 	if e.Kind == session.KindSubagent || e.Kind == session.KindSubagentEnd {
 		return "custom"
+	}
+	if e.Kind == session.KindOther {
+		return "" // read without a type; a foreign reader always names one
 	}
 	return string(e.Kind)
 }

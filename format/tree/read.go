@@ -20,6 +20,9 @@ const Name = "tree"
 // so the writer can put it back in front of the header.
 const titleSlotKey = "#titleSlot"
 
+// titleOnlyInSlotKey marks a session whose header has no title of its own.
+const titleOnlyInSlotKey = "#titleOnlyInSlot"
+
 // reader streams one tree JSONL session. It keeps only what later lines need:
 // for v1 files, the derived ids handed out so far (uniqueness and
 // firstKeptEntryIndex); never whole entries.
@@ -72,8 +75,11 @@ func newReader(name string, r io.Reader, c io.Closer) (*reader, error) {
 		if err := decodeHeader(l.b, &rd.meta); err != nil {
 			return nil, fmt.Errorf("read %s: line %d: %w", name, l.n, err)
 		}
-		if rd.meta.Title == "" {
+		if rd.meta.Title == "" && title != "" {
+			// The title lives only in the slot: say so, so the writer
+			// does not add it to the header.
 			rd.meta.Title = title
+			slot = append(slot, session.Field{Key: titleOnlyInSlotKey, Value: []byte("true")})
 		}
 		rd.meta.Extra = append(slot, rd.meta.Extra...)
 		rd.meta.Raw = l.b

@@ -125,6 +125,10 @@ func checkHeader(t *testing.T, m *session.Meta, lines [][]byte) {
 	meta := *m
 	meta.Extra = append(session.Extras(nil), m.Extra...)
 	meta.Extra.Delete(titleSlotKey)
+	if meta.Extra.Get(titleOnlyInSlotKey) != nil {
+		meta.Extra.Delete(titleOnlyInSlotKey)
+		meta.Title = ""
+	}
 	canon := encodeHeader(&meta, m.Version)
 	if !jsonx.Equal(canon, m.Raw) {
 		t.Fatalf("header: canonical encoding differs\n got: %s\nwant: %s", canon, m.Raw)

@@ -39,6 +39,12 @@ func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) er
 	meta := *m
 	meta.Extra = append(session.Extras(nil), m.Extra...)
 	meta.Extra.Delete(titleSlotKey)
+	if meta.Extra.Get(titleOnlyInSlotKey) != nil {
+		meta.Extra.Delete(titleOnlyInSlotKey)
+		if own {
+			meta.Title = ""
+		}
+	}
 	h := encodeHeader(&meta, version)
 	if own && m.Raw != nil {
 		h = jsonx.Merge(m.Raw, h)
