@@ -112,3 +112,18 @@ func FuzzTree(f *testing.F) {
 		}
 	})
 }
+
+// A number the schema library cannot compare (it panics on it) is a schema
+// finding, not a crash.
+func TestHugeNumberIsAFinding(t *testing.T) {
+	in := `{"type":"session","version":3,"id":"s","timestamp":"2026-01-06T10:00:00.000Z","cwd":"/"}` + "\n" +
+		`{"type":"compaction","id":"c","parentId":null,"timestamp":"2026-01-06T10:00:01.000Z","summary":"s","firstKeptEntryId":"c","tokensBefore":1e999999999}` + "\n"
+	rep := &report.Report{}
+	if err := (Format{}).ValidateReader("huge", strings.NewReader(in), rep, format.ValidateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	fs := rep.Findings()
+	if len(fs) == 0 || fs[0].Rule != "schema" || fs[0].Line != 2 {
+		t.Fatalf("findings %+v", fs)
+	}
+}
