@@ -135,6 +135,15 @@ type encoder struct {
 
 func (c *encoder) v1() bool { return c.version == "1" }
 
+// own returns Extras only for entries read from this format: another
+// format's unknown members mean nothing here (they are counted as lost).
+func (c *encoder) own(x session.Extras) session.Extras {
+	if c.foreign {
+		return nil
+	}
+	return x
+}
+
 func (c *encoder) entry(e *session.Entry) []byte {
 	c.n++
 	if c.v1() {
@@ -145,9 +154,9 @@ func (c *encoder) entry(e *session.Entry) []byte {
 	}
 	var x session.Extras
 	if e.Kind == session.KindOther && e.Custom != nil {
-		x = bodyExtras(e.Custom.Data, e.Extra)
+		x = bodyExtras(e.Custom.Data, c.own(e.Extra))
 	} else {
-		x = e.Extra
+		x = c.own(e.Extra)
 	}
 	b := newObj(x)
 	if t := entryType(e); t != "" {
@@ -287,7 +296,7 @@ func orRoot(id string) string {
 var contentRoles = map[string]bool{"user": true, "assistant": true, "toolResult": true, "custom": true, "developer": true}
 
 func (c *encoder) message(m *session.Message, entryTime session.Time) []byte {
-	b := newObj(m.Extra)
+	b := newObj(c.own(m.Extra))
 	role := roleName(m)
 	b.str("role", role)
 	c.content(b, m, contentRoles[role])
@@ -313,7 +322,7 @@ func (c *encoder) message(m *session.Message, entryTime session.Time) []byte {
 	b.opt("provider", m.Provider)
 	b.opt("model", m.Model)
 	if m.Usage != nil {
-		b.raw("usage", usage(m.Usage))
+		b.raw("usage", c.usage(m.Usage))
 	}
 	b.opt("stopReason", m.StopReason)
 	b.opt("errorMessage", m.Error)
@@ -355,14 +364,14 @@ func (c *encoder) content(b *obj, m *session.Message, required bool) {
 	case m.Content != nil || (required && c.foreign):
 		els := make([][]byte, 0, len(m.Content))
 		for i := range m.Content {
-			els = append(els, block(&m.Content[i]))
+			els = append(els, c.block(&m.Content[i]))
 		}
 		b.raw("content", jsonx.Arr(els))
 	}
 }
 
-func block(blk *session.Block) []byte {
-	b := newObj(blk.Extra)
+func (c *encoder) block(blk *session.Block) []byte {
+	b := newObj(c.own(blk.Extra))
 	switch blk.Type {
 	case session.BlockText:
 		b.str("type", "text")
@@ -399,8 +408,8 @@ func block(blk *session.Block) []byte {
 	return b.bytes()
 }
 
-func usage(u *session.Usage) []byte {
-	b := newObj(u.Extra)
+func (c *encoder) usage(u *session.Usage) []byte {
+	b := newObj(c.own(u.Extra))
 	b.int("input", u.Input)
 	b.int("output", u.Output)
 	b.int("cacheRead", u.CacheRead)
@@ -409,7 +418,7 @@ func usage(u *session.Usage) []byte {
 		b.int("totalTokens", *u.Total)
 	}
 	if u.Cost != nil {
-		cb := newObj(u.Cost.Extra)
+		cb := newObj(c.own(u.Cost.Extra))
 		cb.float("input", u.Cost.Input)
 		cb.float("output", u.Cost.Output)
 		cb.float("cacheRead", u.Cost.CacheRead)

@@ -165,7 +165,9 @@ func TestWriteForeign(t *testing.T) {
 	s := &session.Session{Meta: session.Meta{ID: "x1", Cwd: "/w", Created: session.FromMillis(1767693600000)}}
 	s.Entries = []*session.Entry{
 		{Kind: session.KindMessage, ID: "u1", Time: session.FromMillis(1767693601000),
-			Message: &session.Message{Role: session.RoleUser, Content: []session.Block{{Type: session.BlockText, Text: "hi"}}}},
+			Extra: session.Extras{{Key: "sidecar", Value: []byte(`1`)}},
+			Message: &session.Message{Role: session.RoleUser, Content: []session.Block{{Type: session.BlockText, Text: "hi"}},
+				Extra: session.Extras{{Key: "author", Value: []byte(`"x"`)}}}},
 		{Kind: session.KindMessage, ID: "a1", ParentID: "u1", Time: session.FromMillis(1767693602000),
 			Message: &session.Message{Role: session.RoleAssistant, Usage: &session.Usage{Input: 1, Output: 2, Total: &one},
 				Content: []session.Block{{Type: session.BlockToolCall, ToolCallID: "c1", ToolName: "ls"}}}},
@@ -173,8 +175,12 @@ func TestWriteForeign(t *testing.T) {
 			Message: &session.Message{Role: session.RoleTool, ToolCallID: "c1", ToolName: "ls"}},
 	}
 	var out bytes.Buffer
-	if err := (Format{}).WriteTo(&out, &session.SliceReader{S: s}, format.WriteOptions{}); err != nil {
+	loss := &format.Loss{}
+	if err := (Format{}).WriteTo(&out, &session.SliceReader{S: s}, format.WriteOptions{Loss: loss}); err != nil {
 		t.Fatal(err)
+	}
+	if items := loss.Items(); len(items) != 2 || items[0].Kind != "entry-extra-field" || items[1].Kind != "message-extra-field" {
+		t.Errorf("loss %+v", items)
 	}
 	want := `{"type":"session","version":3,"id":"x1","timestamp":"2026-01-06T10:00:00.000Z","cwd":"/w"}
 {"type":"message","id":"u1","parentId":null,"timestamp":"2026-01-06T10:00:01.000Z","message":{"role":"user","content":[{"type":"text","text":"hi"}],"timestamp":1767693601000}}

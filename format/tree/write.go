@@ -39,6 +39,10 @@ func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) er
 	meta := *m
 	meta.Extra = append(session.Extras(nil), m.Extra...)
 	meta.Extra.Delete(titleSlotKey)
+	if !own {
+		countExtras(opt.Loss, "header", meta.Extra)
+		meta.Extra = nil
+	}
 	if meta.Extra.Get(titleOnlyInSlotKey) != nil {
 		meta.Extra.Delete(titleOnlyInSlotKey)
 		if own {
@@ -92,9 +96,7 @@ func countLoss(l *format.Loss, e *session.Entry) {
 	if l == nil {
 		return
 	}
-	if len(e.Extra) > 0 {
-		l.Add("extra-field", "dropped", "no place for another format's own fields in pi", len(e.Extra))
-	}
+	countExtras(l, "entry", e.Extra)
 	if e.Sidechain != "" {
 		l.Add("sidechain", "flattened", "pi has no sub-agent sidechains", 1)
 	}
@@ -102,6 +104,10 @@ func countLoss(l *format.Loss, e *session.Entry) {
 		l.Add("subagent-entry", "dropped", "pi has no sub-agent entries", 1)
 	}
 	if m := e.Message; m != nil {
+		countExtras(l, "message", m.Extra)
+		for _, b := range m.Content {
+			countExtras(l, "block", b.Extra)
+		}
 		if m.Usage != nil && m.Usage.Reasoning > 0 {
 			l.Add("reasoning-tokens", "dropped", "pi usage has no reasoning count", 1)
 		}
@@ -125,4 +131,11 @@ func writeFile(out string, r session.Reader, opt format.WriteOptions) error {
 		return fmt.Errorf("write %s: %w", out, err)
 	}
 	return nil
+}
+
+// countExtras counts another format's unknown members, which pi cannot hold.
+func countExtras(l *format.Loss, where string, x session.Extras) {
+	if len(x) > 0 {
+		l.Add(where+"-extra-field", "dropped", "another format's own members have no place in pi", len(x))
+	}
 }
