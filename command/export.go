@@ -116,6 +116,9 @@ func exportOne(env *Env, name string, j job, out string, o ExportOptions) error 
 		}
 		return nil
 	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return IO(fmt.Errorf("create %s: %w", filepath.Dir(out), err))
+	}
 	f, err := atomicfile.Create(out, 0o644, o.Force)
 	if err != nil {
 		return IO(err)
