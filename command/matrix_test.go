@@ -373,6 +373,7 @@ type capability struct {
 	isError    bool
 	lastText   bool // an assistant message keeps only its last text block
 	compaction bool
+	asUser     bool // a message of a role the layout lacks becomes a user message (mapping.AsUser)
 	toolCallOn map[session.Role]bool
 }
 
@@ -391,6 +392,7 @@ func (c capability) and(d capability) capability {
 	r.usage, r.cost, r.isError = c.usage && d.usage, c.cost && d.cost, c.isError && d.isError
 	r.lastText = c.lastText || d.lastText
 	r.compaction = c.compaction && d.compaction
+	r.asUser = c.asUser || d.asUser
 	return r
 }
 
@@ -414,9 +416,9 @@ var holds = map[string]capability{
 	"flat": {roles: set(user, assistant, tool), kinds: set(session.KindCompaction),
 		thinking: true, images: true, anyImages: true, usage: true, cost: true, isError: true, compaction: true, toolCallOn: set(assistant)},
 	"ash": {roles: set(user, assistant, tool, system), kinds: set(session.KindCompaction),
-		isError: true, compaction: true, toolCallOn: set(assistant, user)},
+		isError: true, compaction: true, asUser: true, toolCallOn: set(assistant, user)},
 	"opencode": {roles: set(user, assistant, tool), kinds: set(session.KindCompaction),
-		thinking: true, images: true, anyImages: true, files: true, usage: true, cost: true, isError: true, compaction: true, toolCallOn: set(assistant)},
+		thinking: true, images: true, anyImages: true, files: true, usage: true, cost: true, isError: true, compaction: true, asUser: true, toolCallOn: set(assistant)},
 	"goat": {roles: set(user, assistant, tool, system), kinds: set[session.Kind](),
 		images: true, lastText: true, toolCallOn: set(assistant)},
 }
@@ -486,6 +488,9 @@ func itemsOf(e *session.Entry, c capability) []item {
 	role := m.Role
 	if role == session.RoleDeveloper && c.roles[system] {
 		role = system
+	}
+	if !c.roles[role] && c.asUser && role != tool {
+		m, role = mapping.AsUser(m), user
 	}
 	if !c.roles[role] {
 		return nil

@@ -1,6 +1,9 @@
 package mapping
 
-import "github.com/sesstool/sesstool/format"
+import (
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/session"
+)
 
 // Loss kinds and actions every writer uses for the same thing, so that the
 // loss report reads alike whatever the target. Layout-specific kinds (a
@@ -32,3 +35,17 @@ const (
 func Dropped(loss *format.Loss, kind, reason string, n int) {
 	loss.Add(kind, ActionDropped, reason, n)
 }
+
+// EntryKind is the loss kind of a whole entry a layout cannot hold:
+// "model_change-entry", or for an entry the model has no kind for, its
+// source type ("transcript:assistant-entry").
+func EntryKind(e *session.Entry) string {
+	if e.Kind == session.KindOther && e.Type != "" {
+		return e.Type + "-entry"
+	}
+	return string(e.Kind) + "-entry"
+}
+
+// RoleKind is the loss kind of a message whose role a layout lacks
+// ("bash-message"): converted to a user message (AsUser) or dropped.
+func RoleKind(r session.Role) string { return string(r) + "-message" }

@@ -358,12 +358,12 @@ func (w *writer) entry(e *session.Entry) error {
 		line = w.subagent(e)
 	case session.KindOther:
 		if !w.own || e.Origin != Name || e.Custom == nil {
-			w.loss.Add(e.Type, "dropped", "ash has no such entry", 1)
+			w.loss.Add(mapping.EntryKind(e), "dropped", "ash has no such entry", 1)
 			return nil
 		}
 		line = e.Custom.Data // a stray tool_use line of an ash source
 	default:
-		w.loss.Add(string(e.Kind), "dropped", "ash has no such entry", 1)
+		w.loss.Add(mapping.EntryKind(e), "dropped", "ash has no such entry", 1)
 		return nil
 	}
 	of.since++
@@ -381,7 +381,7 @@ func (w *writer) dropped(e *session.Entry) bool {
 		if w.own && e.Origin == Name && e.Custom != nil {
 			return false
 		}
-		w.loss.Add(e.Type, mapping.ActionDropped, "ash has no such entry", 1)
+		w.loss.Add(mapping.EntryKind(e), mapping.ActionDropped, "ash has no such entry", 1)
 		return true
 	case session.KindCustomMessage:
 		if e.Message != nil && e.Message.Role == session.RoleTool {
@@ -390,7 +390,7 @@ func (w *writer) dropped(e *session.Entry) bool {
 		w.loss.Add("custom-message", mapping.ActionDropped, "ash has no extension messages", 1)
 		return true
 	}
-	w.loss.Add(string(e.Kind), mapping.ActionDropped, "ash has no such entry", 1)
+	w.loss.Add(mapping.EntryKind(e), mapping.ActionDropped, "ash has no such entry", 1)
 	return true
 }
 
@@ -440,10 +440,11 @@ func (w *writer) message(of *outFile, e *session.Entry) error {
 	case session.RoleUser, session.RoleAssistant, session.RoleSystem:
 	case session.RoleDeveloper:
 		role = "system"
-		w.loss.Add("developer-role", "mapped", "ash has no developer role; written as system", 1)
+		w.loss.Add(mapping.RoleKind(m.Role), mapping.ActionConverted, "ash has no developer role; written as system", 1)
 	default:
 		role = "user"
-		w.loss.Add(string(m.Role)+"-role", "mapped", "ash has no such role; written as a user message", 1)
+		m = mapping.AsUser(m)
+		w.loss.Add(mapping.RoleKind(e.Message.Role), mapping.ActionConverted, "ash has no such role; written as a user message", 1)
 	}
 	w.lossForeign(e)
 	var o jsonx.Obj
@@ -652,6 +653,13 @@ func (w *writer) historyOf(e *session.Entry, role string) error {
 	}
 	if !w.own && role != "user" && role != "assistant" {
 		return nil
+	}
+	if !w.own && string(e.Message.Role) != role {
+		// history.jsonl names the role context.jsonl wrote (a bash run is a user message)
+		c, m := *e, mapping.AsUser(e.Message)
+		m.Role = session.Role(role)
+		c.Message = m
+		e = &c
 	}
 	return w.history.line(historyLine(e, note, w.id(e.ID), w.when(e.Time)))
 }

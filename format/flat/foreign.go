@@ -120,7 +120,7 @@ func (s *foreignState) emit(lw *lineWriter, e *session.Entry) {
 	case e.Kind == session.KindCompaction && e.Compaction != nil:
 		s.emitCompaction(lw, e)
 	default:
-		s.loss.Add(string(e.Kind)+"-entry", "dropped", "flat has message and compaction entries only", 1)
+		s.loss.Add(mapping.EntryKind(e), "dropped", "flat has message and compaction entries only", 1)
 	}
 }
 
@@ -152,7 +152,7 @@ func (s *foreignState) emitMessage(lw *lineWriter, e *session.Entry) {
 	switch m.Role {
 	case session.RoleUser, session.RoleAssistant, session.RoleTool:
 	default:
-		s.loss.Add(string(m.Role)+"-message", "dropped", "flat has user, assistant and tool_result messages only", 1)
+		s.loss.Add(mapping.RoleKind(m.Role), "dropped", "flat has user, assistant and tool_result messages only", 1)
 		return
 	}
 	s.lossExtras(e.Extra)
@@ -260,30 +260,14 @@ func (s *foreignState) convertBlock(b session.Block) (session.Block, bool) {
 	return out, true
 }
 
-// stopReason maps other layouts' spellings onto flat's five values.
+// stopReason maps other layouts' spellings onto flat's five values, which
+// are mapping's neutral ones.
 func (s *foreignState) stopReason(m *session.Message) string {
-	switch m.StopReason {
-	case "stop", "length", "tool_use", "error", "aborted":
-		return m.StopReason
-	case "toolUse", "tool_calls", "tool-calls":
-		return "tool_use"
-	case "end_turn", "stop_sequence", "endTurn":
-		return "stop"
-	case "max_tokens", "maxTokens":
-		return "length"
-	case "":
-		for _, b := range m.Content {
-			if b.Type == session.BlockToolCall {
-				return "tool_use"
-			}
-		}
-		if m.Error != "" {
-			return "error"
-		}
-		return "stop"
+	r, ok := mapping.Stop(m)
+	if !ok {
+		s.loss.Add("stop-reason", "flattened", "flat knows stop, length, tool_use, error and aborted only", 1)
 	}
-	s.loss.Add("stop-reason", "flattened", "flat knows stop, length, tool_use, error and aborted only", 1)
-	return "stop"
+	return r
 }
 
 func (s *foreignState) lossMessage(m *session.Message) {

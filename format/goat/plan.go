@@ -63,7 +63,7 @@ func isTranscript(e *session.Entry) bool {
 func (w *writer) entry(p *plan, sessionID string, e *session.Entry) {
 	loss := w.opt.Loss
 	if e.Kind != session.KindMessage || e.Message == nil {
-		loss.Add(string(e.Kind)+"-entry", "dropped", "goat's messages.jsonl holds chat messages only", 1)
+		loss.Add(mapping.EntryKind(e), "dropped", "goat's messages.jsonl holds chat messages only", 1)
 		return
 	}
 	if e.Origin == Name {
@@ -169,9 +169,9 @@ func foreignMessage(src *session.Message, loss *format.Loss) (*session.Message, 
 	case session.RoleUser, session.RoleAssistant, session.RoleSystem, session.RoleTool:
 	case session.RoleDeveloper:
 		m.Role = session.RoleSystem
-		loss.Add("developer-message", "converted", "goat has no developer role; written as system", 1)
+		loss.Add(mapping.RoleKind(src.Role), "converted", "goat has no developer role; written as system", 1)
 	default:
-		loss.Add(string(src.Role)+"-message", "dropped", "goat has no such message role", 1)
+		loss.Add(mapping.RoleKind(src.Role), "dropped", "goat has no such message role", 1)
 		return nil, false
 	}
 	var texts, images, calls []session.Block
