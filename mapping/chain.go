@@ -13,8 +13,12 @@ func LinksMessagesOnly(origin string) bool { return origin == "ash" }
 // message continues from there, so tool results and compactions stay on
 // the path to the leaf. Branches (two messages under one parent) stay
 // branches. Entries must come in source order.
+//
+// A message without a parent after the first one continues from the entry
+// before it: ash reads a file without parent ids as one linear chat.
 type Chain struct {
 	tail map[string]string // message id -> last attachment written under it
+	last string            // the last main-conversation entry
 }
 
 // Parent returns e's parent id in the re-linked tree (a source id).
@@ -23,7 +27,13 @@ func (c *Chain) Parent(e *session.Entry) string {
 		c.tail = map[string]string{}
 	}
 	p := e.ParentID
+	if e.Sidechain == "" {
+		defer func() { c.last = e.ID }()
+	}
 	if p == "" {
+		if e.Sidechain == "" {
+			return c.last
+		}
 		return ""
 	}
 	np := p

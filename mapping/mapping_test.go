@@ -93,3 +93,21 @@ func TestActivePathAttachments(t *testing.T) {
 		t.Errorf("path = %s, %d branches; want u a r c u2 a2 and 2 (x is abandoned)", got, branches)
 	}
 }
+
+func TestChain(t *testing.T) {
+	msg := func(id, parent string, role session.Role) *session.Entry {
+		return &session.Entry{Kind: session.KindMessage, ID: id, ParentID: parent, Message: &session.Message{Role: role}}
+	}
+	// ash: results and a compaction hang off the assistant message; the next
+	// user message names the assistant; a later message names no parent.
+	entries := []*session.Entry{msg("u", "", "user"), msg("a", "u", "assistant"), msg("r1", "a", "tool"), msg("r2", "a", "tool"),
+		{Kind: session.KindCompaction, ID: "c", ParentID: "a"}, msg("u2", "a", "user"), msg("u3", "", "user")}
+	var c Chain
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.ID+"<"+c.Parent(e))
+	}
+	if s := join(got); s != "u< a<u r1<a r2<r1 c<r2 u2<c u3<u2" {
+		t.Errorf("chain = %s", s)
+	}
+}
