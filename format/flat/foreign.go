@@ -23,8 +23,11 @@ func writeForeign(w *bufio.Writer, r session.Reader, opt format.WriteOptions) er
 
 	m := s.Meta
 	meta := m
-	if meta.ID == "" {
+	switch {
+	case meta.ID == "":
 		meta.ID = mapping.UUID(m.Cwd + "\x00" + m.Created.Raw)
+	case !mapping.IsUUID(meta.ID):
+		meta.ID = mapping.UUID("flat:" + meta.ID) // flat's own form
 	}
 	created := m.Created
 	if created.T.IsZero() && len(path) > 0 {

@@ -13,6 +13,7 @@ import (
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
 )
@@ -29,6 +30,9 @@ func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]st
 	s, err := session.ReadAll(r)
 	if err != nil {
 		return nil, err
+	}
+	if s.Meta.Origin != Name {
+		goatIDs(&s.Meta)
 	}
 	id := s.Meta.ID
 	if !safeName(id) {
@@ -60,6 +64,25 @@ func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]st
 		return w.written, err
 	}
 	return w.written, nil
+}
+
+// goatIDs gives a session from another layout goat's own id form (a UUID),
+// derived from the source id when it is not one; a fork's parent id is
+// derived the same way, so it names the parent converted alongside it.
+func goatIDs(m *session.Meta) {
+	m.ID = goatID(m.ID)
+	if m.Parent != nil && m.Parent.SessionID != "" {
+		p := *m.Parent
+		p.SessionID = goatID(p.SessionID)
+		m.Parent = &p
+	}
+}
+
+func goatID(id string) string {
+	if mapping.IsUUID(id) {
+		return id
+	}
+	return mapping.UUID("goat:" + id)
 }
 
 type writer struct {

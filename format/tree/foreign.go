@@ -84,6 +84,17 @@ func (f *foreign) entry(e *session.Entry) *session.Entry {
 	if e.Message != nil {
 		c.Message = f.message(e.Message)
 	}
+	if e.Kind == session.KindOther {
+		// An entry type only another layout has: kept as pi's extension
+		// state, which never enters the model's context.
+		f.loss.Add(mapping.EntryKind(e), mapping.ActionConverted, "pi has no such entry: kept as a custom entry", 1)
+		data := []byte(nil)
+		if e.Custom != nil {
+			data = e.Custom.Data
+		}
+		c.Kind, c.Type = session.KindCustom, "custom"
+		c.Custom = &session.Custom{CustomType: e.Type, Data: data}
+	}
 	return &c
 }
 

@@ -71,6 +71,13 @@ func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) er
 			return err
 		}
 		enc.foreign = e.Origin != Name
+		if enc.foreign && e.Sidechain != "" {
+			// A sub-agent run or side file (ash subagents/, goat's
+			// transcript) has no place in pi's one file: written into it,
+			// its last line would become the leaf pi continues from.
+			opt.Loss.Add(mapping.KindSidechain, mapping.ActionDropped, "pi has no sub-agent runs or side files", 1)
+			continue
+		}
 		if enc.foreign && fx != nil {
 			e = fx.entry(e)
 		}
@@ -106,9 +113,6 @@ func countLoss(l *format.Loss, e *session.Entry) {
 		return
 	}
 	countExtras(l, "entry", e.Extra)
-	if e.Sidechain != "" {
-		l.Add(mapping.KindSidechain, mapping.ActionFlattened, "pi has no sub-agent runs: their entries are written into the main file", 1)
-	}
 	if e.Kind == session.KindSubagent || e.Kind == session.KindSubagentEnd {
 		l.Add(mapping.EntryKind(e), "converted", "pi has no sub-agent entries: written as custom entries", 1)
 	}
