@@ -26,9 +26,10 @@
 // Timestamps. The model keeps the instant and the source spelling. A writer
 // of the same layout writes the source spelling back; a writer of another
 // layout spells the instant its own way: ISO 8601 UTC with milliseconds and
-// Z (ISO: tree, flat headers, goat), Unix milliseconds (Millis: tree and flat
-// messages, OpenCode), Python's isoformat with +00:00 (PyTime: ash). An entry
-// without a time takes the previous entry's.
+// Z (ISO: tree), RFC 3339 seconds (flat entries), RFC 3339 with nanoseconds
+// (goat), Unix milliseconds (Millis: tree and flat messages, OpenCode),
+// Python's isoformat with +00:00 (PyTime: ash). An entry without a time
+// takes the previous entry's.
 //
 // Usage and cost. A message's Usage is what that message cost. OpenCode
 // overwrites an assistant message's tokens at each step, so its reader sums
@@ -37,13 +38,19 @@
 //
 // Compactions, branches, forks and child sessions. A linear layout (flat,
 // goat, OpenCode) writes the active path: root to the leaf, the last entry
-// in source order, as pi, ash and flat resume there (ActivePath). The entries
-// left out are counted, and so are the branches (Flatten). A compaction is
-// kept where the target has one (tree, flat, ash; an OpenCode summary
-// message); its first kept entry is rewritten to the new id, or cleared with
-// a loss when the target cannot name it. A fork keeps its parent session id
-// (and fork point) where the target can say it; child sessions are sessions
-// of their own, converted one by one.
+// in source order, as pi, ash and flat resume there, plus the tool results
+// and compactions ash hangs off path messages (ActivePath). The entries
+// left out are counted, and so are the branches and sub-agent entries
+// (Flatten). Writing ash into pi re-chains those attachments (Chain). A
+// compaction is kept where the target has one (tree, flat, ash; an OpenCode
+// summary message); its first kept entry is rewritten to the new id, or set
+// to the entry before the summary when the target must name one. A fork
+// keeps its parent session id (and fork point) where the target can say it;
+// child sessions are sessions of their own, converted one by one.
+//
+// Roles the target lacks become user messages where it can hold them
+// (AsUser: pi's shell runs as the text pi gives the model), and stop
+// reasons map onto five neutral values (Stop).
 //
 // Images and files. Images are base64 with a MIME type in the model. OpenCode
 // keeps images and files as file parts with a data: URL; flat and tree keep
