@@ -157,6 +157,10 @@ func (j *JSONL) parse(it *item) {
 		return
 	}
 	it.valid = true
+	if key, off, dup := jsonx.DuplicateKey(it.b); dup {
+		it.findings = append(it.findings, report.Finding{Path: j.Path, Line: it.n, Column: off + 1, Severity: report.Error, Rule: "duplicate-key",
+			Message: fmt.Sprintf("key %q appears twice in one object (JavaScript and Python keep the last value, sesstool the first)", key)})
+	}
 	it.v = gjson.ParseBytes(it.b)
 	sch := j.Rules.Schema(it.v)
 	if sch == nil {
