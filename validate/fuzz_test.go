@@ -20,8 +20,10 @@ type flatRules struct {
 }
 
 func (r *flatRules) Schema(gjson.Result) *jsonschema.Schema { return r.sch }
-func (r *flatRules) Check(l Line)                           { r.seen = append(r.seen, Line{N: l.N, Valid: l.Valid, Last: l.Last, Bytes: bytes.Clone(l.Bytes)}) }
-func (r *flatRules) Finish()                                { r.finished = true }
+func (r *flatRules) Check(l Line) {
+	r.seen = append(r.seen, Line{N: l.N, Valid: l.Valid, Last: l.Last, Bytes: bytes.Clone(l.Bytes)})
+}
+func (r *flatRules) Finish() { r.finished = true }
 
 // FuzzEngine: the engine never panics, delivers every non-blank line once,
 // in order, calls Finish, agrees with encoding/json about which lines are

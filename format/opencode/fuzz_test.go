@@ -18,7 +18,7 @@ func FuzzOpenCodeTree(f *testing.F) {
 		fuzzcheck.WriteFiles(t, root, map[string][]byte{
 			"migration": []byte("2"),
 			"session/a5ee440f3a5b15dd18869d161cddabbf9605e671/ses_e03a7a64affe0wHc2prdw2R2s7.json": session,
-			"message/ses_e03a7a64affe0wHc2prdw2R2s7/msg_1fc5859fb001AVlB5Jzf5pmiGs.json":          message,
+			"message/ses_e03a7a64affe0wHc2prdw2R2s7/msg_1fc5859fb001AVlB5Jzf5pmiGs.json":           message,
 			"part/msg_1fc5859fb001AVlB5Jzf5pmiGs/prt_1fc585a860019ydZE88ebLA4gd.json":              part,
 		})
 		fuzzcheck.Check(t, opencode.Format{}, root)
