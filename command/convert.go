@@ -22,18 +22,7 @@ func Convert(env *Env, o ConvertOptions) error {
 	if err != nil {
 		return err
 	}
-	forced, err := lookupFormat(o.From)
-	if err != nil {
-		return err
-	}
-	paths, err := resolveInputs(env, o.Paths, o.From)
-	if err != nil {
-		return err
-	}
-	if len(paths) != 1 {
-		return Usage("convert takes one PATH, got %d", len(paths))
-	}
-	in, err := gatherInput(env, paths[0], forced, o.Session)
+	in, err := singleInput(env, "convert", o.From, o.Paths, o.Session)
 	if err != nil {
 		return err
 	}
@@ -77,7 +66,7 @@ func convertTarget(name string) (format.Format, format.Writer, error) {
 }
 
 // writeAll writes every session into the stage and returns, per session,
-// the staged paths the writer reports.
+// the staged path of the session's own file or directory.
 func writeAll(env *Env, in *input, w format.Writer, st *stage, pl *outputPlan, opt format.WriteOptions) ([]string, error) {
 	bar := progress.New(env.Stderr, len(in.jobs), "convert", env.StderrIsTerminal != nil && env.StderrIsTerminal())
 	defer bar.Done()
@@ -96,7 +85,9 @@ func writeAll(env *Env, in *input, w format.Writer, st *stage, pl *outputPlan, o
 		if err != nil {
 			return nil, IO(fmt.Errorf("convert %s: %w", displayPath(in, j.ref.Path), err))
 		}
-		written = append(written, paths...)
+		if len(paths) > 0 {
+			written = append(written, paths[0]) // the session's own file or directory
+		}
 		bar.Add()
 	}
 	return written, nil

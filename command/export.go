@@ -34,18 +34,7 @@ func Export(env *Env, o ExportOptions) error {
 	if ext == "" {
 		return Usage("export needs html or markdown, not %q", o.Kind)
 	}
-	forced, err := lookupFormat(o.From)
-	if err != nil {
-		return err
-	}
-	paths, err := resolveInputs(env, o.Paths, o.From)
-	if err != nil {
-		return err
-	}
-	if len(paths) != 1 {
-		return Usage("export takes one PATH, not %d", len(paths))
-	}
-	in, err := gatherInput(env, paths[0], forced, o.Session)
+	in, err := singleInput(env, "export", o.From, o.Paths, o.Session)
 	if err != nil {
 		return err
 	}
@@ -126,6 +115,9 @@ func exportOne(env *Env, name string, j job, out string, o ExportOptions) error 
 			return IO(fmt.Errorf("write standard output: %w", err))
 		}
 		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return IO(fmt.Errorf("create %s: %w", filepath.Dir(out), err))
 	}
 	f, err := atomicfile.Create(out, 0o644, o.Force)
 	if err != nil {

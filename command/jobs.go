@@ -28,6 +28,23 @@ type input struct {
 	clean func() // removes a spooled copy of standard input
 }
 
+// singleInput resolves the one PATH that convert and export take (standard
+// input or a default store when omitted) and gathers its sessions.
+func singleInput(env *Env, cmd, from string, paths []string, sessionID string) (*input, error) {
+	forced, err := lookupFormat(from)
+	if err != nil {
+		return nil, err
+	}
+	paths, err = resolveInputs(env, paths, from)
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) != 1 {
+		return nil, Usage("%s takes one PATH, got %d", cmd, len(paths))
+	}
+	return gatherInput(env, paths[0], forced, sessionID)
+}
+
 // gatherInput finds, validates and lists the sessions at p. An input that
 // does not validate is refused (exit 1) with its findings on stderr, so a
 // broken session is never converted or exported half-understood.

@@ -10,7 +10,8 @@ import (
 // SyntaxError describes why b is not one JSON value, with the 1-based column
 // (in characters) where the problem was found. bad is false when b is valid.
 func SyntaxError(b []byte) (col int, msg string, bad bool) {
-	// json.Valid accepts invalid UTF-8 inside strings, so check it first.
+	// UTF-8 first: json.Valid accepts invalid UTF-8 inside strings (Go's
+	// decoder would replace it), but JSON text must be UTF-8.
 	if !utf8.Valid(b) {
 		off := invalidUTF8Offset(b)
 		return utf8.RuneCount(b[:off]) + 1, "invalid UTF-8", true

@@ -12,6 +12,7 @@ import (
 	"github.com/sesstool/sesstool/format/flat"
 	"github.com/sesstool/sesstool/format/goat"
 	"github.com/sesstool/sesstool/format/opencode"
+	"github.com/sesstool/sesstool/format/tree"
 )
 
 // All is every layout, in detection order: directory layouts with strong
@@ -22,6 +23,7 @@ var All = []format.Format{
 	opencode.Format{},
 	opencode.Export{},
 	flat.New(),
+	tree.Format{},
 }
 
 // Lookup finds a layout by name or alias (case-insensitive).

@@ -1,9 +1,10 @@
 package validate
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -41,16 +42,10 @@ func SchemaIssues(err error) []SchemaIssue {
 		}
 	}
 	walk(ve)
-	// jsonschema walks properties in map order: sort, so output is deterministic.
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Pointer != b.Pointer {
-			return a.Pointer < b.Pointer
-		}
-		if a.Keyword != b.Keyword {
-			return a.Keyword < b.Keyword
-		}
-		return a.Message < b.Message
+	// v6 collects causes from maps (properties), so their order varies
+	// from run to run; output must not.
+	slices.SortStableFunc(out, func(a, b SchemaIssue) int {
+		return cmp.Or(strings.Compare(a.Pointer, b.Pointer), strings.Compare(a.Keyword, b.Keyword), strings.Compare(a.Message, b.Message))
 	})
 	return out
 }

@@ -171,7 +171,7 @@ func (j *JSONL) parse(it *item) {
 		it.findings = append(it.findings, report.Finding{Path: j.Path, Line: it.n, Severity: report.Error, Rule: "json-syntax", Message: err.Error()})
 		return
 	}
-	if err := sch.Validate(inst); err != nil {
+	if err := safeValidate(sch, inst); err != nil {
 		for _, is := range SchemaIssues(err) {
 			it.findings = append(it.findings, report.Finding{Path: j.Path, Line: it.n, Pointer: is.Pointer, Severity: report.Error, Rule: "schema", Message: is.Format(schema.Base)})
 		}
@@ -189,4 +189,16 @@ func (j *JSONL) deliver(it *item, last bool) {
 		}
 	}
 	j.Rules.Check(Line{N: it.n, Bytes: it.b, Value: it.v, Valid: it.valid, Last: last})
+}
+
+// safeValidate turns a panic inside the schema library into an error: v6
+// panics on numbers big.Rat cannot hold (such as 1e999999999), and a panic
+// in a worker goroutine would take the whole process down.
+func safeValidate(sch *jsonschema.Schema, inst any) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the schema validator failed on this line (%v); a number is probably out of range", r)
+		}
+	}()
+	return sch.Validate(inst)
 }

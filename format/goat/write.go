@@ -43,7 +43,7 @@ func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]st
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("write %s: %w", dir, err)
 	}
-	w := &writer{dir: dir, opt: opt, meta: &s.Meta}
+	w := &writer{dir: dir, opt: opt, meta: &s.Meta, written: []string{dir}} // the session directory first
 	plan := w.plan(s)
 	if err := w.writeLines(MessagesFile, plan.messages); err != nil {
 		return w.written, err

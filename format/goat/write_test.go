@@ -59,8 +59,8 @@ func TestWriteForeign(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(out, "0f1e2d3c-4b5a-4968-8776-655443322110")
-	if len(written) != 2 {
-		t.Errorf("written %v, want messages.jsonl and metadata.json", written)
+	if len(written) != 3 || written[0] != dir {
+		t.Errorf("written %v, want the session directory, messages.jsonl and metadata.json", written)
 	}
 	var got bytes.Buffer
 	for _, n := range []string{MessagesFile, MetadataFile} {

@@ -1,0 +1,169 @@
+package tree
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/sesstool/sesstool/jsonl"
+	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/session"
+	"github.com/tidwall/gjson"
+)
+
+// Name is the format's registry name and the Origin of what it reads.
+const Name = "tree"
+
+// titleSlotKey holds oh-my-pi's fixed-size title line in Meta.Extra, verbatim,
+// so the writer can put it back in front of the header.
+const titleSlotKey = "#titleSlot"
+
+// titleOnlyInSlotKey marks a session whose header has no title of its own.
+const titleOnlyInSlotKey = "#titleOnlyInSlot"
+
+// reader streams one tree JSONL session. It keeps only what later lines need:
+// for v1 files, the derived ids handed out so far (uniqueness and
+// firstKeptEntryIndex); never whole entries.
+type reader struct {
+	name   string
+	lr     *jsonl.Reader
+	closer io.Closer
+	meta   session.Meta
+	v1     bool
+	n      int             // entries read (the header is index 0)
+	prev   string          // v1: id of the previous entry, the next one's parent
+	byIdx  []string        // v1: derived id by index (index 0 is the header)
+	taken  map[string]bool // v1: derived ids handed out
+	next   *pending        // a line read ahead while looking for the header
+}
+
+type pending struct {
+	b []byte
+	n int
+}
+
+// newReader reads up to the header. A file that does not start with one is
+// refused: without its id there is no session.
+func newReader(name string, r io.Reader, c io.Closer) (*reader, error) {
+	rd := &reader{name: name, lr: jsonl.NewReader(r), closer: c}
+	rd.meta.Origin = Name
+	for {
+		l, err := rd.line()
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("read %s: empty file, no session header", name)
+		}
+		if err != nil {
+			return nil, err
+		}
+		t := gjson.GetBytes(l.b, "type").String()
+		if t == "title" && rd.meta.Extra.Get(titleSlotKey) == nil && json1(l.b) {
+			rd.meta.Extra = append(rd.meta.Extra, session.Field{Key: titleSlotKey, Value: l.b})
+			if s := gjson.GetBytes(l.b, "title"); s.Type == gjson.String && rd.meta.Title == "" {
+				rd.meta.Title = s.Str
+			}
+			continue
+		}
+		if t != "session" || !json1(l.b) {
+			return nil, fmt.Errorf("read %s: line %d: the first line is not a session header", name, l.n)
+		}
+		slot := rd.meta.Extra
+		title := rd.meta.Title
+		rd.meta.Extra = nil
+		rd.meta.Title = ""
+		if err := decodeHeader(l.b, &rd.meta); err != nil {
+			return nil, fmt.Errorf("read %s: line %d: %w", name, l.n, err)
+		}
+		if rd.meta.Title == "" && title != "" {
+			// The title lives only in the slot: say so, so the writer
+			// does not add it to the header.
+			rd.meta.Title = title
+			slot = append(slot, session.Field{Key: titleOnlyInSlotKey, Value: []byte("true")})
+		}
+		rd.meta.Extra = append(slot, rd.meta.Extra...)
+		rd.meta.Raw = l.b
+		rd.v1 = rd.meta.Version == "1"
+		if rd.v1 {
+			rd.taken = map[string]bool{}
+			rd.byIdx = []string{""}
+		}
+		return rd, nil
+	}
+}
+
+func json1(b []byte) bool { _, _, bad := jsonx.SyntaxError(b); return !bad }
+
+// line returns the next non-blank line, copied.
+func (r *reader) line() (pending, error) {
+	for {
+		l, err := r.lr.Next()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return pending{}, io.EOF
+			}
+			return pending{}, fmt.Errorf("read %s: %w", r.name, err)
+		}
+		if len(bytes.TrimSpace(l.Bytes)) == 0 {
+			continue
+		}
+		return pending{b: bytes.Clone(l.Bytes), n: l.N}, nil
+	}
+}
+
+func (r *reader) Meta() *session.Meta { return &r.meta }
+
+func (r *reader) Close() error {
+	if r.closer != nil {
+		return r.closer.Close()
+	}
+	return nil
+}
+
+// Next returns the next entry. A line that is not JSON is an error naming
+// the line: readers never skip silently.
+func (r *reader) Next() (*session.Entry, error) {
+	l, err := r.line()
+	if err != nil {
+		return nil, err
+	}
+	if col, msg, bad := jsonx.SyntaxError(l.b); bad {
+		return nil, fmt.Errorf("%s:%d:%d: %s", r.name, l.n, col, msg)
+	}
+	if !gjson.ParseBytes(l.b).IsObject() {
+		return nil, fmt.Errorf("%s:%d: entry is not a JSON object", r.name, l.n)
+	}
+	r.n++
+	e := &session.Entry{Origin: Name, Raw: l.b, Line: l.n}
+	if err := decodeEntry(l.b, e, r.v1); err != nil {
+		return nil, fmt.Errorf("%s:%d: %w", r.name, l.n, err)
+	}
+	if r.v1 {
+		r.derive(e, l.b)
+	}
+	return e, nil
+}
+
+// derive gives a v1 entry its id and parent: ids from session.DerivedID,
+// chained in file order, exactly as the migrator hands them out, so that a
+// v1 file and its migrated form describe the same tree.
+func (r *reader) derive(e *session.Entry, b []byte) {
+	e.ID = session.DerivedID(r.meta.ID, e.Line, func(id string) bool { return r.taken[id] })
+	r.taken[e.ID] = true
+	e.ParentID = r.prev
+	r.prev = e.ID
+	r.byIdx = append(r.byIdx, e.ID)
+	if e.Kind != session.KindCompaction || e.Compaction == nil {
+		return
+	}
+	// firstKeptEntryIndex counts the header as 0; only an earlier entry
+	// resolves (pi's migration can only point at ids it already gave out).
+	v := e.Extra.Get("firstKeptEntryIndex")
+	if v == nil {
+		return
+	}
+	if i, ok := integer(v); ok && i >= 1 && i < int64(r.n) && strconv.FormatInt(i, 10) == string(v) {
+		e.Compaction.FirstKeptID = r.byIdx[i]
+		e.Extra.Delete("firstKeptEntryIndex")
+	}
+}

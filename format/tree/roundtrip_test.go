@@ -1,0 +1,213 @@
+package tree
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/session"
+)
+
+const samples = "../../testdata/samples/pi"
+
+// roundTripInputs are every valid file: the hand-written v2/v3 files, the
+// real v1 samples, and v3 forms of those samples (ids added in file order).
+func roundTripInputs(t *testing.T) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for _, pat := range []string{"testdata/valid/*.jsonl", samples + "/*.jsonl"} {
+		files, _ := filepath.Glob(pat)
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[f] = b
+			if strings.HasPrefix(f, samples) {
+				out[f+" (as v3)"] = upgradeV1(t, b)
+			}
+		}
+	}
+	if len(out) < 9 {
+		t.Fatalf("only %d round-trip inputs found", len(out))
+	}
+	return out
+}
+
+var (
+	typeMember = regexp.MustCompile(`^\{"type":"[a-z_]+",`)
+	keptIndex  = regexp.MustCompile(`"firstKeptEntryIndex":(\d+)`)
+)
+
+// upgradeV1 turns a v1 sample into a v3 file by splicing ids, parents and a
+// version into each line's bytes, leaving everything else as it was, so
+// real-world lines are exercised in the v3 shape too.
+func upgradeV1(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	lines := bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n"))
+	id := func(i int) string { return fmt.Sprintf("%08x", 0xe0000000+i) }
+	for i, l := range lines {
+		loc := typeMember.FindIndex(l)
+		if loc == nil {
+			t.Fatalf("line %d does not start with a type member", i+1)
+		}
+		var ins string
+		switch {
+		case i == 0:
+			ins = `"version":3,`
+		case i == 1:
+			ins = fmt.Sprintf(`"id":"%s","parentId":null,`, id(i))
+		default:
+			ins = fmt.Sprintf(`"id":"%s","parentId":"%s",`, id(i), id(i-1))
+		}
+		l = append(append(append([]byte{}, l[:loc[1]]...), ins...), l[loc[1]:]...)
+		l = keptIndex.ReplaceAllFunc(l, func(m []byte) []byte {
+			var n int
+			fmt.Sscan(string(keptIndex.FindSubmatch(m)[1]), &n)
+			return []byte(fmt.Sprintf(`"firstKeptEntryId":"%s"`, id(n)))
+		})
+		out.Write(l)
+		out.WriteByte('\n')
+	}
+	return out.Bytes()
+}
+
+// TestRoundTrip proves, for every line of every valid file, that the model
+// holds everything (the canonical encoding alone is the same JSON value as
+// the line) and that writing merges back to the very same bytes.
+func TestRoundTrip(t *testing.T) {
+	for name, in := range roundTripInputs(t) {
+		t.Run(name, func(t *testing.T) {
+			r, err := Format{}.OpenReader(name, bytes.NewReader(in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := session.ReadAll(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := bytes.Split(bytes.TrimSuffix(in, []byte("\n")), []byte("\n"))
+			checkHeader(t, &s.Meta, lines)
+			enc := &encoder{version: s.Meta.Version}
+			for _, e := range s.Entries {
+				src := lines[e.Line-1]
+				canon := enc.entry(e)
+				if !jsonx.Equal(canon, src) {
+					t.Fatalf("line %d: canonical encoding differs from the input\n got: %.600s\nwant: %.600s", e.Line, canon, src)
+				}
+				if m := jsonx.Merge(e.Raw, canon); !bytes.Equal(m, src) {
+					t.Fatalf("line %d: merged output differs from the input", e.Line)
+				}
+			}
+			var out bytes.Buffer
+			r2, _ := Format{}.OpenReader(name, bytes.NewReader(in))
+			if err := (Format{}).WriteTo(&out, r2, format.WriteOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(out.Bytes(), in) {
+				t.Fatalf("written file differs from the input (%d vs %d bytes)", out.Len(), len(in))
+			}
+		})
+	}
+}
+
+func checkHeader(t *testing.T, m *session.Meta, lines [][]byte) {
+	t.Helper()
+	meta := *m
+	meta.Extra = append(session.Extras(nil), m.Extra...)
+	meta.Extra.Delete(titleSlotKey)
+	if meta.Extra.Get(titleOnlyInSlotKey) != nil {
+		meta.Extra.Delete(titleOnlyInSlotKey)
+		meta.Title = ""
+	}
+	canon := encodeHeader(&meta, m.Version)
+	if !jsonx.Equal(canon, m.Raw) {
+		t.Fatalf("header: canonical encoding differs\n got: %s\nwant: %s", canon, m.Raw)
+	}
+	if !bytes.Equal(jsonx.Merge(m.Raw, canon), m.Raw) {
+		t.Fatalf("header: merged output differs")
+	}
+}
+
+// A model change made after reading shows up in the output, spelled anew,
+// while the rest of the line keeps its bytes.
+func TestWriteChangedEntry(t *testing.T) {
+	in, _ := os.ReadFile("testdata/valid/v3_all.jsonl")
+	r, _ := Format{}.OpenReader("x", bytes.NewReader(in))
+	s, err := session.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Entries[3].Message.StopReason = "stop"
+	var out bytes.Buffer
+	if err := (Format{}).WriteTo(&out, &session.SliceReader{S: s}, format.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(out.String(), "\n")[s.Entries[3].Line-1]
+	want := strings.Replace(strings.Split(string(in), "\n")[s.Entries[3].Line-1], `"stopReason":"toolUse"`, `"stopReason":"stop"`, 1)
+	if got != want {
+		t.Fatalf("changed line:\n got %s\nwant %s", got, want)
+	}
+}
+
+// A session from another format is written as v3 with pi's required members.
+func TestWriteForeign(t *testing.T) {
+	one := int64(7)
+	s := &session.Session{Meta: session.Meta{ID: "x1", Cwd: "/w", Created: session.FromMillis(1767693600000)}}
+	s.Entries = []*session.Entry{
+		{Kind: session.KindMessage, ID: "u1", Time: session.FromMillis(1767693601000),
+			Extra: session.Extras{{Key: "sidecar", Value: []byte(`1`)}},
+			Message: &session.Message{Role: session.RoleUser, Content: []session.Block{{Type: session.BlockText, Text: "hi"}},
+				Extra: session.Extras{{Key: "author", Value: []byte(`"x"`)}}}},
+		{Kind: session.KindMessage, ID: "a1", ParentID: "u1", Time: session.FromMillis(1767693602000),
+			Message: &session.Message{Role: session.RoleAssistant, Usage: &session.Usage{Input: 1, Output: 2, Total: &one},
+				Content: []session.Block{{Type: session.BlockToolCall, ToolCallID: "c1", ToolName: "ls"}}}},
+		{Kind: session.KindMessage, ID: "t1", ParentID: "a1", Time: session.FromMillis(1767693603000),
+			Message: &session.Message{Role: session.RoleTool, ToolCallID: "c1", ToolName: "ls"}},
+	}
+	var out bytes.Buffer
+	loss := &format.Loss{}
+	if err := (Format{}).WriteTo(&out, &session.SliceReader{S: s}, format.WriteOptions{Loss: loss}); err != nil {
+		t.Fatal(err)
+	}
+	if items := loss.Items(); len(items) != 2 || items[0].Kind != "entry-extra-field" || items[1].Kind != "message-extra-field" {
+		t.Errorf("loss %+v", items)
+	}
+	want := `{"type":"session","version":3,"id":"x1","timestamp":"2026-01-06T10:00:00.000Z","cwd":"/w"}
+{"type":"message","id":"u1","parentId":null,"timestamp":"2026-01-06T10:00:01.000Z","message":{"role":"user","content":[{"type":"text","text":"hi"}],"timestamp":1767693601000}}
+{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-01-06T10:00:02.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"ls","arguments":{}}],"usage":{"input":1,"output":2,"cacheRead":0,"cacheWrite":0,"totalTokens":7},"timestamp":1767693602000}}
+{"type":"message","id":"t1","parentId":"a1","timestamp":"2026-01-06T10:00:03.000Z","message":{"role":"toolResult","content":[],"toolCallId":"c1","toolName":"ls","isError":false,"timestamp":1767693603000}}
+`
+	if out.String() != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", out.String(), want)
+	}
+	var rep bytes.Buffer
+	_ = rep
+	vr, err := Format{}.OpenReader("w", bytes.NewReader(out.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for {
+		_, err := vr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n != 3 {
+		t.Fatalf("read back %d entries, want 3", n)
+	}
+}

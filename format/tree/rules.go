@@ -1,0 +1,385 @@
+package tree
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/report"
+	"github.com/sesstool/sesstool/schema"
+	"github.com/sesstool/sesstool/validate"
+	"github.com/tidwall/gjson"
+)
+
+// Entry types each version knows; anything else is a warning.
+var (
+	typesV1  = []string{"message", "compaction", "thinking_level_change", "model_change"}
+	typesV2  = append(append([]string(nil), typesV1...), "branch_summary", "custom", "custom_message", "label", "session_info")
+	ompTypes = []string{"ttsr_injection", "session_init", "mode_change", "service_tier_change", "model_usage",
+		"reset_boundary", "archive", "credential_pin", "title_change"}
+)
+
+func knownTypes(version int) map[string]bool {
+	out := map[string]bool{}
+	list := typesV1
+	if version != 1 {
+		list = append(append([]string(nil), typesV2...), ompTypes...)
+	}
+	for _, t := range list {
+		out[t] = true
+	}
+	return out
+}
+
+// ValidateReader checks one tree JSONL file read from r: syntax and schema
+// per line (in parallel, by the validate engine) and then, in file order, the
+// rules a schema cannot say.
+func (Format) ValidateReader(name string, r io.Reader, rep *report.Report, opt format.ValidateOptions) error {
+	br := bufio.NewReaderSize(r, headBytes)
+	h := peekHeader(br)
+	version := headerVersion(h)
+	if gjson.GetBytes(h, "type").String() != "session" && gjson.GetBytes(h, "id").Exists() {
+		version = 3 // no header: judge by the first entry, so ids are not all flagged
+	}
+	sv := version
+	if sv < 1 || sv > 3 {
+		sv = 3
+	}
+	schemas, err := compileSchemas(sv)
+	if err != nil {
+		return err
+	}
+	ru := &rules{path: name, rep: rep, schemas: schemas, version: version, known: knownTypes(sv),
+		ids: map[string]int{}, parent: map[string]string{}, calls: map[string][]string{}}
+	eng := validate.JSONL{Path: name, Rules: ru, Report: rep, Workers: opt.Workers}
+	_, err = eng.Run(br)
+	rep.Counted(Name, 1, ru.entries)
+	return err
+}
+
+// headerVersion reads the version a header line states: 1 when absent,
+// 0 when it is not an integer.
+func headerVersion(h []byte) int {
+	v := gjson.GetBytes(h, "version")
+	if !v.Exists() {
+		return 1
+	}
+	n, ok := integer([]byte(v.Raw))
+	if !ok || n > 1<<20 || n < 0 {
+		return 0
+	}
+	return int(n)
+}
+
+// rules are the sequential checks. They hold ids and parent links, the tool
+// call ids of assistant entries and pending references: never whole entries.
+type rules struct {
+	path    string
+	rep     *report.Report
+	schemas map[string]*jsonschema.Schema
+	version int
+	known   map[string]bool
+
+	lines    int // JSON lines seen
+	entries  int
+	header   int // line of the header, 0 until seen
+	noHeader bool
+	ordinal  int               // entries so far; v1 firstKeptEntryIndex counts the header as 0
+	prev     string            // v1: key of the previous entry
+	ids      map[string]int    // id -> line
+	order    []string          // ids in file order
+	parent   map[string]string // id -> parent id ("" for a root)
+	calls    map[string][]string
+	refs     []ref
+}
+
+type ref struct {
+	line    int
+	pointer string
+	target  string
+	rule    string
+	what    string
+}
+
+// Schema picks the entry type's own schema, which says the same as
+// line.json's dispatch without evaluating every branch of it.
+func (r *rules) Schema(v gjson.Result) *jsonschema.Schema {
+	if t := v.Get("type"); t.Type == gjson.String {
+		if s, ok := r.schemas[t.Str]; ok {
+			return s
+		}
+	}
+	return r.schemas[""]
+}
+
+// compileSchemas returns version v's schema per entry type, "" being
+// line.json for anything else (an unknown type passes it; a rule warns).
+func compileSchemas(v int) (map[string]*jsonschema.Schema, error) {
+	out := map[string]*jsonschema.Schema{}
+	prefix := fmt.Sprintf("tree/v%d/", v)
+	for _, name := range schema.List() {
+		base, ok := strings.CutPrefix(name, prefix)
+		if !ok || base == "defs.json" {
+			continue
+		}
+		typ := strings.TrimSuffix(base, ".json")
+		switch typ {
+		case "line":
+			typ = ""
+		case "header":
+			typ = "session"
+		}
+		s, err := schema.Compile(name)
+		if err != nil {
+			return nil, err
+		}
+		out[typ] = s
+	}
+	if out[""] == nil {
+		return nil, fmt.Errorf("no schema %sline.json", prefix)
+	}
+	return out, nil
+}
+
+func (r *rules) errorf(line int, ptr, rule, f string, a ...any) {
+	r.rep.Errorf(r.path, line, ptr, rule, f, a...)
+}
+
+func (r *rules) Check(l validate.Line) {
+	first := r.lines == 0
+	r.lines++
+	if !l.Valid || !l.Value.IsObject() {
+		if r.header > 0 || !first {
+			r.entries++
+		}
+		if first {
+			r.noHeader = true // unreadable first line: the engine said why
+		}
+		return
+	}
+	v := l.Value
+	typ := v.Get("type").String()
+	switch {
+	case first && typ == "title":
+		r.lines = 0 // oh-my-pi's title slot sits before the header
+		return
+	case typ == "session":
+		r.checkHeader(l.N, v, first)
+		return
+	case first:
+		r.noHeader = true
+		r.errorf(l.N, "", "missing-header", "the first line is a %q entry, not the session header", typ)
+	}
+	r.entries++
+	r.ordinal++
+	r.checkEntry(l.N, v, typ)
+}
+
+func (r *rules) checkHeader(n int, v gjson.Result, first bool) {
+	switch {
+	case r.header > 0:
+		r.errorf(n, "/type", "duplicate-header", "second session header (the first is on line %d)", r.header)
+		return
+	case !first:
+		r.errorf(n, "/type", "missing-header", "session header on line %d, but it must be the first line", n)
+		return
+	}
+	r.header = n
+	if ver := v.Get("version"); ver.Exists() {
+		if n2, ok := integer([]byte(ver.Raw)); !ok || n2 < 1 || n2 > 3 {
+			r.errorf(n, "/version", "unknown-version", "unknown version %s (known: 1, 2, 3; none means 1)", ver.Raw)
+		}
+	}
+	r.checkTime(n, v)
+}
+
+func (r *rules) checkTime(n int, v gjson.Result) {
+	ts := v.Get("timestamp")
+	if ts.Type != gjson.String {
+		return // absent or not a string: the schema says so
+	}
+	if _, err := time.Parse(time.RFC3339Nano, ts.Str); err != nil {
+		r.errorf(n, "/timestamp", "bad-timestamp", "timestamp %q is not an RFC 3339 time", ts.Str)
+	}
+}
+
+func (r *rules) checkEntry(n int, v gjson.Result, typ string) {
+	if t := v.Get("type"); t.Type == gjson.String && !r.known[typ] {
+		r.rep.Warnf(r.path, n, "/type", "unknown-entry-type", "unknown entry type %q (kept as it is)", typ)
+	}
+	r.checkTime(n, v)
+	key, parent, ok := r.checkIDs(n, v)
+	if !ok {
+		return
+	}
+	r.checkRefs(n, v, typ)
+	msg := v.Get("message")
+	if typ != "message" || !msg.IsObject() {
+		return
+	}
+	switch msg.Get("role").String() {
+	case "assistant":
+		var ids []string
+		msg.Get("content").ForEach(func(_, b gjson.Result) bool {
+			if b.Get("type").String() == "toolCall" {
+				if id := b.Get("id"); id.Type == gjson.String {
+					ids = append(ids, id.Str)
+				}
+			}
+			return true
+		})
+		if len(ids) > 0 {
+			r.calls[key] = ids
+		}
+	case "toolResult":
+		id := msg.Get("toolCallId")
+		if id.Type == gjson.String && !r.onPath(parent, id.Str) {
+			r.rep.Warnf(r.path, n, "/message/toolCallId", "orphan-tool-result",
+				"tool result for call %q, but no earlier entry on its path made that tool call", id.Str)
+		}
+	}
+}
+
+// checkIDs records the entry's id and parent and returns them. v1 entries
+// get a key of their own (they have no ids) chained in file order.
+func (r *rules) checkIDs(n int, v gjson.Result) (key, parent string, ok bool) {
+	if r.version == 1 {
+		for _, k := range []string{"id", "parentId"} {
+			if v.Get(k).Exists() {
+				r.errorf(n, "/"+k, "unexpected-id", "a version 1 entry has no %s (ids came with version 2)", k)
+			}
+		}
+		key = "#" + strconv.Itoa(r.ordinal)
+		parent, r.prev = r.prev, key
+		r.ids[key] = n
+		r.parent[key] = parent
+		return key, parent, true
+	}
+	id := v.Get("id")
+	if id.Type != gjson.String || id.Str == "" {
+		r.errorf(n, "", "missing-id", "entry has no id (version %d entries must have one)", r.version)
+		return "", "", false
+	}
+	pid := v.Get("parentId")
+	switch {
+	case !pid.Exists():
+		r.errorf(n, "", "missing-id", "entry has no parentId (null for a root)")
+	case pid.Type == gjson.String:
+		parent = pid.Str
+		r.refs = append(r.refs, ref{n, "/parentId", parent, "dangling-parent", "parent"})
+	}
+	if first, dup := r.ids[id.Str]; dup {
+		r.errorf(n, "/id", "duplicate-id", "id %q is already used on line %d", id.Str, first)
+		return "", "", false
+	}
+	r.ids[id.Str] = n
+	r.order = append(r.order, id.Str)
+	r.parent[id.Str] = parent
+	return id.Str, parent, true
+}
+
+func (r *rules) checkRefs(n int, v gjson.Result, typ string) {
+	add := func(field, what string) {
+		if t := v.Get(field); t.Type == gjson.String {
+			r.refs = append(r.refs, ref{n, "/" + field, t.Str, "dangling-reference", what})
+		}
+	}
+	switch typ {
+	case "compaction":
+		add("firstKeptEntryId", "first kept entry")
+		if idx := v.Get("firstKeptEntryIndex"); idx.Exists() && r.version == 1 {
+			i, ok := integer([]byte(idx.Raw))
+			if !ok || i < 1 || i >= int64(r.ordinal) {
+				r.errorf(n, "/firstKeptEntryIndex", "dangling-reference",
+					"firstKeptEntryIndex %s names no earlier entry (1..%d; the header is 0)", idx.Raw, r.ordinal-1)
+			}
+		}
+	case "branch_summary":
+		if v.Get("fromId").String() != "root" {
+			add("fromId", "branch point")
+		}
+	case "label":
+		add("targetId", "label target")
+	}
+}
+
+// onPath walks up from parent looking for an entry that made tool call id.
+// Only entries already seen are on the path; the walk cannot loop longer
+// than there are entries.
+func (r *rules) onPath(parent, id string) bool {
+	for steps, p := 0, parent; p != "" && steps <= len(r.parent); steps++ {
+		for _, c := range r.calls[p] {
+			if c == id {
+				return true
+			}
+		}
+		next, seen := r.parent[p]
+		if !seen {
+			return false
+		}
+		p = next
+	}
+	return false
+}
+
+func (r *rules) Finish() {
+	if r.header == 0 && !r.noHeader {
+		r.errorf(0, "", "missing-header", "no session header (the file has no entries at all)")
+	}
+	for _, f := range r.refs {
+		if _, ok := r.ids[f.target]; !ok {
+			r.errorf(f.line, f.pointer, f.rule, "%s %q is not an entry in this file", f.what, f.target)
+		}
+	}
+	r.cycles()
+}
+
+// cycles finds parent loops with a three-colour walk over ids only, and
+// reports each loop once, at its earliest line.
+func (r *rules) cycles() {
+	const (
+		fresh = iota
+		active
+		done
+	)
+	state := make(map[string]uint8, len(r.order))
+	for _, start := range r.order {
+		var stack []string
+		p := start
+		for p != "" && state[p] == fresh {
+			if _, ok := r.ids[p]; !ok {
+				break
+			}
+			state[p] = active
+			stack = append(stack, p)
+			p = r.parent[p]
+		}
+		if p != "" && state[p] == active {
+			i := 0
+			for stack[i] != p {
+				i++
+			}
+			loop := stack[i:]
+			at := loop[0]
+			for _, id := range loop {
+				if r.ids[id] < r.ids[at] {
+					at = id
+				}
+			}
+			names := make([]string, 0, len(loop)+1)
+			for _, id := range loop {
+				names = append(names, strconv.Quote(id))
+			}
+			names = append(names, strconv.Quote(loop[0]))
+			r.errorf(r.ids[at], "/parentId", "cycle", "parentId links form a cycle: %s", strings.Join(names, " -> "))
+		}
+		for _, id := range stack {
+			state[id] = done
+		}
+	}
+}

@@ -1,0 +1,142 @@
+// Package tree is the pi / oh-my-pi "tree JSONL" layout, versions 1, 2 and 3:
+// one session header line, then one entry per line, linked by id/parentId
+// (v2, v3) or by file order (v1).
+package tree
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/report"
+	"github.com/sesstool/sesstool/session"
+	"github.com/tidwall/gjson"
+)
+
+// Format is the tree layout. The zero value is ready to use.
+type Format struct{}
+
+var (
+	_ format.Format = Format{}
+	_ format.Writer = Format{}
+	_ format.Stream = Format{}
+)
+
+func (Format) Name() string      { return Name }
+func (Format) Aliases() []string { return []string{"pi", "jsonl"} }
+
+// headBytes is how much of a file detection reads: enough for oh-my-pi's
+// 256-byte title slot and any real header.
+const headBytes = 64 << 10
+
+// Detect reports whether path is a tree JSONL file, by its first lines.
+func (f Format) Detect(path string) bool { return f.DetectHead(format.Head(path, headBytes)) }
+
+// DetectHead looks at the first non-blank line (the second, after an
+// oh-my-pi title slot): a JSON object with "type":"session", a string id and
+// pi's header shape. A header with "version":1 belongs to the flat layout,
+// whose header is otherwise alike; pi's v1 headers have no version at all.
+func (Format) DetectHead(head []byte) bool {
+	h, ok := headerLine(head)
+	if !ok {
+		return false
+	}
+	v := gjson.ParseBytes(h)
+	if !v.IsObject() || v.Get("type").String() != "session" || v.Get("id").Type != gjson.String {
+		return false
+	}
+	if v.Get("parent_id").Exists() || v.Get("created_at").Exists() {
+		return false
+	}
+	ver := v.Get("version")
+	switch {
+	case !ver.Exists():
+		return v.Get("cwd").Exists() || v.Get("timestamp").Exists()
+	case ver.Type == gjson.Number:
+		return ver.Raw != "1"
+	}
+	return false
+}
+
+// headerLine returns the header's bytes from the start of a file: the first
+// non-blank line, or the one after a title slot. The line must be complete
+// unless it is all the head holds.
+func headerLine(head []byte) ([]byte, bool) {
+	skippedTitle := false
+	for len(head) > 0 {
+		i := bytes.IndexByte(head, '\n')
+		var l []byte
+		if i < 0 {
+			l, head = head, nil
+		} else {
+			l, head = head[:i], head[i+1:]
+		}
+		l = bytes.TrimSpace(l)
+		if len(l) == 0 {
+			continue
+		}
+		if !skippedTitle && gjson.GetBytes(l, "type").String() == "title" && i >= 0 {
+			skippedTitle = true
+			continue
+		}
+		return l, gjson.ValidBytes(l)
+	}
+	return nil, false
+}
+
+// Sessions: a tree file holds one session.
+func (Format) Sessions(path string) ([]format.Ref, error) {
+	return []format.Ref{{Path: path}}, nil
+}
+
+// Open streams the session in ref's file.
+func (Format) Open(ref format.Ref) (session.Reader, error) {
+	fh, err := os.Open(ref.Path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", ref.Path, err)
+	}
+	r, err := newReader(ref.Path, fh, fh)
+	if err != nil {
+		fh.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// OpenReader streams a session from r.
+func (Format) OpenReader(name string, r io.Reader) (session.Reader, error) {
+	return newReader(name, r, nil)
+}
+
+// Validate checks the file at path.
+func (f Format) Validate(path string, rep *report.Report, opt format.ValidateOptions) error {
+	fh, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	defer fh.Close()
+	return f.ValidateReader(path, fh, rep, opt)
+}
+
+// Write writes one session to the file out (created atomically).
+func (f Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]string, error) {
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return nil, fmt.Errorf("write %s: %w", out, err)
+	}
+	if err := writeFile(out, r, opt); err != nil {
+		return nil, err
+	}
+	return []string{out}, nil
+}
+
+// peekHeader reads the header through br without consuming it, so the
+// validator can pick the version's schemas before the parallel workers start.
+func peekHeader(br *bufio.Reader) []byte {
+	head, _ := br.Peek(headBytes)
+	h, _ := headerLine(head)
+	return h
+}

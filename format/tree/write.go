@@ -1,0 +1,141 @@
+package tree
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/sesstool/sesstool/atomicfile"
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/session"
+)
+
+// Versions are the layout's versions, oldest first.
+var Versions = []string{"1", "2", "3"}
+
+// Newest is the version written for sessions from other formats.
+const Newest = "3"
+
+// WriteTo writes one session as JSONL. A session read from this format is
+// written in the version it came with; everything else as v3. Each line is
+// encoded from the model and, for entries read from this format, merged with
+// the bytes they were read from, so what the model did not change keeps its
+// source spelling byte for byte.
+func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
+	defer r.Close()
+	bw := bufio.NewWriterSize(w, 1<<16)
+	m := r.Meta()
+	own := m.Origin == Name
+	version := Newest
+	if own && known(m.Version) {
+		version = m.Version
+	}
+	if slot := m.Extra.Get(titleSlotKey); own && slot != nil {
+		bw.Write(slot)
+		bw.WriteByte('\n')
+	}
+	meta := *m
+	meta.Extra = append(session.Extras(nil), m.Extra...)
+	meta.Extra.Delete(titleSlotKey)
+	if !own {
+		countExtras(opt.Loss, "header", meta.Extra)
+		meta.Extra = nil
+	}
+	if meta.Extra.Get(titleOnlyInSlotKey) != nil {
+		meta.Extra.Delete(titleOnlyInSlotKey)
+		if own {
+			meta.Title = ""
+		}
+	}
+	h := encodeHeader(&meta, version)
+	if own && m.Raw != nil {
+		h = jsonx.Merge(m.Raw, h)
+	}
+	bw.Write(h)
+	bw.WriteByte('\n')
+	enc := &encoder{version: version, foreign: !own}
+	for {
+		e, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		enc.foreign = e.Origin != Name
+		b := enc.entry(e)
+		if !enc.foreign && e.Raw != nil {
+			b = jsonx.Merge(e.Raw, b)
+		} else {
+			countLoss(opt.Loss, e)
+		}
+		bw.Write(b)
+		if err := bw.WriteByte('\n'); err != nil {
+			return fmt.Errorf("write: %w", err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	return nil
+}
+
+func known(v string) bool {
+	for _, k := range Versions {
+		if v == k {
+			return true
+		}
+	}
+	return false
+}
+
+// countLoss notes what pi cannot hold from another format's entry.
+func countLoss(l *format.Loss, e *session.Entry) {
+	if l == nil {
+		return
+	}
+	countExtras(l, "entry", e.Extra)
+	if e.Sidechain != "" {
+		l.Add("sidechain", "flattened", "pi has no sub-agent sidechains", 1)
+	}
+	if e.Kind == session.KindSubagent || e.Kind == session.KindSubagentEnd {
+		l.Add("subagent-entry", "dropped", "pi has no sub-agent entries", 1)
+	}
+	if m := e.Message; m != nil {
+		countExtras(l, "message", m.Extra)
+		for _, b := range m.Content {
+			countExtras(l, "block", b.Extra)
+		}
+		if m.Usage != nil && m.Usage.Reasoning > 0 {
+			l.Add("reasoning-tokens", "dropped", "pi usage has no reasoning count", 1)
+		}
+		if m.AuthorID != "" || m.AuthorName != "" {
+			l.Add("author", "dropped", "pi messages have no author", 1)
+		}
+	}
+}
+
+func writeFile(out string, r session.Reader, opt format.WriteOptions) error {
+	f, err := atomicfile.Create(out, 0o644, opt.Force)
+	if err != nil {
+		r.Close()
+		return err
+	}
+	if err := (Format{}).WriteTo(f, r, opt); err != nil {
+		f.Abort()
+		return fmt.Errorf("write %s: %w", out, err)
+	}
+	if err := f.Commit(); err != nil {
+		return fmt.Errorf("write %s: %w", out, err)
+	}
+	return nil
+}
+
+// countExtras counts another format's unknown members, which pi cannot hold.
+func countExtras(l *format.Loss, where string, x session.Extras) {
+	if len(x) > 0 {
+		l.Add(where+"-extra-field", "dropped", "another format's own members have no place in pi", len(x))
+	}
+}
