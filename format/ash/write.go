@@ -609,6 +609,11 @@ func (w *writer) historyOf(e *session.Entry, role string) error {
 	if !w.own && role != "user" && role != "assistant" {
 		return nil
 	}
+	if !w.own && note == nil && role != string(e.Message.Role) {
+		// a role ash lacks (bash, custom, ...) was written as user in
+		// context.jsonl; history.jsonl must say the same
+		note = append(append([]byte(`{"role":`), jsonx.String(role)...), '}')
+	}
 	return w.history.line(historyLine(e, note, w.id(e.ID), w.when(e.Time)))
 }
 

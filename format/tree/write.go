@@ -111,6 +111,9 @@ func countLoss(l *format.Loss, e *session.Entry) {
 		if m.Usage != nil && m.Usage.Reasoning > 0 {
 			l.Add("reasoning-tokens", "dropped", "pi usage has no reasoning count", 1)
 		}
+		if _, ok := piStopReasons[m.StopReason]; m.StopReason != "" && !ok {
+			l.Add("stop-reason", "dropped", "pi has no such stop reason", 1)
+		}
 		if m.AuthorID != "" || m.AuthorName != "" {
 			l.Add("author", "dropped", "pi messages have no author", 1)
 		}

@@ -81,6 +81,12 @@ func seeds() []seed {
 		add("migrate", "FuzzTreeMigrate", p, arg("../../migrate/testdata/"+p))
 	}
 	add("migrate", "FuzzTreeMigrate", "pi-replay", "pi/earendil-pi_prompt-cache-replay-session.v1.jsonl")
+	treeSeeds := []string{"pi/earendil-pi_prompt-cache-replay-session.v1.jsonl"}
+	for _, p := range []string{"valid/v2_hook.jsonl", "valid/v3_all.jsonl", "valid/v3_omp.jsonl", "invalid/cycle.jsonl", "invalid/dangling-reference-v1.jsonl", "invalid/duplicate-header.jsonl", "invalid/torn-line.jsonl"} {
+		treeSeeds = append(treeSeeds, "../../format/tree/testdata/"+p)
+		add("migrate", "FuzzTreeMigrate", "tree-"+strings.ReplaceAll(p, "/", "-"), arg("../../format/tree/testdata/"+p))
+	}
+	single("format/tree", "FuzzTreeConvert", treeSeeds...)
 	return s
 }
 
@@ -97,7 +103,7 @@ func main() {
 			b.WriteString("[]byte(" + strconv.Quote(string(data)) + ")\n")
 		}
 		if s.target == "FuzzTreeMigrate" {
-			b.WriteString("uint8(3)\n")
+			b.WriteString("uint8(2)\n") // version 3
 		}
 		dir := filepath.Join(s.pkg, "testdata", "fuzz", s.target)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
