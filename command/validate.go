@@ -73,7 +73,7 @@ func validatePath(env *Env, p string, forced format.Format, rep *report.Report, 
 			rep.Counted("", 1, 0)
 		}
 	}
-	if len(units) == 0 && len(skipped) == 0 {
+	if len(units) == 0 && (len(skipped) == 0 || skipped[0].Path != p) {
 		// An empty directory named on the command line: say so rather than
 		// report success on nothing.
 		rep.Add(report.Finding{Path: p, Severity: report.Error, Rule: "no-sessions", Message: "no session files or directories found here"})
