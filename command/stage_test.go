@@ -27,7 +27,7 @@ func TestCommitStaysInsideRoot(t *testing.T) {
 	os.MkdirAll(filepath.Join(st.dir, "session"), 0o755)
 	os.WriteFile(filepath.Join(st.dir, "session", "ok.json"), []byte("{}"), 0o644)
 	os.WriteFile(filepath.Join(outside, "victim"), []byte("keep"), 0o644)
-	os.Symlink(outside, filepath.Join(st.dir, "escape"))                             // a directory link
+	os.Symlink(outside, filepath.Join(st.dir, "escape"))                               // a directory link
 	os.Symlink(filepath.Join(outside, "victim"), filepath.Join(st.dir, "victim.json")) // a file link
 	if err := st.commit(root, true); err != nil {
 		t.Fatal(err)
