@@ -49,6 +49,14 @@ func Lock(f *os.File, since *Stamp) error {
 		}
 		return fmt.Errorf("lock %s: %w", f.Name(), err)
 	}
+	if err := checkHeld(f, since); err != nil {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		return err
+	}
+	return nil
+}
+
+func checkHeld(f *os.File, since *Stamp) error {
 	fi, err := f.Stat()
 	if err != nil {
 		return fmt.Errorf("read %s: %w", f.Name(), err)
