@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/registry"
 )
 
@@ -98,10 +97,10 @@ func TestCommandsNeverChangeTheirInput(t *testing.T) {
 		o := filepath.Join(out, fmt.Sprint(i))
 		runs = append(runs, []string{"validate", u.Path}, []string{"info", u.Path}, []string{"detect", u.Path},
 			[]string{"export", "html", "-o", o + ".html", u.Path}, []string{"export", "markdown", "-o", o + ".md", u.Path})
-		for _, f := range registry.All {
-			if _, ok := f.(format.Writer); ok {
-				runs = append(runs, []string{"convert", "--to", f.Name(), "-o", filepath.Join(o, f.Name()), u.Path})
-			}
+		// every reader runs whatever the target; one file and one
+		// directory target keep the run short
+		for _, to := range []string{"tree", "goat"} {
+			runs = append(runs, []string{"convert", "--to", to, "-o", filepath.Join(o, to), u.Path})
 		}
 	}
 	codes := map[int]int{}
