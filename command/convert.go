@@ -37,7 +37,11 @@ func Convert(env *Env, o ConvertOptions) error {
 	}
 	defer st.remove()
 	loss := &format.Loss{}
-	written, err := writeAll(env, in, w, st, pl, format.WriteOptions{Force: true, Loss: loss, Extra: o.Project})
+	batch := map[string]bool{}
+	for _, j := range in.jobs {
+		batch[sessionIDOf(j)] = true
+	}
+	written, err := writeAll(env, in, w, st, pl, format.WriteOptions{Force: true, Loss: loss, Extra: o.Project, Batch: batch})
 	if err != nil {
 		return err
 	}

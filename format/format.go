@@ -54,6 +54,10 @@ type WriteOptions struct {
 	Force bool   // replace existing files
 	Loss  *Loss  // where to count what the layout cannot hold; may be nil
 	Extra string // layout-specific choice (OpenCode --project)
+	// Batch holds the source ids of every session written in the same run,
+	// so a writer can tell whether a child's parent travels with it; nil
+	// when unknown.
+	Batch map[string]bool
 }
 
 // Stream is implemented by single-file layouts, which also work as filters

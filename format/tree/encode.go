@@ -230,10 +230,6 @@ func (c *encoder) body(b *obj, e *session.Entry) {
 				} else {
 					b.str("firstKeptEntryId", cp.FirstKeptID)
 				}
-			} else if c.foreign && !c.v1() {
-				// pi requires the member; a summary that replaces everything
-				// before it (OpenCode's) keeps from the compaction itself
-				b.str("firstKeptEntryId", e.ID)
 			}
 			if cp.TokensBefore != nil {
 				b.int("tokensBefore", *cp.TokensBefore)
@@ -302,9 +298,6 @@ var contentRoles = map[string]bool{"user": true, "assistant": true, "toolResult"
 
 func (c *encoder) message(m *session.Message, entryTime session.Time) []byte {
 	b := newObj(c.own(m.Extra))
-	if c.foreign {
-		m = c.foreignMessage(m)
-	}
 	role := roleName(m)
 	b.str("role", role)
 	c.content(b, m, contentRoles[role])
@@ -342,28 +335,6 @@ func (c *encoder) message(m *session.Message, entryTime session.Time) []byte {
 		}
 	}
 	return b.bytes()
-}
-
-// foreignMessage adapts another layout's message to what pi's schema
-// allows: the source's own role spelling (SourceRole) means nothing here,
-// an assistant's content is always an array, and a stop reason pi lacks is
-// mapped to its equivalent or dropped (countLoss counts it).
-func (c *encoder) foreignMessage(m *session.Message) *session.Message {
-	cp := *m
-	cp.SourceRole = ""
-	if cp.Role == session.RoleAssistant {
-		cp.ContentIsString, cp.ContentIsNull = false, false
-	}
-	cp.StopReason = piStopReasons[cp.StopReason] // countLoss counts what is dropped
-	return &cp
-}
-
-// piStopReasons maps other agents' stop reasons to pi's.
-var piStopReasons = map[string]string{
-	"stop": "stop", "end_turn": "stop", "stop_sequence": "stop", "end": "stop",
-	"length": "length", "max_tokens": "length",
-	"toolUse": "toolUse", "tool_use": "toolUse", "tool_calls": "toolUse", "tool-calls": "toolUse",
-	"error": "error", "aborted": "aborted", "cancelled": "aborted", "canceled": "aborted",
 }
 
 func (c *encoder) exec(b *obj, m *session.Message) {

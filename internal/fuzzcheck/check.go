@@ -134,19 +134,11 @@ func convert(t testing.TB, src format.Format, ref format.Ref, target format.Form
 // output check, exit 1, nothing written); docs/robustness.md lists them.
 // Remove an entry when its writer is fixed.
 var Known = map[string]map[string]bool{
-	// ash's all-entry-types fixture: a tool_use entry attached to a user
-	// message; flat and goat drop the call and keep its result.
-	"ash->goat": {"unknown-tool-call": true},
-	"ash->flat": {"unknown-tool-call": true},
-	// goat sub-agent transcripts become ash subagents/ files with no agent_session entry.
-	"goat->ash": {"orphan-subagent": true},
 	// a child session exported alone names a parent the new store lacks.
 	"opencode-export->opencode": {"dangling-parent": true},
-	// a compaction with no first kept entry (OpenCode's), or whose first
-	// kept entry flat cannot hold (omp's non-message entries): flat writes
-	// "" and its own validator refuses "".
-	"opencode-export->flat": {"dangling-first-kept": true},
-	"tree->flat":            {"dangling-first-kept": true},
+	// a compaction whose first kept entry flat cannot hold (omp's
+	// non-message entries): flat writes "" and its own validator refuses "".
+	"tree->flat": {"dangling-first-kept": true},
 }
 
 func ext(f format.Format) string {
