@@ -42,6 +42,10 @@ func Detect(env *Env, paths []string) error {
 			fmt.Fprintf(env.Stdout, "%s: unknown (%s)\n", s.Path, s.Reason)
 			unknown++
 		}
+		if len(units) == 0 && len(skipped) == 0 {
+			fmt.Fprintf(env.Stdout, "%s: unknown (no sessions found)\n", p)
+			unknown++
+		}
 	}
 	if unknown > 0 {
 		return Silent(ExitInvalid)

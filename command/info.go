@@ -94,6 +94,9 @@ func infoPath(env *Env, p string, forced format.Format) ([]Stats, error) {
 	if len(units) == 0 && len(skipped) > 0 {
 		return nil, Invalid("%s: %s", skipped[0].Path, skipped[0].Reason)
 	}
+	if len(units) == 0 {
+		return nil, Invalid("%s: no sessions found", p)
+	}
 	var out []Stats
 	for _, u := range units {
 		refs, err := u.Format.Sessions(u.Path)

@@ -84,6 +84,9 @@ func migrateJobs(env *Env, paths []string, forced format.Format, out string) ([]
 			}
 			fmt.Fprintf(env.Stderr, "sesstool: %s: %s, skipped\n", s.Path, s.Reason)
 		}
+		if len(units) == 0 && len(skipped) == 0 {
+			return nil, Invalid("%s: no sessions found", p)
+		}
 		for _, u := range units {
 			jobs = append(jobs, migrateJob{f: u.Format, path: u.Path})
 			roots = append(roots, p)

@@ -73,6 +73,12 @@ func validatePath(env *Env, p string, forced format.Format, rep *report.Report, 
 			rep.Counted("", 1, 0)
 		}
 	}
+	if len(units) == 0 && (len(skipped) == 0 || skipped[0].Path != p) {
+		// An empty directory named on the command line: say so rather than
+		// report success on nothing.
+		rep.Add(report.Finding{Path: p, Severity: report.Error, Rule: "no-sessions", Message: "no session files or directories found here"})
+		rep.Counted("", 1, 0)
+	}
 	for _, u := range units {
 		if err := u.Format.Validate(u.Path, rep, opt); err != nil {
 			return IO(err)

@@ -118,3 +118,24 @@ func TestMembersKeepsOrderAndRaw(t *testing.T) {
 		t.Error("array accepted as object")
 	}
 }
+
+func TestDuplicateKey(t *testing.T) {
+	for _, c := range []struct {
+		in  string
+		key string
+		off int
+	}{
+		{`{"a":1,"b":2}`, "", -1},
+		{`{"a":1,"a":2}`, "a", 7},
+		{`{"a":{"a":1},"b":[{"a":1},{"a":2}]}`, "", -1},
+		{`{"a":{"x":1,"y":2,"x":3}}`, "x", 18},
+		{`{"\u0061":1,"a":2}`, "a", 12},
+		{`{"k":"\"a\":","a":1,"k":0}`, "k", 20},
+		{`[` + strings.Repeat(`{"a":[`, 50000) + strings.Repeat(`]}`, 50000) + `]`, "", -1},
+	} {
+		key, off, found := DuplicateKey([]byte(c.in))
+		if found != (c.off >= 0) || key != c.key || (found && off != c.off) {
+			t.Errorf("%.40s: got %q at %d (%v), want %q at %d", c.in, key, off, found, c.key, c.off)
+		}
+	}
+}

@@ -16,12 +16,27 @@ import (
 // finishes the destination only when body succeeded: an in-place replacement
 // is atomic (the old file stays, whole, until the rename), a new -o file
 // appears only complete, and a dry run writes nothing.
-func stream(path string, opt format.MigrateOptions, res *format.MigrateResult, body func(io.Reader, io.Writer) error) error {
+//
+// In place, the file is locked (flock) for the whole rewrite and must still
+// be the version since describes (the one the migration was planned on),
+// and unchanged just before the rename: two processes migrating one file,
+// or an agent appending to it meanwhile, never lose or mix lines.
+func stream(path string, opt format.MigrateOptions, res *format.MigrateResult, since *atomicfile.Stamp, body func(io.Reader, io.Writer) error) error {
 	src, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", path, err)
 	}
-	defer src.Close()
+	defer src.Close() // releases the lock, after the rename
+	inPlace := opt.Out == "" && !opt.DryRun
+	var held atomicfile.Stamp
+	if inPlace {
+		if err := atomicfile.Lock(src, since); err != nil {
+			return err
+		}
+		if held, err = atomicfile.StampOf(path); err != nil {
+			return err
+		}
+	}
 	dst, err := openDest(path, opt)
 	if err != nil {
 		return err
@@ -39,6 +54,12 @@ func stream(path string, opt format.MigrateOptions, res *format.MigrateResult, b
 		dst.abort()
 		return fmt.Errorf("write %s: %w", dst.name, err)
 	}
+	if inPlace {
+		if err := atomicfile.Unchanged(path, held); err != nil {
+			dst.abort()
+			return err
+		}
+	}
 	if err := dst.commit(); err != nil {
 		return err
 	}
@@ -51,7 +72,7 @@ func (e *invalid) findings() []report.Finding { return []report.Finding{e.Findin
 // copyOut writes an input that is already at the target version, unchanged,
 // to -o FILE or -o -.
 func copyOut(path string, opt format.MigrateOptions, res *format.MigrateResult) error {
-	return stream(path, opt, res, func(src io.Reader, dst io.Writer) error {
+	return stream(path, opt, res, nil, func(src io.Reader, dst io.Writer) error {
 		_, err := io.Copy(dst, src)
 		return err
 	})

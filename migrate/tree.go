@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonl"
 	"github.com/sesstool/sesstool/report"
@@ -49,6 +50,10 @@ var syntaxRules = map[string]bool{"json-syntax": true, "invalid-utf8": true, "to
 // and docs/migrate.md for what each step does and what is safe.
 func (t Tree) Migrate(path, to string, opt format.MigrateOptions) (format.MigrateResult, error) {
 	res := format.MigrateResult{Path: path, To: to}
+	since, err := atomicfile.StampOf(path) // the version the plan is made on
+	if err != nil {
+		return res, err
+	}
 	target, err := strconv.Atoi(to)
 	if err != nil || target < 1 || target > Newest {
 		return res, fmt.Errorf("%w: unknown tree version %q (known: 1, 2, 3)", format.ErrRefusedStep, to)
@@ -82,7 +87,7 @@ func (t Tree) Migrate(path, to string, opt format.MigrateOptions) (format.Migrat
 	for i, s := range todo {
 		fns[i] = s.start(f)
 	}
-	if err := stream(path, opt, &res, func(src io.Reader, dst io.Writer) error {
+	if err := stream(path, opt, &res, &since, func(src io.Reader, dst io.Writer) error {
 		return run(src, dst, fns, f, opt.SkipInvalid)
 	}); err != nil {
 		return res, err

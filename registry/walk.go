@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -30,8 +31,14 @@ type Skipped struct {
 // Symlinked directories are followed once; a link loop is reported, not
 // followed forever. Hidden entries and *.bak backups are not walked into.
 func Walk(root string, forced format.Format) ([]Unit, []Skipped, error) {
-	if _, err := os.Stat(root); err != nil {
+	fi, err := os.Stat(root)
+	if err != nil {
 		return nil, nil, fmt.Errorf("read %s: %w", root, err)
+	}
+	if !fi.IsDir() && !fi.Mode().IsRegular() {
+		// A FIFO, socket or device: detecting its layout would read it (and
+		// block on a FIFO with no writer), and it cannot be read twice.
+		return nil, nil, fmt.Errorf("read %s: %w", root, errNotRegular(fi))
 	}
 	if forced != nil {
 		if forced.Detect(root) || !isDir(root) {
@@ -44,7 +51,7 @@ func Walk(root string, forced format.Format) ([]Unit, []Skipped, error) {
 		return nil, []Skipped{{root, "not a session in any known format"}}, nil
 	}
 	w := walker{forced: forced, seen: map[[2]uint64]bool{}}
-	err := w.dir(root)
+	err = w.dir(root)
 	return w.units, w.skipped, err
 }
 
@@ -79,6 +86,10 @@ func (w *walker) dir(dir string) error {
 			continue
 		}
 		p := filepath.Join(dir, e.Name())
+		if reason := w.unreadable(p); reason != "" {
+			w.skipped = append(w.skipped, Skipped{p, reason})
+			continue
+		}
 		if f := w.claim(p); f != nil {
 			w.units = append(w.units, Unit{f, p})
 			continue
@@ -94,6 +105,37 @@ func (w *walker) dir(dir string) error {
 		}
 	}
 	return nil
+}
+
+// unreadable says why p cannot be walked or detected (a broken link or a
+// link loop, a FIFO, socket or device), or "" when it is a regular file or a
+// directory. Such entries are reported, never silently passed over, and
+// never opened: a FIFO with no writer would block forever.
+func (w *walker) unreadable(p string) string {
+	fi, err := os.Stat(p)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return "symlink loop (too many levels of symbolic links)"
+		}
+		return fmt.Sprintf("cannot be read: %v", err)
+	}
+	if !fi.IsDir() && !fi.Mode().IsRegular() {
+		return errNotRegular(fi).Error()
+	}
+	return ""
+}
+
+func errNotRegular(fi os.FileInfo) error {
+	kind := "special file"
+	switch m := fi.Mode(); {
+	case m&os.ModeNamedPipe != 0:
+		kind = "named pipe (FIFO); read it as standard input with - instead"
+	case m&os.ModeSocket != 0:
+		kind = "socket"
+	case m&os.ModeDevice != 0:
+		kind = "device"
+	}
+	return fmt.Errorf("not a regular file or directory: a %s", kind)
 }
 
 func (w *walker) claim(p string) format.Format {

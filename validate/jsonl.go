@@ -60,6 +60,8 @@ type item struct {
 
 const batchLines = 512
 
+var utf8BOM = []byte{0xef, 0xbb, 0xbf}
+
 // Run reads r to the end. It returns the number of non-blank lines; err is an
 // I/O error, never a finding.
 func (j *JSONL) Run(r io.Reader) (int, error) {
@@ -147,6 +149,12 @@ func (j *JSONL) read(r io.Reader, workers int, out chan<- chan []item) error {
 
 // parse does the per-line work that needs no other line.
 func (j *JSONL) parse(it *item) {
+	if it.n == 1 && bytes.HasPrefix(it.b, utf8BOM) {
+		// Say what it is: a generic syntax error at column 1 does not.
+		it.findings = append(it.findings, report.Finding{Path: j.Path, Line: 1, Column: 1, Severity: report.Error, Rule: "utf8-bom",
+			Message: "the file starts with a UTF-8 byte order mark (EF BB BF), which JSON Lines does not allow"})
+		return
+	}
 	col, msg, bad := jsonx.SyntaxError(it.b)
 	if bad {
 		rule := "json-syntax"
@@ -157,6 +165,10 @@ func (j *JSONL) parse(it *item) {
 		return
 	}
 	it.valid = true
+	if key, off, dup := jsonx.DuplicateKey(it.b); dup {
+		it.findings = append(it.findings, report.Finding{Path: j.Path, Line: it.n, Column: off + 1, Severity: report.Error, Rule: "duplicate-key",
+			Message: fmt.Sprintf("key %q appears twice in one object (JavaScript and Python keep the last value, sesstool the first)", key)})
+	}
 	it.v = gjson.ParseBytes(it.b)
 	sch := j.Rules.Schema(it.v)
 	if sch == nil {

@@ -241,6 +241,8 @@ func (r *lineRules) Check(l validate.Line) {
 		id := v.Get("id").String()
 		c.entryID(r.path, l.N, id)
 		c.subagents[id] = true
+		r.safeID(l, "id")
+		r.safeID(l, "agent_session_id")
 		c.refs = append(c.refs, ref{r.path, "dangling-tool-use", "tool_use", l.N, "/parent_tool_use_id", v.Get("parent_tool_use_id").String()})
 		r.time(l, "created_at")
 	case "agent_session_complete":
@@ -260,6 +262,20 @@ func (r *lineRules) header(l validate.Line) {
 		r.c.rep.Errorf(r.path, l.N, "/version", "unknown-version", "unknown ash session version %q (known: \"1\", \"2\")", ver.String())
 	}
 	r.time(l, "created_at")
+	r.safeID(l, "id")
+}
+
+// safeID reports an id that cannot become a file or directory name (goat
+// names its session directory after the session id, ash its sub-agent
+// files after the sub-agent's).
+func (r *lineRules) safeID(l validate.Line, key string) {
+	id := l.Value.Get(key)
+	if id.Type != gjson.String {
+		return
+	}
+	if why := format.UnsafeID(id.String()); why != "" {
+		r.c.rep.Errorf(r.path, l.N, "/"+key, "unsafe-id", "%s %q %s: it cannot name an output file or directory", key, id.String(), why)
+	}
 }
 
 // time checks that a timestamp member parses as Python's

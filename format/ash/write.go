@@ -312,7 +312,7 @@ func (w *writer) header() []byte {
 func extras(o *jsonx.Obj, x session.Extras) {
 	for _, f := range x {
 		if !strings.HasPrefix(f.Key, "@") {
-			o.Raw(f.Key, f.Value)
+			o.Extra(f.Key, f.Value) // never a second "id" or "type"
 		}
 	}
 }

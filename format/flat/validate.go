@@ -122,6 +122,11 @@ func (r *rules) checkHeader(l validate.Line, typ string) bool {
 		return false
 	}
 	r.header = true
+	if id := l.Value.Get("id"); id.Type == gjson.String {
+		if why := format.UnsafeID(id.String()); why != "" {
+			r.errorf(l.N, "/id", "unsafe-id", "session id %q %s: it cannot name an output file or directory", id.String(), why)
+		}
+	}
 	if ver := l.Value.Get("version"); ver.Type == gjson.Number && ver.Raw != "1" {
 		r.errorf(l.N, "/version", "unknown-version", "version %s is not a flat version sesstool knows (1)", ver.Raw)
 	}

@@ -73,10 +73,11 @@ func (b *obj) bytes() []byte {
 }
 
 // isoTime spells an entry or header time: the source spelling when there is
-// one, else JavaScript's toISOString form.
+// one that pi reads (RFC 3339; another layout may spell times otherwise,
+// such as ash's Python "+0000"), else JavaScript's toISOString form.
 func isoTime(t session.Time) string {
 	if t.Raw != "" {
-		if _, err := strconv.ParseInt(t.Raw, 10, 64); err != nil {
+		if _, err := time.Parse(time.RFC3339Nano, t.Raw); err == nil {
 			return t.Raw
 		}
 	}

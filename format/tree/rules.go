@@ -196,6 +196,11 @@ func (r *rules) checkHeader(n int, v gjson.Result, first bool) {
 		}
 	}
 	r.checkTime(n, v)
+	if id := v.Get("id"); id.Type == gjson.String {
+		if why := format.UnsafeID(id.Str); why != "" {
+			r.errorf(n, "/id", "unsafe-id", "session id %q %s: it cannot name an output file or directory", id.Str, why)
+		}
+	}
 }
 
 func (r *rules) checkTime(n int, v gjson.Result) {

@@ -1,0 +1,38 @@
+package opencode_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/sesstool/sesstool/format/opencode"
+	"github.com/sesstool/sesstool/internal/fuzzcheck"
+)
+
+// FuzzOpenCodeTree fuzzes the three files of a one-message, one-part
+// OpenCode 1.x storage tree (session info, message info, part), filed
+// under the samples' ids.
+func FuzzOpenCodeTree(f *testing.F) {
+	f.Fuzz(func(t *testing.T, session, message, part []byte) {
+		root := filepath.Join(t.TempDir(), "storage")
+		fuzzcheck.WriteFiles(t, root, map[string][]byte{
+			"migration": []byte("2"),
+			"session/a5ee440f3a5b15dd18869d161cddabbf9605e671/ses_e03a7a64affe0wHc2prdw2R2s7.json": session,
+			"message/ses_e03a7a64affe0wHc2prdw2R2s7/msg_1fc5859fb001AVlB5Jzf5pmiGs.json":           message,
+			"part/msg_1fc5859fb001AVlB5Jzf5pmiGs/prt_1fc585a860019ydZE88ebLA4gd.json":              part,
+		})
+		fuzzcheck.Check(t, opencode.Format{}, root)
+	})
+}
+
+// FuzzOpenCodeExport fuzzes an `opencode export` JSON document.
+func FuzzOpenCodeExport(f *testing.F) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(t.TempDir(), "export.json")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fuzzcheck.Check(t, opencode.Export{}, p)
+		fuzzcheck.CheckStream(t, opencode.Export{}, data)
+	})
+}

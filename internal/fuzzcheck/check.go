@@ -1,0 +1,186 @@
+// Package fuzzcheck holds the properties every reader's fuzz target checks,
+// so each layout's target only builds its input:
+//
+//   - nothing panics (the fuzzer fails the run on a panic);
+//   - a session that validate accepts is read without error;
+//   - a session that validate accepts, written by every writer (the convert
+//     path: reader, model, writer), validates as the target layout.
+package fuzzcheck
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/registry"
+	"github.com/sesstool/sesstool/report"
+	"github.com/sesstool/sesstool/session"
+)
+
+// Check validates path as layout f and, when it is valid, reads every
+// session in it and converts each to every writable layout.
+func Check(t testing.TB, f format.Format, path string) {
+	t.Helper()
+	rep := &report.Report{}
+	if err := f.Validate(path, rep, format.ValidateOptions{Workers: 1}); err != nil {
+		return // an I/O error, not a finding: nothing more to check
+	}
+	refs, serr := f.Sessions(path)
+	if serr == nil {
+		for _, ref := range refs {
+			readAll(f, ref) // must not panic, whatever it returns
+		}
+	}
+	if rep.Errors() > 0 {
+		return
+	}
+	if serr != nil {
+		t.Fatalf("validate accepts %s but listing its sessions fails: %v", path, serr)
+	}
+	for _, ref := range refs {
+		if _, err := readAll(f, ref); err != nil {
+			t.Fatalf("validate accepts %s but reading session %q fails: %v", path, ref.ID, err)
+		}
+		for _, target := range registry.All {
+			if _, ok := target.(format.Writer); ok {
+				convert(t, f, ref, target)
+			}
+		}
+	}
+}
+
+// CheckStream runs the same properties through a single-file layout's
+// reader functions (standard input's path).
+func CheckStream(t testing.TB, s format.Stream, data []byte) {
+	t.Helper()
+	rep := &report.Report{}
+	if err := s.ValidateReader("in", bytes.NewReader(data), rep, format.ValidateOptions{Workers: 1}); err != nil {
+		return
+	}
+	r, err := s.OpenReader("in", bytes.NewReader(data))
+	if err == nil {
+		_, err = session.ReadAll(r)
+	}
+	if rep.Errors() == 0 && err != nil {
+		t.Fatalf("ValidateReader accepts the input but OpenReader fails: %v", err)
+	}
+}
+
+func readAll(f format.Format, ref format.Ref) (*session.Session, error) {
+	r, err := f.Open(ref)
+	if err != nil {
+		return nil, err
+	}
+	return session.ReadAll(r)
+}
+
+// convert writes one valid session as target and validates what was written.
+func convert(t testing.TB, src format.Format, ref format.Ref, target format.Format) {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "fuzzcheck-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	out := dir
+	if _, file := target.(format.Stream); file {
+		out = filepath.Join(dir, "out"+ext(target))
+	}
+	r, err := src.Open(ref)
+	if err != nil {
+		t.Errorf("reopen %s: %v", ref.Path, err)
+		return
+	}
+	_, err = target.(format.Writer).Write(r, out, format.WriteOptions{Force: true, Loss: &format.Loss{}})
+	r.Close()
+	if err != nil {
+		t.Errorf("%s -> %s: a valid input fails to convert: %v", src.Name(), target.Name(), err)
+		return
+	}
+	rep := &report.Report{}
+	units, _, err := registry.Walk(out, target)
+	if err != nil {
+		t.Errorf("%s -> %s: walk output: %v", src.Name(), target.Name(), err)
+		return
+	}
+	if len(units) == 0 {
+		t.Errorf("%s -> %s: the output holds no %s session", src.Name(), target.Name(), target.Name())
+		return
+	}
+	for _, u := range units {
+		if err := u.Format.Validate(u.Path, rep, format.ValidateOptions{Workers: 1}); err != nil {
+			t.Errorf("%s -> %s: validate output: %v", src.Name(), target.Name(), err)
+			return
+		}
+	}
+	var b strings.Builder
+	for _, f := range rep.Findings() {
+		if f.Severity == report.Error && !Known[src.Name()+"->"+target.Name()][f.Rule] {
+			fmt.Fprintln(&b, f.Text())
+		}
+	}
+	if b.Len() > 0 {
+		t.Errorf("%s -> %s: the converted output does not validate:\n%s", src.Name(), target.Name(), b.String())
+	}
+}
+
+// Known lists writer bugs the fuzz targets found on the samples themselves,
+// by conversion and by the one rule the output breaks, so the targets keep
+// checking everything else. `sesstool convert` refuses these outputs (its
+// output check, exit 1, nothing written); docs/robustness.md lists them.
+// Remove an entry when its writer is fixed.
+var Known = map[string]map[string]bool{
+	// a child session exported alone names a parent the new store lacks.
+	"opencode-export->opencode": {"dangling-parent": true},
+	// a compaction whose first kept entry flat cannot hold (omp's
+	// non-message entries): flat writes "" and its own validator refuses "".
+	"tree->flat": {"dangling-first-kept": true},
+}
+
+func ext(f format.Format) string {
+	if e, ok := f.(interface{ Ext() string }); ok {
+		return e.Ext()
+	}
+	return ".jsonl"
+}
+
+// WriteFiles writes name -> content under dir, creating folders.
+func WriteFiles(t testing.TB, dir string, files map[string][]byte) {
+	t.Helper()
+	for name, b := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Sample reads a file under the repository's testdata/samples.
+func Sample(t testing.TB, rel string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(Root(), "testdata", "samples", rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Root is the repository root (found from this package's directory up).
+func Root() string {
+	wd, _ := os.Getwd()
+	for d := wd; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return wd
+		}
+	}
+}

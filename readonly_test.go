@@ -1,0 +1,121 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sesstool/sesstool/registry"
+)
+
+// snapshot records every file and directory under root: type, mode, size,
+// mtime and content hash (directories: their mtime, which changes when an
+// entry is added or removed inside).
+func snapshot(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		v := fmt.Sprintf("%v %d %d", fi.Mode(), fi.Size(), fi.ModTime().UnixNano())
+		if fi.Mode().IsRegular() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			sum := sha256.Sum256(b)
+			v += " " + hex.EncodeToString(sum[:])
+		}
+		out[p] = v
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func diffSnapshots(a, b map[string]string) []string {
+	var d []string
+	for p, v := range a {
+		if w, ok := b[p]; !ok {
+			d = append(d, "removed "+p)
+		} else if v != w {
+			d = append(d, "changed "+p+": "+v+" -> "+w)
+		}
+	}
+	for p := range b {
+		if _, ok := a[p]; !ok {
+			d = append(d, "added "+p)
+		}
+	}
+	sort.Strings(d)
+	return d
+}
+
+// TestCommandsNeverChangeTheirInput copies every sample (a store of every
+// layout) and runs validate, info, detect, export and convert on the whole
+// store and on every session in it, writing outputs elsewhere; afterwards
+// every file and directory must be exactly as before.
+func TestCommandsNeverChangeTheirInput(t *testing.T) {
+	work := t.TempDir()
+	store := filepath.Join(work, "store")
+	copyDir(t, "testdata/samples", store)
+	copyDir(t, "format/tree/testdata", filepath.Join(store, "tree"))
+	out := filepath.Join(work, "out")
+	before := snapshot(t, store)
+
+	units, _, err := registry.Walk(store, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	layouts := map[string]bool{}
+	for _, u := range units {
+		layouts[u.Format.Name()] = true
+	}
+	for _, f := range registry.All {
+		if !layouts[f.Name()] {
+			t.Errorf("the store has no %s session", f.Name())
+		}
+	}
+	runs := [][]string{
+		{"validate", store}, {"validate", "--output", "json", store}, {"info", store}, {"detect", store},
+	}
+	for i, u := range units {
+		o := filepath.Join(out, fmt.Sprint(i))
+		runs = append(runs, []string{"validate", u.Path}, []string{"info", u.Path}, []string{"detect", u.Path},
+			[]string{"export", "html", "-o", o + ".html", u.Path}, []string{"export", "markdown", "-o", o + ".md", u.Path})
+		// every reader runs whatever the target; one file and one
+		// directory target keep the run short
+		for _, to := range []string{"tree", "goat"} {
+			runs = append(runs, []string{"convert", "--to", to, "-o", filepath.Join(o, to), u.Path})
+		}
+	}
+	codes := map[int]int{}
+	for _, args := range runs {
+		r := runBin(t, work, nil, 2*time.Minute, args...)
+		if r.timedOut || strings.Contains(r.out, "internal error") {
+			t.Errorf("%v: hung or panicked:\n%s", args, clipOut(r.out))
+		}
+		codes[r.code]++
+	}
+	if codes[0] < len(runs)/2 {
+		t.Errorf("most runs failed (exit codes %v): the test is not exercising the commands", codes)
+	}
+	t.Logf("%d runs over %d sessions in %d layouts; exit codes %v", len(runs), len(units), len(layouts), codes)
+	if d := diffSnapshots(before, snapshot(t, store)); len(d) > 0 {
+		t.Errorf("the input store changed:\n%s", strings.Join(d, "\n"))
+	}
+}
