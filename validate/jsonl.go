@@ -11,6 +11,7 @@ import (
 	"io"
 	"runtime"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/sesstool/sesstool/jsonl"
@@ -136,7 +137,7 @@ func (j *JSONL) read(r io.Reader, workers int, out chan<- chan []item) error {
 		}
 		batch = append(batch, item{n: l.N, b: bytes.Clone(l.Bytes), terminate: l.Terminated})
 		size += len(l.Bytes)
-		if len(batch) >= batchLines || size >= 4<<20 {
+		if len(batch) >= batchLines || size >= 1<<20 {
 			flush()
 			size = 0
 		}
@@ -145,27 +146,41 @@ func (j *JSONL) read(r io.Reader, workers int, out chan<- chan []item) error {
 	return nil
 }
 
-// parse does the per-line work that needs no other line.
+// parse does the per-line work that needs no other line. The fast path
+// checks UTF-8 and then syntax and decoding in one pass (decode); only a
+// line it refuses goes through jsonx.SyntaxError for the message.
 func (j *JSONL) parse(it *item) {
-	col, msg, bad := jsonx.SyntaxError(it.b)
-	if bad {
-		rule := "json-syntax"
-		if msg == "invalid UTF-8" {
-			rule = "invalid-utf8"
+	d := decoders.Get().(*decoder)
+	defer decoders.Put(d) // after validation: inst lives in d's arena
+	inst, ok := any(nil), utf8.Valid(it.b)
+	if ok {
+		inst, ok = d.decode(it.b)
+	}
+	if !ok {
+		col, msg, bad := jsonx.SyntaxError(it.b)
+		if bad {
+			rule := "json-syntax"
+			if msg == "invalid UTF-8" {
+				rule = "invalid-utf8"
+			}
+			it.findings = append(it.findings, report.Finding{Path: j.Path, Line: it.n, Column: col, Severity: report.Error, Rule: rule, Message: msg})
+			return
 		}
-		it.findings = append(it.findings, report.Finding{Path: j.Path, Line: it.n, Column: col, Severity: report.Error, Rule: rule, Message: msg})
-		return
+		inst = nil // decode and encoding/json disagree: let the library decode
 	}
 	it.valid = true
-	it.v = gjson.ParseBytes(it.b)
+	it.v = gjson.Parse(view(it.b)) // it.b never changes once read
 	sch := j.Rules.Schema(it.v)
 	if sch == nil {
 		return
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(it.b))
-	if err != nil {
-		it.findings = append(it.findings, report.Finding{Path: j.Path, Line: it.n, Severity: report.Error, Rule: "json-syntax", Message: err.Error()})
-		return
+	if !ok {
+		var err error
+		inst, err = jsonschema.UnmarshalJSON(bytes.NewReader(it.b))
+		if err != nil {
+			it.findings = append(it.findings, report.Finding{Path: j.Path, Line: it.n, Severity: report.Error, Rule: "json-syntax", Message: err.Error()})
+			return
+		}
 	}
 	if err := safeValidate(sch, inst); err != nil {
 		for _, is := range SchemaIssues(err) {

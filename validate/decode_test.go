@@ -1,0 +1,59 @@
+package validate
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+var decodeCases = []string{
+	`{}`, `[]`, `""`, `0`, `-0`, `1.5e-3`, `-12E+4`, `true`, `false`, `null`, ` { "a" : [ 1 , "x" , null ] } `,
+	`{"a":1,"a":2}`, `"\u00e9\n\t\"\\\/\b\f\r"`, `"\ud83d\ude00"`, `"\ud83d"`, `"\ud83d\u0041"`, `"\udc00\ud83d\ude00x"`,
+	`{"type":"message","message":{"role":"user","content":[{"type":"text","text":"hi"}]}}`,
+	// invalid
+	``, ` `, `{`, `}`, `[1,]`, `{"a":1,}`, `{"a"}`, `{a:1}`, `01`, `1.`, `.5`, `-`, `1e`, `1e+`, `+1`, `tru`, `nul`, `truex`,
+	`"a`, "\"a\tb\"", `"\x"`, `"\u12"`, `"\u12G4"`, `[1 2]`, `{} {}`, `{"a":1}x`, `NaN`, `[`, `"\`, `{"a":}`, `{"a" 1}`,
+}
+
+// TestDecodeMatchesEncodingJSON: decode accepts exactly what json.Valid
+// accepts and yields what the schema library's own decoder yields.
+func TestDecodeMatchesEncodingJSON(t *testing.T) {
+	for _, c := range decodeCases {
+		checkDecode(t, []byte(c))
+	}
+	deep := bytes.Repeat([]byte("["), maxDepth+1)
+	checkDecode(t, append(deep, bytes.Repeat([]byte("]"), maxDepth+1)...))
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, c := range decodeCases {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if utf8.Valid(b) {
+			checkDecode(t, b)
+		}
+	})
+}
+
+func checkDecode(t *testing.T, b []byte) {
+	t.Helper()
+	got, ok := decode(b)
+	if want := json.Valid(b); ok != want {
+		t.Fatalf("decode(%q) ok = %v, json.Valid = %v", b, ok, want)
+	}
+	if !ok {
+		return
+	}
+	want, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("UnmarshalJSON(%q): %v", b, err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("decode(%q) = %#v, want %#v", b, got, want)
+	}
+}
