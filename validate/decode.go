@@ -29,7 +29,7 @@ var decoders = sync.Pool{New: func() any { return new(decoder) }}
 // reused for the next text: the value must be dropped before then (the engine
 // validates a line and formats its findings before it decodes the next one).
 func (d *decoder) decode(b []byte) (v any, ok bool) {
-	*d = decoder{b: b, arena: d.arena[:0]}
+	*d = decoder{b: b, arena: d.arena[:0], maps: d.maps, arrays: d.arrays}
 	if cap(d.arena) < len(b) {
 		// Unescaping never makes a string longer, so one arena the size of
 		// the text holds every string in it without growing.
@@ -37,6 +37,12 @@ func (d *decoder) decode(b []byte) (v any, ok bool) {
 	}
 	d.space()
 	v, ok = d.value()
+	if len(d.maps) > maxReused {
+		d.maps = nil
+	}
+	if len(d.arrays) > maxReused {
+		d.arrays = nil
+	}
 	if !ok {
 		return nil, false
 	}
@@ -49,7 +55,30 @@ type decoder struct {
 	i     int
 	depth int
 	arena []byte
+	// Maps and slices of the previous text, reused (cleared) for the next:
+	// decoding a line then allocates almost nothing, which keeps the
+	// collector, and so peak memory, quiet.
+	maps       []map[string]any
+	arrays     [][]any
+	nmap, narr int
 }
+
+func (d *decoder) newMap() map[string]any {
+	if d.nmap < len(d.maps) {
+		m := d.maps[d.nmap]
+		clear(m)
+		d.nmap++
+		return m
+	}
+	m := make(map[string]any, 8)
+	d.maps = append(d.maps, m)
+	d.nmap++
+	return m
+}
+
+// maxReused bounds what a decoder keeps between texts, so one huge line
+// does not pin its maps for the rest of the file.
+const maxReused = 4096
 
 // maxDepth is encoding/json's nesting limit, so both accept the same texts.
 const maxDepth = 10000
@@ -101,7 +130,7 @@ func (d *decoder) object() (any, bool) {
 		return nil, false
 	}
 	d.i++ // {
-	m := make(map[string]any, 8)
+	m := d.newMap()
 	d.space()
 	if d.i < len(d.b) && d.b[d.i] == '}' {
 		d.i++
@@ -150,7 +179,16 @@ func (d *decoder) array() (any, bool) {
 		return nil, false
 	}
 	d.i++ // [
+	slot := d.narr
 	a := []any{}
+	if slot < len(d.arrays) {
+		if r := d.arrays[slot]; r != nil {
+			a = r[:0]
+		}
+	} else {
+		d.arrays = append(d.arrays, nil)
+	}
+	d.narr++
 	d.space()
 	if d.i < len(d.b) && d.b[d.i] == ']' {
 		d.i++
@@ -174,6 +212,7 @@ func (d *decoder) array() (any, bool) {
 		case ']':
 			d.i++
 			d.depth--
+			d.arrays[slot] = a
 			return a, true
 		default:
 			return nil, false

@@ -11,6 +11,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/idset"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/schema"
 	"github.com/sesstool/sesstool/validate"
@@ -56,7 +57,7 @@ func (Format) ValidateReader(name string, r io.Reader, rep *report.Report, opt f
 		return err
 	}
 	ru := &rules{path: name, rep: rep, schemas: schemas, version: version, known: knownTypes(sv),
-		ids: map[string]int32{}, seed: maphash.MakeSeed()}
+		seed: maphash.MakeSeed()}
 	eng := validate.JSONL{Path: name, Rules: ru, Report: rep, Workers: opt.Workers}
 	_, err = eng.Run(br)
 	rep.Counted(Name, 1, ru.entries)
@@ -93,10 +94,10 @@ type rules struct {
 	entries  int
 	header   int // line of the header, 0 until seen
 	noHeader bool
-	ordinal  int              // entries so far; v1 firstKeptEntryIndex counts the header as 0
-	ids      map[string]int32 // id -> index into lineOf, parentOf and callEnd
-	lineOf   []int32          // line by index
-	parentOf []int32          // parent index by index: noParent, or unresolved until Finish
+	ordinal  int         // entries so far; v1 firstKeptEntryIndex counts the header as 0
+	ids      idset.Index // id -> index into lineOf, parentOf and callEnd
+	lineOf   []int32     // line by index
+	parentOf []int32     // parent index by index: noParent, or unresolved until Finish
 	// The tool calls entry k made are callHash[callEnd[k-1]:callEnd[k]]:
 	// hashes, not ids, so an assistant entry costs 8 bytes a call.
 	callHash []uint64
@@ -282,11 +283,11 @@ func (r *rules) checkIDs(n int, v gjson.Result) (key, parent int32, ok bool) {
 	case pid.Type == gjson.String:
 		parent = r.resolve(n, "/parentId", pid.Str, "dangling-parent", "parent")
 	}
-	if first, dup := r.ids[id.Str]; dup {
+	if first, dup := r.ids.Get(id.Str); dup {
 		r.errorf(n, "/id", "duplicate-id", "id %q is already used on line %d", id.Str, r.lineOf[first])
 		return 0, 0, false
 	}
-	key = r.add(strings.Clone(id.Str), n, parent)
+	key = r.add(id.Str, n, parent)
 	if parent == unresolved {
 		r.refs[len(r.refs)-1].from = key
 	}
@@ -296,7 +297,7 @@ func (r *rules) checkIDs(n int, v gjson.Result) (key, parent int32, ok bool) {
 // add records an entry and returns its index.
 func (r *rules) add(id string, line int, parent int32) int32 {
 	k := int32(len(r.lineOf))
-	r.ids[id] = k
+	r.ids.Put(id, k)
 	r.lineOf = append(r.lineOf, int32(line))
 	r.parentOf = append(r.parentOf, parent)
 	r.callEnd = append(r.callEnd, int32(len(r.callHash)))
@@ -306,7 +307,7 @@ func (r *rules) add(id string, line int, parent int32) int32 {
 // resolve returns the index of the entry target names, or notes a reference
 // for Finish to resolve (or report) and returns unresolved.
 func (r *rules) resolve(line int, pointer, target, rule, what string) int32 {
-	if k, ok := r.ids[target]; ok {
+	if k, ok := r.ids.Get(target); ok {
 		return k
 	}
 	r.refs = append(r.refs, ref{line: line, pointer: pointer, target: strings.Clone(target), rule: rule, what: what, from: -1})
@@ -364,7 +365,7 @@ func (r *rules) Finish() {
 		r.errorf(0, "", "missing-header", "no session header (the file has no entries at all)")
 	}
 	for _, f := range r.refs {
-		k, ok := r.ids[f.target]
+		k, ok := r.ids.Get(f.target)
 		if !ok {
 			r.errorf(f.line, f.pointer, f.rule, "%s %q is not an entry in this file", f.what, f.target)
 			k = noParent
@@ -416,9 +417,7 @@ func (r *rules) cycles() {
 			}
 			if keys == nil {
 				keys = make([]string, len(r.lineOf))
-				for id, k := range r.ids {
-					keys[k] = id
-				}
+				r.ids.Each(func(id string, k int32) { keys[k] = id })
 			}
 			names := make([]string, 0, len(loop)+1)
 			for _, k := range loop {
