@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/sesstool/sesstool/jsonl"
@@ -146,15 +147,27 @@ func (j *JSONL) read(r io.Reader, workers int, out chan<- chan []item) error {
 	return nil
 }
 
+// decoders are pooled for the memory they reuse; a worker holds one until
+// the value it made has been validated.
+var decoders = sync.Pool{New: func() any { return new(jsonx.Decoder) }}
+
+// view is b as a string without a copy; b must not change afterwards.
+func view(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
 // parse does the per-line work that needs no other line. The fast path
 // checks UTF-8 and then syntax and decoding in one pass (decode); only a
 // line it refuses goes through jsonx.SyntaxError for the message.
 func (j *JSONL) parse(it *item) {
-	d := decoders.Get().(*decoder)
-	defer decoders.Put(d) // after validation: inst lives in d's arena
+	d := decoders.Get().(*jsonx.Decoder)
+	defer decoders.Put(d) // after validation: inst lives in d's memory
 	inst, ok := any(nil), utf8.Valid(it.b)
 	if ok {
-		inst, ok = d.decode(it.b)
+		inst, ok = d.Decode(it.b)
 	}
 	if !ok {
 		col, msg, bad := jsonx.SyntaxError(it.b)

@@ -1,4 +1,4 @@
-package validate
+package jsonx
 
 import (
 	"bytes"
@@ -28,10 +28,10 @@ func TestDecodeMatchesEncodingJSON(t *testing.T) {
 	}
 	// one decoder for every case, twice: reused maps, slices and arena
 	// must not leak from one text into the next
-	var d decoder
+	var d Decoder
 	for range 2 {
 		for _, c := range decodeCases {
-			got, ok := d.decode([]byte(c))
+			got, ok := d.Decode([]byte(c))
 			if !ok {
 				continue
 			}
@@ -58,18 +58,22 @@ func FuzzDecode(f *testing.F) {
 
 func checkDecode(t *testing.T, b []byte) {
 	t.Helper()
-	got, ok := decode(b)
-	if want := json.Valid(b); ok != want {
-		t.Fatalf("decode(%q) ok = %v, json.Valid = %v", b, ok, want)
+	got, ok := Decode(b)
+	want := json.Valid(b)
+	if ok != want {
+		t.Fatalf("Decode(%q) ok = %v, json.Valid = %v", b, ok, want)
+	}
+	if v := Valid(b); v != want {
+		t.Fatalf("Valid(%q) = %v, json.Valid = %v", b, v, want)
 	}
 	if !ok {
 		return
 	}
-	want, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	lib, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
 	if err != nil {
 		t.Fatalf("UnmarshalJSON(%q): %v", b, err)
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("decode(%q) = %#v, want %#v", b, got, want)
+	if !reflect.DeepEqual(got, lib) {
+		t.Fatalf("Decode(%q) = %#v, want %#v", b, got, lib)
 	}
 }

@@ -1,35 +1,58 @@
-package validate
+package jsonx
 
 import (
 	"encoding/json"
-	"sync"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
 )
 
-// decode parses one JSON text, as strictly as encoding/json.Valid, straight
-// into the value form the schema library validates (what its UnmarshalJSON
-// makes: map[string]any, []any, string, json.Number, bool, nil). It replaces
-// a syntax pass plus an encoding/json decode, which the profile showed to be
-// over 40% of validation time.
+// Decode parses one JSON text, as strictly as encoding/json.Valid, straight
+// into the value form the JSON Schema library validates (what its
+// UnmarshalJSON makes: map[string]any, []any, string, json.Number, bool,
+// nil). It replaces a syntax pass plus an encoding/json decode, which the
+// profile showed to be over 40% of validation time.
 //
 // Strings without escapes share b's memory instead of being copied, so b
-// must not change while the value is in use; the engine never changes a
-// line's bytes once read. The caller checks UTF-8 first. ok is false for any
-// syntax error; the caller then asks jsonx.SyntaxError for the message.
-func decode(b []byte) (v any, ok bool) { return new(decoder).decode(b) }
+// must not change while the value is in use. The caller checks UTF-8 first.
+// ok is false for any syntax error; SyntaxError then gives the message.
+func Decode(b []byte) (v any, ok bool) { return new(Decoder).Decode(b) }
 
-// decoders are pooled for their arenas; one is held until the value it made
-// is no longer used.
-var decoders = sync.Pool{New: func() any { return new(decoder) }}
+// Valid reports whether b is one JSON text exactly as encoding/json.Valid
+// does (UTF-8 is not checked), building nothing: SyntaxError's fast path.
+func Valid(b []byte) bool {
+	d := Decoder{b: b, scan: true}
+	d.space()
+	if _, ok := d.value(); !ok {
+		return false
+	}
+	d.space()
+	return d.i == len(d.b)
+}
 
-// decode parses b. Unescaped strings go into the decoder's arena, which is
-// reused for the next text: the value must be dropped before then (the engine
-// validates a line and formats its findings before it decodes the next one).
-func (d *decoder) decode(b []byte) (v any, ok bool) {
-	*d = decoder{b: b, arena: d.arena[:0], maps: d.maps, arrays: d.arrays}
+// Decoder is Decode with memory reused from one text to the next; the zero
+// value is ready. Unescaped strings go into its arena and its maps and
+// slices are cleared for the next text, so a value must be dropped before
+// the next Decode (the validate engine validates a line and formats its
+// findings first).
+type Decoder struct {
+	b     []byte
+	i     int
+	depth int
+	arena []byte
+	scan  bool // Valid: check only, build nothing
+	// Maps and slices of the previous text, reused for the next: decoding a
+	// line then allocates almost nothing, which keeps the collector, and so
+	// peak memory, quiet.
+	maps       []map[string]any
+	arrays     [][]any
+	nmap, narr int
+}
+
+// Decode parses b; see the package function Decode.
+func (d *Decoder) Decode(b []byte) (v any, ok bool) {
+	*d = Decoder{b: b, arena: d.arena[:0], maps: d.maps, arrays: d.arrays}
 	if cap(d.arena) < len(b) {
 		// Unescaping never makes a string longer, so one arena the size of
 		// the text holds every string in it without growing.
@@ -50,20 +73,7 @@ func (d *decoder) decode(b []byte) (v any, ok bool) {
 	return v, d.i == len(d.b)
 }
 
-type decoder struct {
-	b     []byte
-	i     int
-	depth int
-	arena []byte
-	// Maps and slices of the previous text, reused (cleared) for the next:
-	// decoding a line then allocates almost nothing, which keeps the
-	// collector, and so peak memory, quiet.
-	maps       []map[string]any
-	arrays     [][]any
-	nmap, narr int
-}
-
-func (d *decoder) newMap() map[string]any {
+func (d *Decoder) newMap() map[string]any {
 	if d.nmap < len(d.maps) {
 		m := d.maps[d.nmap]
 		clear(m)
@@ -83,7 +93,7 @@ const maxReused = 4096
 // maxDepth is encoding/json's nesting limit, so both accept the same texts.
 const maxDepth = 10000
 
-func (d *decoder) space() {
+func (d *Decoder) space() {
 	for d.i < len(d.b) {
 		switch d.b[d.i] {
 		case ' ', '\t', '\n', '\r':
@@ -94,7 +104,7 @@ func (d *decoder) space() {
 	}
 }
 
-func (d *decoder) value() (any, bool) {
+func (d *Decoder) value() (any, bool) {
 	if d.i >= len(d.b) {
 		return nil, false
 	}
@@ -117,7 +127,7 @@ func (d *decoder) value() (any, bool) {
 	return nil, false
 }
 
-func (d *decoder) lit(s string) bool {
+func (d *Decoder) lit(s string) bool {
 	if len(d.b)-d.i < len(s) || string(d.b[d.i:d.i+len(s)]) != s {
 		return false
 	}
@@ -125,12 +135,15 @@ func (d *decoder) lit(s string) bool {
 	return true
 }
 
-func (d *decoder) object() (any, bool) {
+func (d *Decoder) object() (any, bool) {
 	if d.depth++; d.depth > maxDepth {
 		return nil, false
 	}
 	d.i++ // {
-	m := d.newMap()
+	var m map[string]any
+	if !d.scan {
+		m = d.newMap()
+	}
 	d.space()
 	if d.i < len(d.b) && d.b[d.i] == '}' {
 		d.i++
@@ -155,7 +168,9 @@ func (d *decoder) object() (any, bool) {
 		if !ok {
 			return nil, false
 		}
-		m[k.(string)] = v
+		if !d.scan {
+			m[k.(string)] = v
+		}
 		d.space()
 		if d.i >= len(d.b) {
 			return nil, false
@@ -174,11 +189,14 @@ func (d *decoder) object() (any, bool) {
 	}
 }
 
-func (d *decoder) array() (any, bool) {
+func (d *Decoder) array() (any, bool) {
 	if d.depth++; d.depth > maxDepth {
 		return nil, false
 	}
 	d.i++ // [
+	if d.scan {
+		return d.scanArray()
+	}
 	slot := d.narr
 	a := []any{}
 	if slot < len(d.arrays) {
@@ -222,7 +240,7 @@ func (d *decoder) array() (any, bool) {
 
 func digit(c byte) bool { return c >= '0' && c <= '9' }
 
-func (d *decoder) number() (any, bool) {
+func (d *Decoder) number() (any, bool) {
 	start := d.i
 	b := d.b
 	if b[d.i] == '-' {
@@ -259,21 +277,33 @@ func (d *decoder) number() (any, bool) {
 			d.i++
 		}
 	}
+	if d.scan {
+		return nil, true
+	}
 	return json.Number(view(b[start:d.i])), true
 }
 
 // str reads a string token; d.b[d.i] is its opening quote.
-func (d *decoder) str() (any, bool) {
+func (d *Decoder) str() (any, bool) {
 	d.i++
 	start := d.i
 	b := d.b
 	for d.i < len(b) {
 		c := b[d.i]
 		switch {
+		case c == '"' && d.scan:
+			d.i++
+			return nil, true
 		case c == '"':
 			s := view(b[start:d.i])
 			d.i++
 			return s, true
+		case c == '\\' && d.scan:
+			d.i += 2 // the escape is checked below, in scanEscape
+			if !d.scanEscape() {
+				return nil, false
+			}
+			continue
 		case c == '\\':
 			return d.escaped(start)
 		case c < 0x20:
@@ -287,7 +317,7 @@ func (d *decoder) str() (any, bool) {
 // escaped finishes a string with escapes, from its first backslash, into a
 // new string, decoding exactly as encoding/json does (a lone surrogate
 // becomes U+FFFD).
-func (d *decoder) escaped(start int) (any, bool) {
+func (d *Decoder) escaped(start int) (any, bool) {
 	b := d.b
 	from := len(d.arena)
 	out := append(d.arena, b[start:d.i]...)
@@ -375,4 +405,53 @@ func view(b []byte) string {
 		return ""
 	}
 	return unsafe.String(&b[0], len(b))
+}
+
+func (d *Decoder) scanArray() (any, bool) {
+	d.space()
+	if d.i < len(d.b) && d.b[d.i] == ']' {
+		d.i++
+		d.depth--
+		return nil, true
+	}
+	for {
+		if _, ok := d.value(); !ok {
+			return nil, false
+		}
+		d.space()
+		if d.i >= len(d.b) {
+			return nil, false
+		}
+		switch d.b[d.i] {
+		case ',':
+			d.i++
+			d.space()
+		case ']':
+			d.i++
+			d.depth--
+			return nil, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// scanEscape checks the escape whose backslash is at d.i-2 and leaves d.i
+// after it.
+func (d *Decoder) scanEscape() bool {
+	b := d.b
+	if d.i-1 >= len(b) {
+		return false
+	}
+	switch b[d.i-1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return true
+	case 'u':
+		if hex4(b[d.i:]) < 0 {
+			return false
+		}
+		d.i += 4
+		return true
+	}
+	return false
 }
