@@ -55,11 +55,11 @@ measure() {
   t1=$(date +%s.%N)
   local u s m
   read -r u s m < <(tail -1 "$out/time")
-  echo "$(echo "$t1 - $t0" | bc) $(echo "$u + $s" | bc) $((m / 1024))"
+  awk -v a="$t0" -v b="$t1" -v u="$u" -v s="$s" -v m="$m" 'BEGIN { printf "%.2f %.2f %d\n", b - a, u + s, m / 1024 }'
 }
 warm() { cat "$@" >/dev/null 2>&1; }
-mb() { echo "scale=1; $(du -sb "$1" | cut -f1) / 1048576" | bc; }
-rate() { echo "scale=1; $1 / $2" | bc; }
+mb() { awk -v b="$(du -sb "$1" | cut -f1)" 'BEGIN { printf "%.1f", b / 1048576 }'; }
+rate() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
 row() { printf '| %s | %s | %.2f s | %.2f s | %s MiB | %s |\n' "$1" "$2" "$3" "$4" "$5" "$6"; }
 peer() { [ -f "$peers/$1" ] && [ -d "$peers/node_modules" ]; }
 
@@ -77,7 +77,7 @@ for s in $SIZES; do
   if peer ajv-jsonl.mjs; then
     read -r aw ac ar < <(measure "ajv $s" node "$peers/ajv-jsonl.mjs" "$out/schema/tree/v3" "$out/schema/tree/v3/line.json" "$f")
     row "ajv (peer), our schema folder" "$s tree v3 ($(mb "$f") MB)" "$aw" "$ac" "$ar" "$(rate "$(mb "$f")" "$aw") MB/s"
-    note="$note; $(rate "$aw" "$tw")x ajv's throughput"
+    note="$note; $(rate "$aw" "$tw")x ajv's throughput ($(rate "$ac" "$tc")x by CPU time)"
   fi
   row "sesstool validate" "$s tree v3 ($(mb "$f") MB)" "$tw" "$tc" "$tr" "$note"
 done
@@ -93,7 +93,7 @@ for s in $sizes2; do
   if [ "$s" = 100MB ] && peer pi-context.mjs; then
     read -r pw pc pr < <(measure "pi-context" node "$peers/pi-context.mjs" "$v1")
     row "pi load-and-migrate (peer)" "$s tree v1 ($(mb "$v1") MB)" "$pw" "$pc" "$pr" ""
-    note="$note; $(rate "$pw" "$mw")x faster than pi"
+    note="$note; $(rate "$pw" "$mw")x faster than pi ($(rate "$pc" "$mc")x by CPU time)"
   fi
   row "sesstool migrate v1->v3" "$s tree v1 ($(mb "$v1") MB)" "$mw" "$mc" "$mr" "$note"
 done
@@ -106,7 +106,7 @@ note="output $(mb "$out/export.html") MB"
 if peer pi-export.mjs; then
   read -r pw pc pr < <(measure "pi-export" node "$peers/pi-export.mjs" "$f" "$out/pi-export.html")
   row "pi export-html (peer)" "100MB tree v3" "$pw" "$pc" "$pr" "output $(mb "$out/pi-export.html") MB"
-  note="$note; $(rate "$pw" "$ew")x faster than pi"
+  note="$note; $(rate "$pw" "$ew")x faster than pi ($(rate "$pc" "$ec")x by CPU time)"
 fi
 row "sesstool export html" "100MB tree v3" "$ew" "$ec" "$er" "$note"
 rm -f "$out/export.html" "$out/pi-export.html"
