@@ -40,7 +40,7 @@ gen tree-v1 "$out/tree-$big.v1.jsonl" "$big"
 store="$out/opencode-store/storage"
 [ -d "$store" ] || "$out/gen" opencode -messages 10000 -parts 50000 -o "$out/opencode-store" "$ocsample" || die "gen opencode"
 
-failed=0
+rm -f "$out/failed"
 # measure LABEL CMD...: prints "wall cpu rssMiB" of one run. The input is read
 # once before (cat into /dev/null), so both sides start from the page cache.
 measure() {
@@ -50,7 +50,7 @@ measure() {
   if ! /usr/bin/time -f "%U %S %M" -o "$out/time" "$@" >"$out/stdout" 2>"$out/err"; then
     echo "FAILED: $label: $*" >&2
     tail -3 "$out/err" >&2
-    failed=1
+    echo "$label" >>"$out/failed" # measure runs in a subshell: a file, not a variable
   fi
   t1=$(date +%s.%N)
   local u s m
@@ -62,6 +62,10 @@ mb() { awk -v b="$(du -sb "$1" | cut -f1)" 'BEGIN { printf "%.1f", b / 1048576 }
 rate() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
 row() { printf '| %s | %s | %.2f s | %.2f s | %s MiB | %s |\n' "$1" "$2" "$3" "$4" "$5" "$6"; }
 peer() { [ -f "$peers/$1" ] && [ -d "$peers/node_modules" ]; }
+# A peer gets PEER_TIMEOUT seconds: pi's own migration hands out random 8-hex
+# ids, which collide in about one 45,000-entry file in five, and a collision
+# can make its parent walk loop for ever. A timeout is reported as a failure.
+peertime="${PEER_TIMEOUT:-600}"
 
 echo "machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.1f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(go version | cut -d' ' -f3), node $(node --version 2>/dev/null || echo none)"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -75,7 +79,7 @@ for s in $SIZES; do
   read -r tw tc tr < <(measure "validate $s" "$st" validate "$f")
   note="$(rate "$(mb "$f")" "$tw") MB/s"
   if peer ajv-jsonl.mjs; then
-    read -r aw ac ar < <(measure "ajv $s" node "$peers/ajv-jsonl.mjs" "$out/schema/tree/v3" "$out/schema/tree/v3/line.json" "$f")
+    read -r aw ac ar < <(measure "ajv $s" timeout "$peertime" node "$peers/ajv-jsonl.mjs" "$out/schema/tree/v3" "$out/schema/tree/v3/line.json" "$f")
     row "ajv (peer), our schema folder" "$s tree v3 ($(mb "$f") MB)" "$aw" "$ac" "$ar" "$(rate "$(mb "$f")" "$aw") MB/s"
     note="$note; $(rate "$aw" "$tw")x ajv's throughput ($(rate "$ac" "$tc")x by CPU time)"
   fi
@@ -91,7 +95,7 @@ for s in $sizes2; do
   rm -f "$out/migrated.v3.jsonl"
   note="$(rate "$(mb "$v1")" "$mw") MB/s"
   if [ "$s" = 100MB ] && peer pi-context.mjs; then
-    read -r pw pc pr < <(measure "pi-context" node "$peers/pi-context.mjs" "$v1")
+    read -r pw pc pr < <(measure "pi-context" timeout "$peertime" node "$peers/pi-context.mjs" "$v1")
     row "pi load-and-migrate (peer)" "$s tree v1 ($(mb "$v1") MB)" "$pw" "$pc" "$pr" ""
     note="$note; $(rate "$pw" "$mw")x faster than pi ($(rate "$pc" "$mc")x by CPU time)"
   fi
@@ -104,7 +108,7 @@ warm "$f"
 read -r ew ec er < <(measure "export" "$st" export html --force -o "$out/export.html" "$f")
 note="output $(mb "$out/export.html") MB"
 if peer pi-export.mjs; then
-  read -r pw pc pr < <(measure "pi-export" node "$peers/pi-export.mjs" "$f" "$out/pi-export.html")
+  read -r pw pc pr < <(measure "pi-export" timeout "$peertime" node "$peers/pi-export.mjs" "$f" "$out/pi-export.html")
   row "pi export-html (peer)" "100MB tree v3" "$pw" "$pc" "$pr" "output $(mb "$out/pi-export.html") MB"
   note="$note; $(rate "$pw" "$ew")x faster than pi ($(rate "$pc" "$ec")x by CPU time)"
 fi
@@ -132,5 +136,10 @@ rm -f "$out/oc.jsonl"
 
 echo
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+failed=0
+if [ -s "$out/failed" ]; then
+  echo "failed: $(paste -sd, "$out/failed")" >&2
+  failed=1
+fi
 if [ "${KEEP:-1}" = 0 ]; then rm -rf "$out"; fi
 exit $failed
