@@ -37,7 +37,11 @@ func Convert(env *Env, o ConvertOptions) error {
 	}
 	defer st.remove()
 	loss := &format.Loss{}
-	written, err := writeAll(env, in, w, st, pl, format.WriteOptions{Force: true, Loss: loss, Extra: o.Project})
+	batch := map[string]bool{}
+	for _, j := range in.jobs {
+		batch[sessionIDOf(j)] = true
+	}
+	written, err := writeAll(env, in, w, st, pl, format.WriteOptions{Force: true, Loss: loss, Extra: o.Project, Batch: batch})
 	if err != nil {
 		return err
 	}
@@ -66,7 +70,7 @@ func convertTarget(name string) (format.Format, format.Writer, error) {
 }
 
 // writeAll writes every session into the stage and returns, per session,
-// the staged paths the writer reports.
+// the staged path of the session's own file or directory.
 func writeAll(env *Env, in *input, w format.Writer, st *stage, pl *outputPlan, opt format.WriteOptions) ([]string, error) {
 	bar := progress.New(env.Stderr, len(in.jobs), "convert", env.StderrIsTerminal != nil && env.StderrIsTerminal())
 	defer bar.Done()
@@ -85,7 +89,9 @@ func writeAll(env *Env, in *input, w format.Writer, st *stage, pl *outputPlan, o
 		if err != nil {
 			return nil, IO(fmt.Errorf("convert %s: %w", displayPath(in, j.ref.Path), err))
 		}
-		written = append(written, paths...)
+		if len(paths) > 0 {
+			written = append(written, paths[0]) // the session's own file or directory
+		}
 		bar.Add()
 	}
 	return written, nil

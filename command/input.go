@@ -39,7 +39,10 @@ func resolveInputs(env *Env, paths []string, formatName string) ([]string, error
 	if len(paths) > 0 {
 		return paths, nil
 	}
-	if env.StdinIsData != nil && env.StdinIsData() {
+	// A directory layout cannot come on standard input (CLI.md: file
+	// formats only), so naming one means its default store even when
+	// standard input is a pipe (a script, a CI job, an editor's terminal).
+	if env.StdinIsData != nil && env.StdinIsData() && !directoryLayout(formatName) {
 		return []string{Stdin}, nil
 	}
 	if formatName == "" || formatName == "auto" {
@@ -54,6 +57,16 @@ func resolveInputs(env *Env, paths []string, formatName string) ([]string, error
 		return nil, Usage("missing PATH (%s has no default store)", f.Name())
 	}
 	return []string{ds.DefaultStore()}, nil
+}
+
+// directoryLayout reports whether name is a layout that is not a single file.
+func directoryLayout(name string) bool {
+	f, err := registry.Lookup(name)
+	if err != nil {
+		return false
+	}
+	_, stream := f.(format.Stream)
+	return !stream
 }
 
 // lookupFormat resolves a --format/--from value; "" and "auto" mean detect.

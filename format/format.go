@@ -44,7 +44,8 @@ type ValidateOptions struct {
 type Writer interface {
 	// Write writes one session. For a single-file layout out is the file to
 	// create; for a directory layout it is the container directory the
-	// session goes under. It returns the paths it created.
+	// session goes under. It returns the paths it created, the session's own
+	// file or directory first (convert prints that one).
 	Write(r session.Reader, out string, opt WriteOptions) ([]string, error)
 }
 
@@ -53,6 +54,10 @@ type WriteOptions struct {
 	Force bool   // replace existing files
 	Loss  *Loss  // where to count what the layout cannot hold; may be nil
 	Extra string // layout-specific choice (OpenCode --project)
+	// Batch holds the source ids of every session written in the same run,
+	// so a writer can tell whether a child's parent travels with it; nil
+	// when unknown.
+	Batch map[string]bool
 }
 
 // Stream is implemented by single-file layouts, which also work as filters

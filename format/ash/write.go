@@ -2,8 +2,6 @@ package ash
 
 import (
 	"bufio"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -11,11 +9,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
 )
@@ -128,11 +126,7 @@ func (w *writer) id(src string) string {
 	if w.own || src == "" {
 		return src
 	}
-	sum := sha256.Sum256([]byte(w.meta.ID + ":" + src))
-	sum[6] = sum[6]&0x0f | 0x40
-	sum[8] = sum[8]&0x3f | 0x80
-	h := hex.EncodeToString(sum[:16])
-	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
+	return mapping.UUID(w.meta.ID + ":" + src)
 }
 
 func (w *writer) state() gjson.Result {
@@ -284,17 +278,6 @@ func (w *writer) closeAll() error {
 	return first
 }
 
-// pyTime spells t as Python's datetime.isoformat() does for an aware UTC
-// time: microseconds only when non-zero, "+00:00" instead of "Z".
-func pyTime(t time.Time) string {
-	t = t.UTC()
-	s := t.Format("2006-01-02T15:04:05")
-	if us := t.Nanosecond() / 1000; us != 0 {
-		s += fmt.Sprintf(".%06d", us)
-	}
-	return s + "+00:00"
-}
-
 // when spells an entry's time: the source spelling for ash sessions, else
 // Python's; an entry without a time takes the previous one's.
 func (w *writer) when(t session.Time) string {
@@ -302,9 +285,9 @@ func (w *writer) when(t session.Time) string {
 	case w.own && t.Raw != "":
 		w.lastT = t.Raw
 	case !t.T.IsZero():
-		w.lastT = pyTime(t.T)
+		w.lastT = mapping.PyTime(t.T)
 	case w.lastT == "":
-		w.lastT = pyTime(w.meta.Created.T)
+		w.lastT = mapping.PyTime(w.meta.Created.T)
 	}
 	return w.lastT
 }
@@ -335,6 +318,10 @@ func extras(o *jsonx.Obj, x session.Extras) {
 }
 
 func (w *writer) entry(e *session.Entry) error {
+	if w.dropped(e) {
+		w.parents[e.ID] = w.parents[e.ParentID] // what follows hangs on the message before
+		return nil
+	}
 	of, err := w.file(w.id(e.Sidechain))
 	if err != nil {
 		return err
@@ -371,16 +358,64 @@ func (w *writer) entry(e *session.Entry) error {
 		line = w.subagent(e)
 	case session.KindOther:
 		if !w.own || e.Origin != Name || e.Custom == nil {
-			w.loss.Add(e.Type, "dropped", "ash has no such entry", 1)
+			w.loss.Add(mapping.EntryKind(e), "dropped", "ash has no such entry", 1)
 			return nil
 		}
 		line = e.Custom.Data // a stray tool_use line of an ash source
 	default:
-		w.loss.Add(string(e.Kind), "dropped", "ash has no such entry", 1)
+		w.loss.Add(mapping.EntryKind(e), "dropped", "ash has no such entry", 1)
 		return nil
 	}
 	of.since++
 	return of.line(w.merge(e, line))
+}
+
+// dropped counts and skips an entry ash has no line for, before a
+// sub-agent file is opened for it: another layout's side entries (goat's
+// transcript) must not leave an orphan subagents/ file behind.
+func (w *writer) dropped(e *session.Entry) bool {
+	switch e.Kind {
+	case session.KindMessage, session.KindCompaction, session.KindSubagent, session.KindSubagentEnd:
+		return false
+	case session.KindOther:
+		if w.own && e.Origin == Name && e.Custom != nil {
+			return false
+		}
+		w.loss.Add(mapping.EntryKind(e), mapping.ActionDropped, "ash has no such entry", 1)
+		return true
+	case session.KindCustomMessage:
+		if e.Message != nil && e.Message.Role == session.RoleTool {
+			return false
+		}
+		w.loss.Add("custom-message", mapping.ActionDropped, "ash has no extension messages", 1)
+		return true
+	}
+	w.loss.Add(mapping.EntryKind(e), mapping.ActionDropped, "ash has no such entry", 1)
+	return true
+}
+
+// lossForeign counts what a message from another layout carries that an
+// ash message has no slot for.
+func (w *writer) lossForeign(e *session.Entry) {
+	if w.own {
+		return
+	}
+	m := e.Message
+	add := func(kind, reason string, n int) { w.loss.Add(kind, mapping.ActionDropped, reason, n) }
+	if m.Usage != nil {
+		add(mapping.KindUsage, "ash stores no per-message usage or cost", 1)
+	}
+	if m.Model != "" || m.Provider != "" || m.API != "" {
+		add(mapping.KindModel, "ash stores no model per message", 1)
+	}
+	if m.StopReason != "" || m.Error != "" {
+		add(mapping.KindStopReason, "ash stores no stop reason or error per message", 1)
+	}
+	add(mapping.KindEntryField, "ash has no slot for another layout's entry fields", len(e.Extra))
+	add(mapping.KindMessageFld, "ash has no slot for another layout's message fields", len(m.Extra))
+	for _, b := range m.Content {
+		add(mapping.KindBlockField, "ash has no slot for another layout's block fields", len(b.Extra))
+	}
 }
 
 func (w *writer) merge(e *session.Entry, canon []byte) []byte {
@@ -405,11 +440,13 @@ func (w *writer) message(of *outFile, e *session.Entry) error {
 	case session.RoleUser, session.RoleAssistant, session.RoleSystem:
 	case session.RoleDeveloper:
 		role = "system"
-		w.loss.Add("developer-role", "mapped", "ash has no developer role; written as system", 1)
+		w.loss.Add(mapping.RoleKind(m.Role), mapping.ActionConverted, "ash has no developer role; written as system", 1)
 	default:
 		role = "user"
-		w.loss.Add(string(m.Role)+"-role", "mapped", "ash has no such role; written as a user message", 1)
+		m = mapping.AsUser(m)
+		w.loss.Add(mapping.RoleKind(e.Message.Role), mapping.ActionConverted, "ash has no such role; written as a user message", 1)
 	}
+	w.lossForeign(e)
 	var o jsonx.Obj
 	o.Str("type", "message").Str("id", id).Str("role", role)
 	content, tools := w.content(m, id, e)
@@ -449,7 +486,7 @@ func (w *writer) content(m *session.Message, msgID string, e *session.Entry) ([]
 		case session.BlockText:
 			var o jsonx.Obj
 			o.Str("type", "text").Str("text", b.Text)
-			extras(&o, b.Extra)
+			w.blockExtras(&o, b.Extra)
 			elems = append(elems, o.Bytes())
 		case session.BlockToolCall:
 			if p, ok := w.toolEntry(b, msgID, e); ok {
@@ -465,13 +502,13 @@ func (w *writer) content(m *session.Message, msgID string, e *session.Entry) ([]
 				args = []byte("{}")
 			}
 			o.Str("type", "tool_use").Str("id", b.ToolCallID).Str("name", b.ToolName).Raw("input", args)
-			extras(&o, b.Extra)
+			w.blockExtras(&o, b.Extra)
 			elems = append(elems, o.Bytes())
 		case session.BlockToolResult:
 			allText = false
 			var o jsonx.Obj
 			o.Str("type", "tool_result").Str("tool_use_id", b.ToolCallID).Str("content", b.Text).Bool("is_error", b.IsError)
-			extras(&o, b.Extra)
+			w.blockExtras(&o, b.Extra)
 			elems = append(elems, o.Bytes())
 		case session.BlockThinking:
 			w.loss.Add("thinking-block", "dropped", "ash has no thinking blocks", 1)
@@ -485,6 +522,14 @@ func (w *writer) content(m *session.Message, msgID string, e *session.Entry) ([]
 		return jsonx.String(m.Text()), tools
 	}
 	return jsonx.Arr(elems), tools
+}
+
+// blockExtras writes a block's unknown members for an ash source only:
+// another layout's (goat's "type":"function") mean nothing here.
+func (w *writer) blockExtras(o *jsonx.Obj, x session.Extras) {
+	if w.own {
+		extras(o, x)
+	}
 }
 
 // toolEntry builds the separate tool_use line of a tool call. Calls read
@@ -609,6 +654,13 @@ func (w *writer) historyOf(e *session.Entry, role string) error {
 	if !w.own && role != "user" && role != "assistant" {
 		return nil
 	}
+	if !w.own && string(e.Message.Role) != role {
+		// history.jsonl names the role context.jsonl wrote (a bash run is a user message)
+		c, m := *e, mapping.AsUser(e.Message)
+		m.Role = session.Role(role)
+		c.Message = m
+		e = &c
+	}
 	return w.history.line(historyLine(e, note, w.id(e.ID), w.when(e.Time)))
 }
 
@@ -673,7 +725,7 @@ func (w *writer) stateFile() ([]byte, bool) {
 	created := w.meta.Created.T.UTC()
 	var o jsonx.Obj
 	o.Str("provider", "cli").Str("chat_id", w.sid).Null("user_id").Null("thread_id").
-		Str("created_at", strings.TrimSuffix(strings.TrimSuffix(pyTime(created), "+00:00"), ".000000")+"Z").
+		Str("created_at", strings.TrimSuffix(strings.TrimSuffix(mapping.PyTime(created), "+00:00"), ".000000")+"Z").
 		Null("active_stack").Raw("branches", []byte("[]"))
 	return pretty(o.Bytes()), true
 }

@@ -2,19 +2,15 @@ package flat
 
 import (
 	"bufio"
-	"crypto/sha256"
-	"encoding/hex"
-	"regexp"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
 // A session from another layout is written as the agent would have: linear
 // (the active path only), 8-hex ids chained by parent_id from "", and only
 // what flat can hold. Everything else is counted in the loss report.
-
-var hex8 = regexp.MustCompile(`^[0-9a-f]{8}$`)
 
 // writeForeign needs the whole session: the active path is only known once
 // the last entry has been read.
@@ -23,13 +19,15 @@ func writeForeign(w *bufio.Writer, r session.Reader, opt format.WriteOptions) er
 	if err != nil {
 		return err
 	}
-	path := activePath(s.Entries)
-	opt.Loss.Add("off-path-entry", "dropped", "flat is linear: only the active branch (root to the last entry) is kept", len(s.Entries)-len(path))
+	path := mapping.Flatten(s.Entries, opt.Loss, "flat")
 
 	m := s.Meta
 	meta := m
-	if meta.ID == "" {
-		meta.ID = derivedUUID(m.Cwd + "\x00" + m.Created.Raw)
+	switch {
+	case meta.ID == "":
+		meta.ID = mapping.UUID(m.Cwd + "\x00" + m.Created.Raw)
+	case !mapping.IsUUID(meta.ID):
+		meta.ID = mapping.UUID("flat:" + meta.ID) // flat's own form
 	}
 	created := m.Created
 	if created.T.IsZero() && len(path) > 0 {
@@ -39,7 +37,7 @@ func writeForeign(w *bufio.Writer, r session.Reader, opt format.WriteOptions) er
 	fs := newForeignState(&meta, opt.Loss)
 	fs.lastTime = created
 	for _, e := range path {
-		if hex8.MatchString(e.ID) {
+		if mapping.IsHex8(e.ID) {
 			fs.reserved[e.ID] = true // keep pi-style ids; never derive them for another entry
 		}
 	}
@@ -61,20 +59,6 @@ func writeForeign(w *bufio.Writer, r session.Reader, opt format.WriteOptions) er
 	return lw.err
 }
 
-// activePath returns the entries from the root to the last entry. A
-// session whose entries carry no ids is taken whole, in order.
-func activePath(entries []*session.Entry) []*session.Entry {
-	if len(entries) == 0 {
-		return nil
-	}
-	t := session.NewTree(entries)
-	leaf := t.Leaf()
-	if leaf.ID == "" {
-		return entries
-	}
-	return t.Path(leaf.ID)
-}
-
 func lossMeta(m *session.Meta, loss *format.Loss) {
 	add := func(kind, reason string, ok bool) {
 		if ok {
@@ -85,16 +69,6 @@ func lossMeta(m *session.Meta, loss *format.Loss) {
 	add("session-model", "flat keeps the model per assistant message only", m.Model != "" || m.Provider != "" || m.ThinkingLevel != "")
 	add("session-field", "flat's header has no slot for the source's other fields", len(m.Extra) > 0)
 	loss.Add("checkpoint", "dropped", "flat has no file snapshots", len(m.Checkpoints))
-}
-
-// derivedUUID returns a deterministic UUIDv4-shaped id from seed, for a
-// source session without an id.
-func derivedUUID(seed string) string {
-	sum := sha256.Sum256([]byte(seed))
-	sum[6] = sum[6]&0x0f | 0x40
-	sum[8] = sum[8]&0x3f | 0x80
-	h := hex.EncodeToString(sum[:16])
-	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
 }
 
 // foreignState carries the chain across written lines.
@@ -118,7 +92,7 @@ func newForeignState(m *session.Meta, loss *format.Loss) *foreignState {
 func (s *foreignState) newID(src string, kept bool) string {
 	s.lines++
 	id := src
-	if !kept || !hex8.MatchString(src) || s.ids[src] != "" || s.taken[src] {
+	if !kept || !mapping.IsHex8(src) || s.ids[src] != "" || s.taken[src] {
 		id = session.DerivedID(s.sessionID, s.lines, func(c string) bool { return s.taken[c] || s.reserved[c] })
 	}
 	s.taken[id] = true
@@ -149,15 +123,18 @@ func (s *foreignState) emit(lw *lineWriter, e *session.Entry) {
 	case e.Kind == session.KindCompaction && e.Compaction != nil:
 		s.emitCompaction(lw, e)
 	default:
-		s.loss.Add(string(e.Kind)+"-entry", "dropped", "flat has message and compaction entries only", 1)
+		s.loss.Add(mapping.EntryKind(e), "dropped", "flat has message and compaction entries only", 1)
 	}
 }
 
 func (s *foreignState) emitCompaction(lw *lineWriter, e *session.Entry) {
 	c := e.Compaction
 	first := s.ids[c.FirstKeptID]
-	if first == "" && c.FirstKeptID != "" {
-		s.loss.Add("compaction-first-kept", "cleared", "the first kept entry is not on the written path", 1)
+	if first == "" && s.last != "" {
+		// flat's compaction must name a kept entry; the nearest one
+		// before the summary keeps the least of what the source dropped.
+		s.loss.Add("compaction-first-kept", "moved", "flat's compaction must name an earlier kept entry; the entry before the summary is kept", 1)
+		first = s.last
 	}
 	drop := func(kind string, set bool) {
 		if set {
@@ -178,12 +155,15 @@ func (s *foreignState) emitMessage(lw *lineWriter, e *session.Entry) {
 	switch m.Role {
 	case session.RoleUser, session.RoleAssistant, session.RoleTool:
 	default:
-		s.loss.Add(string(m.Role)+"-message", "dropped", "flat has user, assistant and tool_result messages only", 1)
+		s.loss.Add(mapping.RoleKind(m.Role), "dropped", "flat has user, assistant and tool_result messages only", 1)
 		return
 	}
 	s.lossExtras(e.Extra)
 	msg, results := s.convertMessage(m)
 	when := s.when(e.Time)
+	if msg != nil && msg.Role == session.RoleTool && !s.called(msg) {
+		msg = nil
+	}
 	if msg != nil {
 		out := *e
 		out.Message = msg
@@ -192,6 +172,9 @@ func (s *foreignState) emitMessage(lw *lineWriter, e *session.Entry) {
 		s.last = id
 	}
 	for _, r := range results {
+		if !s.called(r) {
+			continue
+		}
 		out := session.Entry{Kind: session.KindMessage, Message: r}
 		id := s.newID("", false)
 		if msg == nil && e.ID != "" && s.ids[e.ID] == "" {
@@ -200,6 +183,16 @@ func (s *foreignState) emitMessage(lw *lineWriter, e *session.Entry) {
 		lw.line(nil, encodeMessageEntry(&out, id, s.last, when, false))
 		s.last = id
 	}
+}
+
+// called reports whether a tool result's call was written; flat's
+// validator (and the agent) need every result to follow its call.
+func (s *foreignState) called(r *session.Message) bool {
+	if _, ok := s.toolNames[r.ToolCallID]; ok {
+		return true
+	}
+	s.loss.Add("tool-result", mapping.ActionDropped, "its tool call is not in an assistant message flat can write", 1)
+	return false
 }
 
 // convertMessage returns what flat can hold of m, and one tool_result
@@ -217,6 +210,10 @@ func (s *foreignState) convertMessage(m *session.Message) (*session.Message, []*
 				IsError: b.IsError, Content: []session.Block{{Type: session.BlockText, Text: b.Text}}, Time: out.Time})
 			continue
 		case session.BlockToolCall:
+			if m.Role != session.RoleAssistant {
+				s.loss.Add("tool-call", mapping.ActionDropped, "flat has tool calls in assistant messages only", 1)
+				continue
+			}
 			s.toolNames[b.ToolCallID] = b.ToolName
 		}
 		if nb, ok := s.convertBlock(b); ok {
@@ -266,30 +263,14 @@ func (s *foreignState) convertBlock(b session.Block) (session.Block, bool) {
 	return out, true
 }
 
-// stopReason maps other layouts' spellings onto flat's five values.
+// stopReason maps other layouts' spellings onto flat's five values, which
+// are mapping's neutral ones.
 func (s *foreignState) stopReason(m *session.Message) string {
-	switch m.StopReason {
-	case "stop", "length", "tool_use", "error", "aborted":
-		return m.StopReason
-	case "toolUse", "tool_calls", "tool-calls":
-		return "tool_use"
-	case "end_turn", "stop_sequence", "endTurn":
-		return "stop"
-	case "max_tokens", "maxTokens":
-		return "length"
-	case "":
-		for _, b := range m.Content {
-			if b.Type == session.BlockToolCall {
-				return "tool_use"
-			}
-		}
-		if m.Error != "" {
-			return "error"
-		}
-		return "stop"
+	r, ok := mapping.Stop(m)
+	if !ok {
+		s.loss.Add("stop-reason", "flattened", "flat knows stop, length, tool_use, error and aborted only", 1)
 	}
-	s.loss.Add("stop-reason", "flattened", "flat knows stop, length, tool_use, error and aborted only", 1)
-	return "stop"
+	return r
 }
 
 func (s *foreignState) lossMessage(m *session.Message) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/internal/golden"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
@@ -128,7 +129,7 @@ func TestWriteForeignReadsBack(t *testing.T) {
 	if got := strings.Join(roles, " "); got != want {
 		t.Errorf("entries: %s\nwant     %s", got, want)
 	}
-	if s.Meta.ID != "sess-1" || s.Meta.Cwd != "/w" || s.Meta.Created.Raw != "2026-01-11T10:00:00Z" {
+	if s.Meta.ID != mapping.UUID("flat:sess-1") || s.Meta.Cwd != "/w" || s.Meta.Created.Raw != "2026-01-11T10:00:00Z" {
 		t.Errorf("meta: %+v", s.Meta)
 	}
 	c := s.Entries[3].Compaction

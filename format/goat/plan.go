@@ -1,8 +1,11 @@
 package goat
 
 import (
+	"strconv"
+
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -16,13 +19,14 @@ type plan struct {
 	updated    session.Time
 	turns      int
 	cost       float64
+	calls      map[string]bool // tool call ids written in assistant messages
 }
 
 // plan encodes the session's active path (root to the last entry) as
 // messages.jsonl lines and goat-origin transcript entries as transcript.jsonl
 // lines; everything else is counted as lost.
 func (w *writer) plan(s *session.Session) *plan {
-	p := &plan{model: s.Meta.Model, created: s.Meta.Created, updated: s.Meta.Updated}
+	p := &plan{model: s.Meta.Model, created: s.Meta.Created, updated: s.Meta.Updated, calls: map[string]bool{}}
 	loss := w.opt.Loss
 	var main []*session.Entry
 	for _, e := range s.Entries {
@@ -33,12 +37,7 @@ func (w *writer) plan(s *session.Session) *plan {
 		main = append(main, e)
 	}
 	if len(main) > 0 {
-		t := session.NewTree(main)
-		path := t.Path(t.Leaf().ID)
-		if off := len(main) - len(path); off > 0 {
-			loss.Add("off-path-entry", "dropped", "goat has no branches; only the active path (root to the last entry) is written", off)
-		}
-		main = path
+		main = mapping.Flatten(main, loss, "goat")
 	}
 	if s.Meta.Origin != Name {
 		countMetaLoss(&s.Meta, loss)
@@ -64,7 +63,7 @@ func isTranscript(e *session.Entry) bool {
 func (w *writer) entry(p *plan, sessionID string, e *session.Entry) {
 	loss := w.opt.Loss
 	if e.Kind != session.KindMessage || e.Message == nil {
-		loss.Add(string(e.Kind)+"-entry", "dropped", "goat's messages.jsonl holds chat messages only", 1)
+		loss.Add(mapping.EntryKind(e), "dropped", "goat's messages.jsonl holds chat messages only", 1)
 		return
 	}
 	if e.Origin == Name {
@@ -79,7 +78,7 @@ func (w *writer) entry(p *plan, sessionID string, e *session.Entry) {
 		}
 	}
 	m, ok := foreignMessage(src, loss)
-	if !ok {
+	if !ok || !p.answers(m, loss) {
 		return
 	}
 	if m.Role == session.RoleUser {
@@ -92,13 +91,33 @@ func (w *writer) entry(p *plan, sessionID string, e *session.Entry) {
 		p.model = e.Message.Model
 	}
 	id := e.ID
-	if !uuidRE.MatchString(id) {
-		id = derivedUUID(sessionID, len(p.messages)+1)
+	if !mapping.IsUUID(id) {
+		id = mapping.UUID(sessionID + ":" + strconv.Itoa(len(p.messages)+1))
 	}
 	p.messages = append(p.messages, encodeLine(&session.Entry{Time: entryTime(e), Message: m}, id, false))
 	if len(e.Extra) > 0 {
 		loss.Add("entry-field", "dropped", "goat has no slot for the source format's extra fields", len(e.Extra))
 	}
+}
+
+// answers records an assistant message's tool calls, and reports whether
+// a tool message answers one of them: goat (and its validator) need every
+// tool message to follow its call, and calls live on assistant messages only.
+func (p *plan) answers(m *session.Message, loss *format.Loss) bool {
+	switch m.Role {
+	case session.RoleAssistant:
+		for _, b := range m.Content {
+			if b.Type == session.BlockToolCall {
+				p.calls[b.ToolCallID] = true
+			}
+		}
+	case session.RoleTool:
+		if !p.calls[m.ToolCallID] {
+			loss.Add("tool-result", "dropped", "its tool call is not in an assistant message goat can write", 1)
+			return false
+		}
+	}
+	return true
 }
 
 func entryTime(e *session.Entry) session.Time {
@@ -124,7 +143,10 @@ func (w *writer) toolResults(p *plan, sessionID string, e *session.Entry) *sessi
 		}
 		tm := &session.Message{Role: session.RoleTool, ToolCallID: b.ToolCallID, ContentIsString: true,
 			Content: []session.Block{{Type: session.BlockText, Text: b.Text}}}
-		id := derivedUUID(sessionID, len(p.messages)+1)
+		if !p.answers(tm, w.opt.Loss) {
+			continue
+		}
+		id := mapping.UUID(sessionID + ":" + strconv.Itoa(len(p.messages)+1))
 		p.messages = append(p.messages, encodeLine(&session.Entry{Time: entryTime(e), Message: tm}, id, false))
 	}
 	if len(rest) == len(src.Content) {
@@ -147,9 +169,9 @@ func foreignMessage(src *session.Message, loss *format.Loss) (*session.Message, 
 	case session.RoleUser, session.RoleAssistant, session.RoleSystem, session.RoleTool:
 	case session.RoleDeveloper:
 		m.Role = session.RoleSystem
-		loss.Add("developer-message", "converted", "goat has no developer role; written as system", 1)
+		loss.Add(mapping.RoleKind(src.Role), "converted", "goat has no developer role; written as system", 1)
 	default:
-		loss.Add(string(src.Role)+"-message", "dropped", "goat has no such message role", 1)
+		loss.Add(mapping.RoleKind(src.Role), "dropped", "goat has no such message role", 1)
 		return nil, false
 	}
 	var texts, images, calls []session.Block

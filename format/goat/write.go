@@ -9,12 +9,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
 )
@@ -32,6 +31,9 @@ func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]st
 	if err != nil {
 		return nil, err
 	}
+	if s.Meta.Origin != Name {
+		goatIDs(&s.Meta)
+	}
 	id := s.Meta.ID
 	if !safeName(id) {
 		return nil, fmt.Errorf("write goat session: session id %q cannot be a directory name", id)
@@ -43,7 +45,7 @@ func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]st
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("write %s: %w", dir, err)
 	}
-	w := &writer{dir: dir, opt: opt, meta: &s.Meta}
+	w := &writer{dir: dir, opt: opt, meta: &s.Meta, written: []string{dir}} // the session directory first
 	plan := w.plan(s)
 	if err := w.writeLines(MessagesFile, plan.messages); err != nil {
 		return w.written, err
@@ -62,6 +64,25 @@ func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]st
 		return w.written, err
 	}
 	return w.written, nil
+}
+
+// goatIDs gives a session from another layout goat's own id form (a UUID),
+// derived from the source id when it is not one; a fork's parent id is
+// derived the same way, so it names the parent converted alongside it.
+func goatIDs(m *session.Meta) {
+	m.ID = goatID(m.ID)
+	if m.Parent != nil && m.Parent.SessionID != "" {
+		p := *m.Parent
+		p.SessionID = goatID(p.SessionID)
+		m.Parent = &p
+	}
+}
+
+func goatID(id string) string {
+	if mapping.IsUUID(id) {
+		return id
+	}
+	return mapping.UUID("goat:" + id)
 }
 
 type writer struct {
@@ -286,17 +307,4 @@ func encodeMetadata(m *session.Meta, p *plan) []byte {
 		return indent(merged(m.Raw, canon))
 	}
 	return indent(canon)
-}
-
-var uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
-
-// derivedUUID returns a deterministic UUIDv4-shaped id for the n-th written
-// message of a session: goat's uuids are random; ours depend only on the
-// session id and position, so the same input always gives the same bytes.
-func derivedUUID(sessionID string, n int) string {
-	sum := sha256.Sum256([]byte(sessionID + ":" + strconv.Itoa(n)))
-	sum[6] = sum[6]&0x0f | 0x40
-	sum[8] = sum[8]&0x3f | 0x80
-	h := hex.EncodeToString(sum[:16])
-	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
 }

@@ -59,8 +59,8 @@ func TestWriteForeign(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(out, "0f1e2d3c-4b5a-4968-8776-655443322110")
-	if len(written) != 2 {
-		t.Errorf("written %v, want messages.jsonl and metadata.json", written)
+	if len(written) != 3 || written[0] != dir {
+		t.Errorf("written %v, want the session directory, messages.jsonl and metadata.json", written)
 	}
 	var got bytes.Buffer
 	for _, n := range []string{MessagesFile, MetadataFile} {
@@ -107,9 +107,17 @@ func TestWriteRefuses(t *testing.T) {
 		t.Errorf("write with Force: %v", err)
 	}
 	for _, bad := range []string{"../escape", "a/b", "..", "", "."} {
+		// Another layout's id becomes a derived UUID: it never names a path.
 		s := foreign()
 		s.Meta.ID = bad
 		sub := filepath.Join(t.TempDir(), "out")
+		if paths, err := (Format{}).Write(&session.SliceReader{S: s}, sub, format.WriteOptions{}); err != nil || len(paths) == 0 || filepath.Dir(paths[0]) != sub {
+			t.Errorf("foreign id %q: wrote %v, %v; want a UUID directory in %s", bad, paths, err, sub)
+		}
+		// A goat session's own id is used as it is, so a bad one is refused.
+		s = foreign()
+		s.Meta.ID, s.Meta.Origin = bad, Name
+		sub = filepath.Join(t.TempDir(), "out")
 		if _, err := (Format{}).Write(&session.SliceReader{S: s}, sub, format.WriteOptions{}); err == nil || !strings.Contains(err.Error(), "directory name") {
 			t.Errorf("id %q: err = %v, want a refusal", bad, err)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
 )
@@ -92,8 +93,14 @@ func toDoc(s *session.Session, project string, loss *format.Loss) (*Doc, error) 
 	if !own && len(m.Extra) > 0 {
 		loss.Add("session-field", "dropped", "foreign session fields have no OpenCode member", len(m.Extra))
 	}
+	entries := s.Entries
+	if !own {
+		// OpenCode chains messages in time order: a branched source is
+		// written along its active path.
+		entries = mapping.Flatten(entries, loss, "OpenCode")
+	}
 	var pseudo []*session.Entry
-	for _, en := range s.Entries {
+	for _, en := range entries {
 		if en.Message == nil {
 			continue
 		}
@@ -111,7 +118,7 @@ func toDoc(s *session.Session, project string, loss *format.Loss) (*Doc, error) 
 			}
 		}
 	}
-	for _, en := range s.Entries {
+	for _, en := range entries {
 		msg, err := e.entry(en)
 		if err != nil {
 			return nil, err
@@ -120,7 +127,7 @@ func toDoc(s *session.Session, project string, loss *format.Loss) (*Doc, error) 
 			d.Messages = append(d.Messages, *msg)
 		}
 	}
-	for _, en := range append(s.Entries, pseudo...) {
+	for _, en := range append(entries, pseudo...) {
 		if en.Message != nil && en.Message.Role == session.RoleTool && !e.used[en] {
 			loss.Add("tool-result", "dropped", "no tool call with this id in an assistant message", 1)
 		}
@@ -208,7 +215,7 @@ func (e *encoder) entry(en *session.Entry) (*Msg, error) {
 		return e.message(en, m, true)
 	}
 	if en.Message == nil {
-		e.loss.Add(string(en.Kind), "dropped", "OpenCode has no such entry", 1)
+		e.loss.Add(mapping.EntryKind(en), "dropped", "OpenCode has no such entry", 1)
 		return nil, nil
 	}
 	if en.Message.Role == session.RoleTool || onlyResults(en.Message) {
@@ -243,8 +250,9 @@ func (e *encoder) message(en *session.Entry, m *session.Message, summary bool) (
 		if own && m.SourceRole != "" {
 			role = m.SourceRole
 		} else {
-			e.loss.Add("role-"+string(m.Role), "converted", "stored as an OpenCode user message", 1)
+			e.loss.Add(mapping.RoleKind(m.Role), "converted", "stored as an OpenCode user message", 1)
 			role = "user"
+			m = mapping.AsUser(m)
 		}
 	}
 	var tm []byte
@@ -261,6 +269,9 @@ func (e *encoder) message(en *session.Entry, m *session.Message, summary bool) (
 	info := build(first, m.Extra, own)
 	if !own && len(m.Extra) > 0 {
 		e.loss.Add("message-field", "dropped", "foreign message fields have no OpenCode member", len(m.Extra))
+	}
+	if !own && m.API != "" {
+		e.loss.Add("message-api", "dropped", "OpenCode keeps the provider and model, not the API", 1)
 	}
 	if role == "user" {
 		e.lastUser = id
@@ -430,7 +441,7 @@ func (e *encoder) part(b session.Block, mid string, ms int64, i int, own bool) (
 	case session.BlockToolResult:
 		return nil, nil // carried into its call's tool part (or counted as lost in toDoc)
 	}
-	e.loss.Add("block-"+string(b.Type), "dropped", "OpenCode has no such part", 1)
+	e.loss.Add(string(b.Type)+"-block", "dropped", "OpenCode has no such part", 1)
 	return nil, nil
 }
 
@@ -442,6 +453,20 @@ func (e *encoder) tool(b session.Block, head []kv, ms int64, own bool) []byte {
 	}
 	if res != nil && e.used[res] {
 		res = nil
+	}
+	if raw := b.Extra.Get(xState); res == nil && own && raw != nil {
+		// A call read without a result: its state as it was, with the
+		// model's arguments.
+		state := []byte(raw)
+		if gjson.GetBytes(state, "input").Exists() {
+			args := []byte(b.Arguments)
+			if len(args) == 0 {
+				args = []byte("{}")
+			}
+			state = setMember(state, "input", args)
+		}
+		x := append(head, kv{"type", str("tool")}, kv{"callID", str(b.ToolCallID)}, kv{"tool", str(b.ToolName)}, kv{"state", state})
+		return build(x, b.Extra, own)
 	}
 	var st []kv
 	var extras session.Extras

@@ -19,6 +19,9 @@ type Export struct{}
 func (Export) Name() string      { return ExportName }
 func (Export) Aliases() []string { return nil }
 
+// Ext is the export document's file extension.
+func (Export) Ext() string { return ".json" }
+
 func (Export) Detect(path string) bool {
 	l, _ := classify(path)
 	return l == layoutExport

@@ -123,8 +123,16 @@ func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]st
 		return nil, err
 	}
 	project := opt.Extra
-	if project == "" {
+	if project == "" && !ours(s.Meta.Origin) {
+		// A session read from OpenCode keeps the project it is filed
+		// under (toDoc takes it from the session), so A -> A is exact.
 		project = ProjectFor(s.Meta.Cwd)
+	}
+	if p := s.Meta.Parent; p != nil && p.SessionID != "" && opt.Batch != nil && !opt.Batch[p.SessionID] {
+		// OpenCode lists only root sessions and reaches children through
+		// their parent: a child stored without its parent would vanish.
+		opt.Loss.Add("parent-link", "dropped", "the parent session is not converted with it, and OpenCode hides a child whose parent is missing", 1)
+		s.Meta.Parent = nil
 	}
 	d, err := toDoc(s, project, opt.Loss)
 	if err != nil {

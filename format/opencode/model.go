@@ -21,6 +21,7 @@ const (
 	xDiff    = "@session_diff" // session_diff/<ses>.json
 	xProject = "@project"      // project/<id>.json
 	xParts   = "@parts"        // [{"at":i,"part":{...}}] non-content parts and their positions
+	xState   = "@state"        // a pending or running tool part's state: a call with no result yet
 )
 
 // toSession maps one Doc onto the model. children are the ids of sessions
@@ -166,7 +167,9 @@ func entriesOf(m Msg) []*session.Entry {
 		case "tool":
 			b, res := toolBlocks(p, e)
 			msg.Content = append(msg.Content, b)
-			tools = append(tools, res)
+			if res != nil {
+				tools = append(tools, res)
+			}
 		default:
 			if pr.Get("type").String() == "step-finish" {
 				steps = addTokens(steps, pr.Get("tokens"))
@@ -309,6 +312,12 @@ func toolBlocks(p []byte, owner *session.Entry) (session.Block, *session.Entry) 
 			msg.Extra = append(msg.Extra, session.Field{Key: k, Value: v})
 		}
 	})
+	if s := st.Get("status").String(); (s == "pending" || s == "running") && len(msg.Content) == 0 {
+		// A call that never finished has no result: other layouts must not
+		// invent an empty one. The state stays on the call, for OpenCode.
+		b.Extra = append(b.Extra, session.Field{Key: xState, Value: json.RawMessage(st.Raw)})
+		return b, nil
+	}
 	if !hasInput {
 		// 0.15 pending state has no input: remember that, so it is not invented.
 		msg.Extra = append(msg.Extra, session.Field{Key: "@no-input", Value: json.RawMessage("true")})

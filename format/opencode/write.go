@@ -63,7 +63,8 @@ func writeTree(d *Doc, cwd, root string, force bool) ([]string, error) {
 			Raw("time", t.Int("created", now).Int("updated", now).Bytes())
 		files = append(files, file{filepath.Join(root, "project", d.ProjectID+".json"), o.Bytes(), true})
 	}
-	files = append(files, file{path: filepath.Join(root, "session", d.ProjectID, sid+".json"), data: d.Info})
+	sessionFile := filepath.Join(root, "session", d.ProjectID, sid+".json")
+	files = append(files, file{path: sessionFile, data: d.Info})
 	for _, m := range d.Messages {
 		mid := gjson.GetBytes(m.Info, "id").String()
 		if !ValidID("msg", mid) {
@@ -91,20 +92,30 @@ func writeTree(d *Doc, cwd, root string, force bool) ([]string, error) {
 			}
 		}
 	}
-	var written []string
+	written := []string{sessionFile} // the session's own file first, as format.Writer asks
 	for _, f := range files {
+		if f.path == sessionFile {
+			if err := writeOne(f, force); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if f.keep && fileExists(f.path) {
 			continue
 		}
-		if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
-			return written, fmt.Errorf("write %s: %w", f.path, err)
-		}
-		if err := atomicfile.WriteFile(f.path, pretty(f.data), 0o644, force); err != nil {
+		if err := writeOne(f, force); err != nil {
 			return written, err
 		}
 		written = append(written, f.path)
 	}
 	return written, nil
+}
+
+func writeOne(f file, force bool) error {
+	if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", f.path, err)
+	}
+	return atomicfile.WriteFile(f.path, pretty(f.data), 0o644, force)
 }
 
 func fileExists(p string) bool { _, err := os.Lstat(p); return err == nil }

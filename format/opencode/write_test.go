@@ -211,9 +211,9 @@ func TestExportWrite(t *testing.T) {
 func TestWriteLoss(t *testing.T) {
 	s := foreignSession()
 	s.Entries = s.Entries[:2] // drop the RoleTool result
-	s.Entries = append(s.Entries, &session.Entry{Kind: session.KindMessage, ID: "e3", Origin: "ash", Time: session.FromMillis(1795235500003),
+	s.Entries = append(s.Entries, &session.Entry{Kind: session.KindMessage, ID: "e3", ParentID: "e2", Origin: "ash", Time: session.FromMillis(1795235500003),
 		Message: &session.Message{Role: session.RoleUser, Content: []session.Block{{Type: session.BlockToolResult, ToolCallID: "call_1", Text: "boom", IsError: true}}}},
-		&session.Entry{Kind: session.KindLabel, ID: "l1", Origin: "ash", Label: &session.Label{TargetID: "e1", Label: "x"}})
+		&session.Entry{Kind: session.KindLabel, ID: "l1", ParentID: "e3", Origin: "ash", Label: &session.Label{TargetID: "e1", Label: "x"}})
 	s.Meta.Extra = session.Extras{{Key: "cwdHash", Value: []byte(`"x"`)}}
 	loss := &format.Loss{}
 	out := t.TempDir()
@@ -224,7 +224,7 @@ func TestWriteLoss(t *testing.T) {
 	for _, it := range loss.Items() {
 		got = append(got, it.String())
 	}
-	want := []string{"1 label dropped (OpenCode has no such entry)", "1 session-field dropped (foreign session fields have no OpenCode member)"}
+	want := []string{"1 label-entry dropped (OpenCode has no such entry)", "1 session-field dropped (foreign session fields have no OpenCode member)"}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("loss (-want +got):\n%s", d)
 	}

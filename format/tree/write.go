@@ -9,6 +9,7 @@ import (
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -49,6 +50,11 @@ func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) er
 			meta.Title = ""
 		}
 	}
+	var fx *foreign
+	if !own {
+		fx = newForeign(m, opt.Loss)
+		meta.ID = sessionID(m.ID)
+	}
 	h := encodeHeader(&meta, version)
 	if own && m.Raw != nil {
 		h = jsonx.Merge(m.Raw, h)
@@ -65,6 +71,16 @@ func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) er
 			return err
 		}
 		enc.foreign = e.Origin != Name
+		if enc.foreign && e.Sidechain != "" {
+			// A sub-agent run or side file (ash subagents/, goat's
+			// transcript) has no place in pi's one file: written into it,
+			// its last line would become the leaf pi continues from.
+			opt.Loss.Add(mapping.KindSidechain, mapping.ActionDropped, "pi has no sub-agent runs or side files", 1)
+			continue
+		}
+		if enc.foreign && fx != nil {
+			e = fx.entry(e)
+		}
 		b := enc.entry(e)
 		if !enc.foreign && e.Raw != nil {
 			b = jsonx.Merge(e.Raw, b)
@@ -97,11 +113,8 @@ func countLoss(l *format.Loss, e *session.Entry) {
 		return
 	}
 	countExtras(l, "entry", e.Extra)
-	if e.Sidechain != "" {
-		l.Add("sidechain", "flattened", "pi has no sub-agent sidechains", 1)
-	}
 	if e.Kind == session.KindSubagent || e.Kind == session.KindSubagentEnd {
-		l.Add("subagent-entry", "dropped", "pi has no sub-agent entries", 1)
+		l.Add(mapping.EntryKind(e), "converted", "pi has no sub-agent entries: written as custom entries", 1)
 	}
 	if m := e.Message; m != nil {
 		countExtras(l, "message", m.Extra)
@@ -112,7 +125,7 @@ func countLoss(l *format.Loss, e *session.Entry) {
 			l.Add("reasoning-tokens", "dropped", "pi usage has no reasoning count", 1)
 		}
 		if m.AuthorID != "" || m.AuthorName != "" {
-			l.Add("author", "dropped", "pi messages have no author", 1)
+			l.Add("message-author", "dropped", "pi messages have no author", 1)
 		}
 	}
 }
@@ -135,7 +148,8 @@ func writeFile(out string, r session.Reader, opt format.WriteOptions) error {
 
 // countExtras counts another format's unknown members, which pi cannot hold.
 func countExtras(l *format.Loss, where string, x session.Extras) {
+	kind := map[string]string{"header": mapping.KindSessionFld, "entry": mapping.KindEntryField, "message": mapping.KindMessageFld, "block": mapping.KindBlockField}[where]
 	if len(x) > 0 {
-		l.Add(where+"-extra-field", "dropped", "another format's own members have no place in pi", len(x))
+		l.Add(kind, "dropped", "another format's own members have no place in pi", len(x))
 	}
 }

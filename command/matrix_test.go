@@ -1,0 +1,572 @@
+package command
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/mapping"
+	"github.com/sesstool/sesstool/registry"
+	"github.com/sesstool/sesstool/session"
+)
+
+// The round-trip matrix: every real sample of every layout A, converted to
+// every writable layout B and back to A, through the CLI's own Convert (so
+// every output is validated by the target layout before it lands). The
+// session that comes back must equal the original in everything B can hold
+// (see holds), and the loss report of the two conversions must name exactly
+// the kinds the table below expects.
+
+// sample is one real input: a session file, directory or store.
+type sample struct {
+	name   string // row name in the tables
+	layout string // the layout it is read as, and converted back to
+	path   string // under testdata/samples
+	// exact is how A -> A output maps onto the source files: "file" (one
+	// file), "dir" (the source is the container), "sessions" (goat: the
+	// container's sessions/ folder); "" when the source is a read-only
+	// variant (SQLite, 0.x tree) that A writes in its current form.
+	exact string
+}
+
+var matrixSamples = []sample{
+	{"flat/f487536d", "flat", "flat/20261121-042424-f487536d.jsonl", "file"},
+	{"flat/a1bea1d6", "flat", "flat/20261121-042425-a1bea1d6.jsonl", "file"},
+	{"ash/generated-v2", "ash", "ash/generated-v2/sessions", "dir"},
+	{"ash/all-entry-types", "ash", "ash/upstream-test-fixtures/valid/all-entry-types", "parent"},
+	{"ash/external-ids", "ash", "ash/upstream-test-fixtures/valid/external-ids", "parent"},
+	{"ash/plain-chat", "ash", "ash/upstream-test-fixtures/valid/plain-chat", "parent"},
+	{"goat/generated", "goat", "goat/generated/projects/srv-gen-goat-work-project", "sessions"},
+	{"opencode/tree-1.1.34", "opencode", "opencode/xdg/opencode/storage", "dir"},
+	{"opencode/sqlite-1.2.1", "opencode", "opencode/sqlite/opencode-1.2.1-after-json-migration.db", ""},
+	{"opencode/legacy-0.5.29", "opencode", "opencode/legacy-v0.5.29", ""},
+	{"opencode-export/parent", "opencode-export", "opencode/export/v1.1.34__ses_e03a7a64affe0wHc2prdw2R2s7.json", "file"},
+	{"opencode-export/child", "opencode-export", "opencode/export/v1.1.34__ses_e03a73772ffeu66Dofli58suGI.child.json", "file"},
+	{"tree/prompt-cache-replay", "tree", "pi/earendil-pi_prompt-cache-replay-session.v1.jsonl", "file"},
+	{"tree/before-compaction", "tree", "pi/pi-mono_before-compaction.v1.jsonl", "file"},
+	{"tree/large-session", "tree", "pi/pi-mono_large-session.v1.jsonl", "file"},
+}
+
+// matrixTargets are the writable layouts, in table order.
+var matrixTargets = []string{"tree", "flat", "ash", "opencode", "opencode-export", "goat"}
+
+func haveLayout(name string) bool { _, err := registry.Lookup(name); return err == nil }
+
+func samplesDir(t *testing.T) string {
+	t.Helper()
+	p, err := filepath.Abs("../testdata/samples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// convertCLI runs Convert as the CLI does and returns its loss report.
+func convertCLI(t *testing.T, o ConvertOptions) (lossReport, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	env := &Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, StdinIsData: func() bool { return false }}
+	o.LossReport = filepath.Join(t.TempDir(), "loss.json")
+	if err := Convert(env, o); err != nil {
+		t.Fatalf("convert --from %s --to %s %s: %v\n%s", o.From, o.To, o.Paths[0], err, stderr.String())
+	}
+	var lr lossReport
+	b, err := os.ReadFile(o.LossReport)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &lr); err != nil {
+		t.Fatal(err)
+	}
+	return lr, stderr.String()
+}
+
+// sessionsOf reads every session under p as layout.
+func sessionsOf(t *testing.T, layout, p string) []*session.Session {
+	t.Helper()
+	f, err := registry.Lookup(layout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	units, _, err := registry.Walk(p, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*session.Session
+	for _, u := range units {
+		refs, err := u.Format.Sessions(u.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ref := range refs {
+			r, err := u.Format.Open(ref)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := session.ReadAll(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// TestMatrixSameLayoutExact: for every layout, A -> A through the model gives
+// the source bytes back.
+func TestMatrixSameLayoutExact(t *testing.T) {
+	root := samplesDir(t)
+	for _, s := range matrixSamples {
+		t.Run(s.name, func(t *testing.T) {
+			if !haveLayout(s.layout) {
+				t.Skipf("layout %s is not in this build", s.layout)
+			}
+			src := filepath.Join(root, s.path)
+			out := filepath.Join(t.TempDir(), "out")
+			if s.exact == "file" {
+				out += ".out"
+			}
+			lr, _ := convertCLI(t, ConvertOptions{From: s.layout, To: s.layout, Out: out, Paths: []string{src}})
+			if !lr.Lossless {
+				t.Errorf("%s -> %s is not lossless: %v", s.layout, s.layout, lr.Losses)
+			}
+			switch s.exact {
+			case "":
+				// A read-only variant comes out in the layout's current form;
+				// writing that again must give the same bytes.
+				again := filepath.Join(t.TempDir(), "again")
+				convertCLI(t, ConvertOptions{From: s.layout, To: s.layout, Out: again, Paths: []string{out}})
+				compareTrees(t, out, again)
+			case "file":
+				compareFiles(t, src, out)
+			case "dir":
+				compareTrees(t, src, out)
+			case "sessions":
+				compareTrees(t, filepath.Join(src, "sessions"), out)
+			case "parent":
+				compareTrees(t, filepath.Dir(src), out, filepath.Base(src))
+			}
+		})
+	}
+}
+
+func compareFiles(t *testing.T, want, got string) {
+	t.Helper()
+	a, err := os.ReadFile(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a, b) {
+		t.Errorf("%s: output differs from the source (-source +output):\n%s", filepath.Base(want), cmp.Diff(lines(a), lines(b)))
+	}
+}
+
+func lines(b []byte) []string { return strings.Split(string(b), "\n") }
+
+// compareTrees requires the same files with the same bytes under both roots
+// (goat's *.lock files are the agent's own and not session data). With
+// only, the source side is limited to those top-level entries, and the
+// output's key directory is matched to them by content.
+func compareTrees(t *testing.T, want, got string, only ...string) {
+	t.Helper()
+	w := listFiles(t, want, only)
+	g := listFiles(t, got, nil)
+	if len(only) > 0 {
+		// ash names the directory after the session key, not the fixture.
+		w = rebase(w, only[0], g)
+	}
+	if d := cmp.Diff(keys(w), keys(g)); d != "" {
+		t.Fatalf("files differ (-source +output):\n%s", d)
+	}
+	for rel, p := range w {
+		compareFiles(t, p, g[rel])
+	}
+}
+
+func listFiles(t *testing.T, root string, only []string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		if len(only) > 0 && rel != "." && strings.Split(rel, string(filepath.Separator))[0] != only[0] {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.Type().IsRegular() && !strings.HasSuffix(p, ".lock") && filepath.Base(p) != "README.md" {
+			out[rel] = p
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func rebase(w map[string]string, from string, g map[string]string) map[string]string {
+	to := ""
+	for rel := range g {
+		to = strings.Split(rel, string(filepath.Separator))[0]
+	}
+	out := map[string]string{}
+	for rel, p := range w {
+		out[filepath.Join(to, strings.TrimPrefix(rel, from+string(filepath.Separator)))] = p
+	}
+	return out
+}
+
+func keys(m map[string]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestMatrixRoundTrip: A -> B -> A for every sample and every writable B.
+func TestMatrixRoundTrip(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the round-trip matrix is long")
+	}
+	root := samplesDir(t)
+	var rows []string
+	for _, s := range matrixSamples {
+		for _, to := range matrixTargets {
+			s, to := s, to
+			t.Run(s.name+"->"+to, func(t *testing.T) {
+				if !haveLayout(s.layout) || !haveLayout(to) {
+					t.Skipf("layout %s or %s is not in this build", s.layout, to)
+				}
+				got := roundTrip(t, filepath.Join(root, s.path), s.layout, to)
+				rows = append(rows, fmt.Sprintf("\t%q: %#v,", s.name+" -> "+to, got))
+				want, ok := expectedLoss[s.name+" -> "+to]
+				if !ok {
+					t.Fatalf("no expected loss for %s -> %s in the table; the conversion lost: %q", s.name, to, got)
+				}
+				if d := cmp.Diff(want, got); d != "" {
+					t.Errorf("loss kinds (-expected +reported):\n%s", d)
+				}
+			})
+		}
+	}
+	if os.Getenv("SESSTOOL_MATRIX_TABLE") != "" {
+		sort.Strings(rows)
+		t.Logf("reported losses:\n%s", strings.Join(rows, "\n"))
+	}
+}
+
+// roundTrip converts src (layout a, every session in it) to b and back,
+// compares each returned session with its original in what a and b hold,
+// and returns the loss kinds both conversions reported ("kind action").
+// Whole units are converted, not one session at a time, so that a child
+// session travels with its parent as it does in a store.
+func roundTrip(t *testing.T, src, a, b string) []string {
+	t.Helper()
+	orig := sessionsOf(t, a, src)
+	mid := filepath.Join(t.TempDir(), "b")
+	back := filepath.Join(t.TempDir(), "a")
+	if isFileLayout(b) {
+		mid += ".out"
+	}
+	if isFileLayout(a) {
+		back += ".out"
+	}
+	l1, _ := convertCLI(t, ConvertOptions{From: a, To: b, Out: mid, Paths: []string{src}})
+	l2, _ := convertCLI(t, ConvertOptions{From: b, To: a, Out: back, Paths: []string{mid}})
+	kinds := map[string]bool{}
+	for _, it := range append(l1.Losses, l2.Losses...) {
+		kinds[it.Kind+" "+it.Action] = true
+	}
+	ret := sessionsOf(t, a, back)
+	if len(ret) != len(orig) {
+		t.Fatalf("%d sessions came back, want %d", len(ret), len(orig))
+	}
+	hold := holds[a].and(holds[b])
+	var got [][]item
+	for _, r := range ret {
+		got = append(got, essence(r, hold))
+	}
+	used := make([]bool, len(got))
+	for _, s := range orig {
+		want := essence(s, hold)
+		if i := matchEssence(want, got, used); i >= 0 {
+			used[i] = true
+			continue
+		}
+		best := closest(want, got, used)
+		t.Errorf("session %s: %s -> %s -> %s changed what both hold (-original +round trip):\n%s", s.Meta.ID, a, b, a, cmp.Diff(want, got[best]))
+	}
+	out := []string{}
+	for k := range kinds {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// matchEssence finds an unused returned session equal to want.
+func matchEssence(want []item, got [][]item, used []bool) int {
+	for i, g := range got {
+		if !used[i] && cmp.Equal(want, g) {
+			return i
+		}
+	}
+	return -1
+}
+
+// closest is the unused returned session sharing the longest prefix with
+// want, to show a readable diff.
+func closest(want []item, got [][]item, used []bool) int {
+	best, bestN := 0, -1
+	for i, g := range got {
+		n := 0
+		for n < len(g) && n < len(want) && cmp.Equal(g[n], want[n]) {
+			n++
+		}
+		if !used[i] && n > bestN {
+			best, bestN = i, n
+		}
+	}
+	return best
+}
+
+func isFileLayout(name string) bool {
+	f, err := registry.Lookup(name)
+	if err != nil {
+		return false
+	}
+	_, ok := f.(format.Stream)
+	return ok
+}
+
+// capability says what a layout can hold, as far as the comparison looks.
+type capability struct {
+	roles      map[session.Role]bool
+	kinds      map[session.Kind]bool // entry kinds other than messages
+	thinking   bool
+	images     bool // inline images in user messages
+	anyImages  bool // inline images in every role
+	files      bool // files by URL
+	usage      bool
+	cost       bool
+	isError    bool
+	lastText   bool // an assistant message keeps only its last text block
+	compaction bool
+	asUser     bool // a message of a role the layout lacks becomes a user message (mapping.AsUser)
+	toolCallOn map[session.Role]bool
+}
+
+func (c capability) and(d capability) capability {
+	r := capability{roles: map[session.Role]bool{}, kinds: map[session.Kind]bool{}, toolCallOn: map[session.Role]bool{}}
+	for k := range c.roles {
+		r.roles[k] = d.roles[k]
+	}
+	for k := range c.kinds {
+		r.kinds[k] = d.kinds[k]
+	}
+	for k := range c.toolCallOn {
+		r.toolCallOn[k] = d.toolCallOn[k]
+	}
+	r.thinking, r.images, r.anyImages, r.files = c.thinking && d.thinking, c.images && d.images, c.anyImages && d.anyImages, c.files && d.files
+	r.usage, r.cost, r.isError = c.usage && d.usage, c.cost && d.cost, c.isError && d.isError
+	r.lastText = c.lastText || d.lastText
+	r.compaction = c.compaction && d.compaction
+	r.asUser = c.asUser || d.asUser
+	return r
+}
+
+func set[K comparable](ks ...K) map[K]bool {
+	m := map[K]bool{}
+	for _, k := range ks {
+		m[k] = true
+	}
+	return m
+}
+
+const (
+	user, assistant, tool, system = session.RoleUser, session.RoleAssistant, session.RoleTool, session.RoleSystem
+)
+
+// holds is the table of what each layout holds: the mapping rules of
+// docs/convert.md, as the round trip checks them.
+var holds = map[string]capability{
+	"tree": {roles: set(user, assistant, tool, session.RoleBash, session.RoleCustom), kinds: set(session.KindCompaction, session.KindModelChange, session.KindThinkingLevel, session.KindLabel, session.KindBranchSummary, session.KindCustom, session.KindCustomMessage, session.KindSessionInfo),
+		thinking: true, images: true, anyImages: true, usage: true, cost: true, isError: true, compaction: true, toolCallOn: set(assistant)},
+	"flat": {roles: set(user, assistant, tool), kinds: set(session.KindCompaction),
+		thinking: true, images: true, anyImages: true, usage: true, cost: true, isError: true, compaction: true, toolCallOn: set(assistant)},
+	"ash": {roles: set(user, assistant, tool, system), kinds: set(session.KindCompaction),
+		isError: true, compaction: true, asUser: true, toolCallOn: set(assistant, user)},
+	"opencode": {roles: set(user, assistant, tool), kinds: set(session.KindCompaction),
+		thinking: true, images: true, anyImages: true, files: true, usage: true, cost: true, isError: true, compaction: true, asUser: true, toolCallOn: set(assistant)},
+	"goat": {roles: set(user, assistant, tool, system), kinds: set[session.Kind](),
+		images: true, lastText: true, toolCallOn: set(assistant)},
+}
+
+func init() { holds["opencode-export"] = holds["opencode"] }
+
+// item is what the comparison sees of one entry on the active path.
+type item struct {
+	Role     string
+	Text     string   `json:",omitempty"`
+	Thinking string   `json:",omitempty"`
+	Calls    []string `json:",omitempty"` // id name args
+	Result   string   `json:",omitempty"` // call id, error flag
+	Images   []string `json:",omitempty"` // mime and data length
+	Files    []string `json:",omitempty"`
+	Usage    string   `json:",omitempty"`
+	Time     string   `json:",omitempty"` // user and assistant messages, to the second (flat's entry times have no fraction)
+}
+
+// essence is a session's active path (main conversation only: sub-agent
+// runs and goat's transcript are side files) as items, limited to what c
+// holds. Ids are not compared: every layout has its own form.
+func essence(s *session.Session, c capability) []item {
+	var main []*session.Entry
+	for _, e := range s.Entries {
+		if e.Sidechain == "" {
+			main = append(main, e)
+		}
+	}
+	path, _ := mapping.ActivePath(main)
+	var all []item
+	calls := map[string]bool{}
+	for _, e := range path {
+		for _, it := range itemsOf(e, c) {
+			for _, call := range it.Calls {
+				calls[strings.Fields(call)[0]] = true
+			}
+			all = append(all, it)
+		}
+	}
+	// A result whose call the layout cannot hold (ash allows a call on a
+	// user message) goes with its call.
+	var out []item
+	for _, it := range all {
+		if it.Role == "tool" && !calls[strings.Fields(it.Result + " x")[0]] {
+			continue
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+func itemsOf(e *session.Entry, c capability) []item {
+	if e.Kind == session.KindCompaction && e.Compaction != nil {
+		if !c.compaction {
+			return nil
+		}
+		return []item{{Role: "compaction", Text: e.Compaction.Summary}}
+	}
+	if e.Message == nil || (e.Kind != session.KindMessage && e.Kind != session.KindCustomMessage) {
+		if c.kinds[e.Kind] {
+			return []item{{Role: string(e.Kind)}}
+		}
+		return nil
+	}
+	m := e.Message
+	role := m.Role
+	if role == session.RoleDeveloper && c.roles[system] {
+		role = system
+	}
+	if !c.roles[role] && c.asUser && role != tool {
+		m, role = mapping.AsUser(m), user
+	}
+	if !c.roles[role] {
+		return nil
+	}
+	var results []item
+	it := item{Role: string(role)}
+	var texts []string
+	var thinking []string
+	for _, b := range m.Content {
+		switch b.Type {
+		case session.BlockText:
+			texts = append(texts, b.Text)
+		case session.BlockThinking:
+			if c.thinking {
+				thinking = append(thinking, b.Text)
+			}
+		case session.BlockImage:
+			if c.anyImages || (c.images && role == user) {
+				it.Images = append(it.Images, fmt.Sprintf("%s %d", b.MimeType, len(b.Data)))
+			}
+		case session.BlockFile:
+			if c.files {
+				it.Files = append(it.Files, b.MimeType+" "+b.URL)
+			}
+		case session.BlockToolCall:
+			if c.toolCallOn[role] {
+				it.Calls = append(it.Calls, b.ToolCallID+" "+b.ToolName+" "+canonJSON(b.Arguments))
+			}
+		case session.BlockToolResult:
+			results = append(results, resultItem(b.ToolCallID, b.Text, b.IsError, c))
+		}
+	}
+	if role == tool {
+		return []item{resultItem(m.ToolCallID, m.Text(), m.IsError, c)}
+	}
+	if c.lastText && role == assistant && len(texts) > 1 {
+		texts = texts[len(texts)-1:]
+	}
+	if role == user || role == assistant {
+		tm := e.Time.T
+		if tm.IsZero() {
+			tm = m.Time.T
+		}
+		it.Time = tm.UTC().Format(time.RFC3339)
+	}
+	it.Text = strings.Join(texts, "\n")
+	it.Thinking = strings.Join(thinking, "\n")
+	if c.usage && m.Usage != nil && role == assistant {
+		u := m.Usage
+		it.Usage = fmt.Sprintf("in %d out %d cache %d/%d", u.Input, u.Output, u.CacheRead, u.CacheWrite)
+		if c.cost && u.Cost != nil {
+			it.Usage += fmt.Sprintf(" $%.9f", math.Round(u.Cost.Total*1e9)/1e9)
+		}
+	}
+	if len(results) > 0 && it.Text == "" && len(it.Images) == 0 && len(it.Calls) == 0 {
+		return results // ash: a user message that only carries results
+	}
+	return append([]item{it}, results...)
+}
+
+func resultItem(callID, text string, isError bool, c capability) item {
+	r := item{Role: "tool", Text: text, Result: callID}
+	if c.isError && isError {
+		r.Result += " error"
+	}
+	return r
+}
+
+func canonJSON(b json.RawMessage) string {
+	if len(b) == 0 {
+		return "{}"
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return string(b)
+	}
+	out, _ := json.Marshal(v)
+	return string(out)
+}

@@ -1,0 +1,322 @@
+package command
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/format/opencode"
+	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/mapping"
+	"github.com/sesstool/sesstool/session"
+)
+
+// Real programs accept what convert writes: pi's SessionManager opens every
+// tree file written from every sample, and OpenCode 1.1.34 exports every
+// store written from every sample.
+
+// needPeer skips with why, or fails under SESSTOOL_REQUIRE_PEERS=1.
+func needPeer(t *testing.T, why string) {
+	t.Helper()
+	if os.Getenv("SESSTOOL_REQUIRE_PEERS") == "1" {
+		t.Fatal(why)
+	}
+	t.Skip(why)
+}
+
+// piPeer returns node and pi-context.mjs ($SESSTOOL_PEERS, from scripts/setup).
+func piPeer(t *testing.T) (string, string) {
+	t.Helper()
+	dir := os.Getenv("SESSTOOL_PEERS")
+	node, err := exec.LookPath("node")
+	script := filepath.Join(dir, "pi-context.mjs")
+	switch {
+	case dir == "":
+		needPeer(t, "pi peer not available: SESSTOOL_PEERS is not set (run scripts/setup; it is .cache/peers)")
+	case err != nil:
+		needPeer(t, "pi peer not available: node is not on PATH")
+	case !fileExists(script) || !fileExists(filepath.Join(dir, "node_modules", "@mariozechner", "pi-coding-agent")):
+		needPeer(t, "pi peer not available: no pi-context.mjs with node_modules/@mariozechner/pi-coding-agent in "+dir)
+	}
+	return node, script
+}
+
+// piSees is what pi-context.mjs prints.
+type piSees struct {
+	Version       int            `json:"version"`
+	Entries       int            `json:"entries"`
+	RewrittenByPi bool           `json:"rewrittenByPi"`
+	Messages      int            `json:"messages"`
+	Roles         map[string]int `json:"roles"`
+}
+
+func TestPiOpensWhatWeWrite(t *testing.T) {
+	if !haveLayout("tree") {
+		t.Skip("layout tree is not in this build")
+	}
+	node, script := piPeer(t)
+	root := samplesDir(t)
+	for _, s := range matrixSamples {
+		t.Run(s.name, func(t *testing.T) {
+			if !haveLayout(s.layout) {
+				t.Skipf("layout %s is not in this build", s.layout)
+			}
+			out := filepath.Join(t.TempDir(), "out")
+			convertCLI(t, ConvertOptions{From: s.layout, To: "tree", Out: out, Paths: []string{filepath.Join(root, s.path)}})
+			files := []string{out}
+			if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+				files, _ = filepath.Glob(filepath.Join(out, "*.jsonl"))
+			}
+			if len(files) == 0 {
+				t.Fatal("no tree file written")
+			}
+			sources := map[string]int{} // source session id -> messages on its active path
+			for _, src := range sessionsOf(t, s.layout, filepath.Join(root, s.path)) {
+				sources[src.Meta.ID] = sourceMessages(src)
+			}
+			for _, f := range files {
+				got := runPiContext(t, node, script, f)
+				ours := sessionsOf(t, "tree", f)[0]
+				// A tree source keeps its own version (the pi samples are
+				// v1, which pi migrates on open); everything else is v3,
+				// which pi must take as it is.
+				if s.layout != "tree" && (got.RewrittenByPi || got.Version != 3) {
+					t.Errorf("%s: pi rewrote the file (version %d): it needed a migration", filepath.Base(f), got.Version)
+				}
+				if want := contextMessages(ours); got.Messages != want {
+					t.Errorf("%s: pi builds a context of %d messages %v, ours has %d", filepath.Base(f), got.Messages, got.Roles, want)
+				}
+				t.Logf("%s: pi v%d rewritten=%v, %d entries, context %d messages %v", filepath.Base(f), got.Version, got.RewrittenByPi, got.Entries, got.Messages, got.Roles)
+				// Without a compaction, pi's context is the source's active
+				// path: every message of the main conversation, tool results
+				// included (ash hangs them off the message before).
+				if n, ok := sources[sourceID(t, f, s)]; ok && n >= 0 && s.layout != "tree" && got.Messages != n {
+					t.Errorf("%s: pi builds a context of %d messages %v, the source's active path has %d", filepath.Base(f), got.Messages, got.Roles, n)
+				}
+				if got.Messages == 0 {
+					t.Errorf("%s: pi sees no messages", filepath.Base(f))
+				}
+			}
+		})
+	}
+}
+
+// sourceMessages counts the messages on a session's active path (main
+// conversation), or -1 when it has a compaction (pi then summarises).
+func sourceMessages(s *session.Session) int {
+	path, _ := mapping.ActivePath(s.Entries)
+	n := 0
+	for _, e := range path {
+		switch {
+		case e.Kind == session.KindCompaction:
+			return -1
+		case e.Kind == session.KindMessage && e.Message != nil:
+			if onlyToolResults(e.Message) {
+				n += len(e.Message.Content) // ash: each result block is a result message
+				continue
+			}
+			n++
+		}
+	}
+	return n
+}
+
+func onlyToolResults(m *session.Message) bool {
+	for _, b := range m.Content {
+		if b.Type != session.BlockToolResult {
+			return false
+		}
+	}
+	return len(m.Content) > 0
+}
+
+// sourceID finds which source session a written tree file came from: the
+// tree writer keeps a UUID session id and derives one from any other.
+func sourceID(t *testing.T, f string, s sample) string {
+	t.Helper()
+	id := sessionsOf(t, "tree", f)[0].Meta.ID
+	for _, src := range sessionsOf(t, s.layout, filepath.Join(samplesDir(t), s.path)) {
+		if src.Meta.ID == id || mapping.UUID("tree:"+src.Meta.ID) == id {
+			return src.Meta.ID
+		}
+	}
+	t.Fatalf("%s: no source session has id %s", f, id)
+	return ""
+}
+
+func runPiContext(t *testing.T, node, script, path string) piSees {
+	t.Helper()
+	out, err := exec.Command(node, script, path).Output()
+	if err != nil {
+		t.Fatalf("pi-context %s: %v\n%s", path, err, out)
+	}
+	var c piSees
+	if err := json.Unmarshal(out, &c); err != nil {
+		t.Fatalf("pi-context %s: %v\n%s", path, err, out)
+	}
+	return c
+}
+
+// contextMessages counts the messages pi's buildSessionContext hands the
+// model (../shared/formats/tree-pi.md §3): the path from the leaf (the last
+// entry in the file) to the root; when a compaction is on it, the last one's
+// summary, then the path entries from its first kept entry up to it (none
+// when that entry is not found), then everything after it. Messages and
+// custom messages count, and branch summaries with a summary.
+func contextMessages(s *session.Session) int {
+	t := session.NewTree(s.Entries)
+	leaf := t.Leaf()
+	if leaf == nil {
+		return 0
+	}
+	path := t.Path(leaf.ID)
+	last := -1
+	for i, e := range path {
+		if e.Kind == session.KindCompaction {
+			last = i
+		}
+	}
+	counts := func(es []*session.Entry) int {
+		n := 0
+		for _, e := range es {
+			switch {
+			case e.Kind == session.KindMessage, e.Kind == session.KindCustomMessage:
+				n++
+			case e.Kind == session.KindBranchSummary && e.BranchSummary != nil && e.BranchSummary.Summary != "":
+				n++
+			}
+		}
+		return n
+	}
+	if last < 0 {
+		return counts(path)
+	}
+	n := 1 // the summary
+	first := path[last].Compaction.FirstKeptID
+	for i := 0; i < last; i++ {
+		if path[i].ID == first {
+			n += counts(path[i:last])
+			break
+		}
+	}
+	return n + counts(path[last+1:])
+}
+
+// opencodePeer returns OpenCode 1.1.34's binary ($SESSTOOL_OPENCODE).
+func opencodePeer(t *testing.T) string {
+	t.Helper()
+	bin := os.Getenv("SESSTOOL_OPENCODE")
+	if bin == "" {
+		bin = "../.cache/opencode-1.1.34/package/bin/opencode"
+	}
+	if !fileExists(bin) {
+		needPeer(t, "OpenCode 1.1.34 not installed: set SESSTOOL_OPENCODE or run scripts/setup")
+	}
+	abs, _ := filepath.Abs(bin)
+	return abs
+}
+
+// runOpenCodeExport runs `opencode export ID` offline against the data
+// directory home/data/opencode: HOME and XDG dirs in home, from a directory
+// that is not a git repository (so the project is "global"), in a network
+// namespace of its own when unshare allows it.
+func runOpenCodeExport(t *testing.T, bin, home, id string) []byte {
+	t.Helper()
+	work := filepath.Join(home, "work")
+	os.MkdirAll(work, 0o755)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	args := []string{bin, "export", id}
+	if exec.Command("unshare", "-rn", "true").Run() == nil {
+		args = append([]string{"unshare", "-rn"}, args...)
+	}
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	cmd.Dir = work
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + home,
+		"XDG_DATA_HOME=" + filepath.Join(home, "data"), "XDG_CONFIG_HOME=" + filepath.Join(home, "config"),
+		"XDG_CACHE_HOME=" + filepath.Join(home, "cache"), "XDG_STATE_HOME=" + filepath.Join(home, "state"),
+		"OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_DEFAULT_PLUGINS=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1",
+		"OPENCODE_MODELS_URL=http://127.0.0.1:9", "HTTP_PROXY=http://127.0.0.1:9", "HTTPS_PROXY=http://127.0.0.1:9"}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	// Into a file, not a pipe: OpenCode 1.1.34 exits before a pipe has taken
+	// more than 64 KiB of its output, and the export comes out cut short.
+	f, err := os.Create(filepath.Join(home, id+".export.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cmd.Stdout = f
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("opencode export %s: %v\n%s", id, err, stderr.String())
+	}
+	out, err := os.ReadFile(f.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestOpenCodeExportsWhatWeWrite converts every sample into one OpenCode
+// store (project "global", so OpenCode finds it from a non-git directory)
+// and has OpenCode 1.1.34 export every session in it; its export must be
+// JSON-equal to our own export of what we wrote.
+func TestOpenCodeExportsWhatWeWrite(t *testing.T) {
+	bin := opencodePeer(t)
+	root := samplesDir(t)
+	home := t.TempDir()
+	store := filepath.Join(home, "data", "opencode", "storage")
+	for _, s := range matrixSamples {
+		if !haveLayout(s.layout) {
+			continue
+		}
+		convertCLI(t, ConvertOptions{From: s.layout, To: "opencode", Out: store, Project: "global", Force: true, Paths: []string{filepath.Join(root, s.path)}})
+	}
+	refs, err := opencode.Format{}.Sessions(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Some samples hold the same sessions (the OpenCode tree, database and
+	// exports), which land on the same files.
+	if len(refs) < 12 {
+		t.Fatalf("%d sessions in the store, want at least 12", len(refs))
+	}
+	t.Logf("%d sessions in the store", len(refs))
+	for _, ref := range refs {
+		t.Run(ref.ID, func(t *testing.T) {
+			r, err := opencode.Format{}.Open(ref)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := opencode.Encode(r, format.WriteOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := runOpenCodeExport(t, bin, home, ref.ID)
+			if !jsonx.Equal(got, want) {
+				var g, w any
+				if err := json.Unmarshal(got, &g); err != nil {
+					t.Fatalf("OpenCode's export is not JSON (%v); %d bytes, the first and last: %s ... %s", err, len(got), head(got[:min(len(got), 300)]), got[max(0, len(got)-300):])
+				}
+				json.Unmarshal(want, &w)
+				t.Errorf("OpenCode's export differs from ours (-ours +OpenCode's):\n%s", head([]byte(cmp.Diff(w, g))))
+			}
+		})
+	}
+}
+
+func head(b []byte) string {
+	s := strings.TrimSpace(string(b))
+	if len(s) > 3000 {
+		s = s[:3000] + "..."
+	}
+	return s
+}

@@ -1,0 +1,127 @@
+package tree
+
+import (
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/mapping"
+	"github.com/sesstool/sesstool/session"
+)
+
+// foreign maps another layout's entries onto pi's tree before they are
+// encoded (see package mapping): ids become 8-hex ids (kept when already
+// so), every reference is rewritten through the same map, ash's
+// message-only links are re-chained so tool results stay on the path, and
+// a compaction without a first kept entry keeps the entry before it, as
+// pi's compaction must name one.
+type foreign struct {
+	sid   string
+	ids   map[string]string
+	taken map[string]bool
+	chain *mapping.Chain // nil unless the source links messages only
+	loss  *format.Loss
+}
+
+func newForeign(m *session.Meta, loss *format.Loss) *foreign {
+	f := &foreign{sid: m.ID, ids: map[string]string{}, taken: map[string]bool{}, loss: loss}
+	if mapping.LinksMessagesOnly(m.Origin) {
+		f.chain = &mapping.Chain{}
+	}
+	return f
+}
+
+// sessionID is the header id: a UUID as pi makes them, derived from the
+// source id when that is not one.
+func sessionID(id string) string {
+	if mapping.IsUUID(id) {
+		return id
+	}
+	return mapping.UUID("tree:" + id)
+}
+
+func (f *foreign) id(src string) string {
+	if src == "" {
+		return ""
+	}
+	if v, ok := f.ids[src]; ok {
+		return v
+	}
+	v := src
+	if !mapping.IsHex8(src) || f.taken[src] {
+		v = mapping.Hex8(f.sid+":"+src, 0, func(c string) bool { return f.taken[c] })
+	}
+	f.ids[src] = v
+	f.taken[v] = true
+	return v
+}
+
+// entry returns a copy of e with pi ids and links.
+func (f *foreign) entry(e *session.Entry) *session.Entry {
+	c := *e
+	parent := e.ParentID
+	if f.chain != nil {
+		parent = f.chain.Parent(e)
+	}
+	c.ID, c.ParentID = f.id(e.ID), f.id(parent)
+	switch {
+	case e.Compaction != nil:
+		cp := *e.Compaction
+		cp.FirstKeptID = f.id(cp.FirstKeptID)
+		if cp.FirstKeptID == "" && c.ParentID != "" {
+			f.loss.Add("compaction-first-kept", "moved", "pi's compaction must name a kept entry; the entry before the summary is kept", 1)
+			cp.FirstKeptID = c.ParentID
+		}
+		c.Compaction = &cp
+	case e.Label != nil:
+		l := *e.Label
+		l.TargetID = f.id(l.TargetID)
+		c.Label = &l
+	case e.BranchSummary != nil:
+		b := *e.BranchSummary
+		if b.FromID != "root" {
+			b.FromID = f.id(b.FromID)
+		}
+		c.BranchSummary = &b
+	}
+	if e.Message != nil {
+		c.Message = f.message(e.Message)
+	}
+	if e.Kind == session.KindOther {
+		// An entry type only another layout has: kept as pi's extension
+		// state, which never enters the model's context.
+		f.loss.Add(mapping.EntryKind(e), mapping.ActionConverted, "pi has no such entry: kept as a custom entry", 1)
+		data := []byte(nil)
+		if e.Custom != nil {
+			data = e.Custom.Data
+		}
+		c.Kind, c.Type = session.KindCustom, "custom"
+		c.Custom = &session.Custom{CustomType: e.Type, Data: data}
+	}
+	return &c
+}
+
+// message spells a foreign message as pi does: its own role names, content
+// as an array of blocks (pi allows a string for user messages only), and
+// pi's stop reasons.
+func (f *foreign) message(m *session.Message) *session.Message {
+	c := *m
+	c.SourceRole = "" // another layout's spelling of the role means nothing here
+	if c.Role != session.RoleUser && c.ContentIsString {
+		c.ContentIsString = false
+	}
+	if c.ContentIsNull {
+		c.ContentIsNull = false // goat: null content, the calls are blocks
+		if c.Content == nil {
+			c.Content = []session.Block{}
+		}
+	}
+	if c.Role == session.RoleAssistant {
+		r, ok := mapping.Stop(m)
+		if !ok {
+			f.loss.Add(mapping.KindStopReason, mapping.ActionConverted, "pi knows stop, length, toolUse, error and aborted only", 1)
+		}
+		if r == mapping.StopToolUse {
+			r = "toolUse"
+		}
+		c.StopReason = r
+	}
+	return &c
+}

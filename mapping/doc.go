@@ -1,0 +1,63 @@
+// Package mapping holds the decisions every layout's writer shares when it
+// converts a session that came from another layout. It is the one place in
+// the code where the cross-layout mapping rules live; docs/convert.md says
+// the same for users. Writers keep only what is specific to their layout.
+//
+// Roles and content blocks. The model keeps tool calls as ToolCall blocks
+// inside the assistant message and tool results as messages of RoleTool
+// (pi, flat and goat store them that way). ash stores a call twice (a
+// tool_use block in the assistant message and a separate tool_use entry)
+// and a result as a tool_result entry, or as a tool_result block inside a
+// user message; OpenCode stores both call and result in one tool part of
+// the assistant message (the result is the part's state). Readers map all of
+// these onto the model; writers map the model onto their own spelling and
+// reattach results to their calls by tool call id.
+//
+// Ids. A writer keeps a source id when it already has the target's shape
+// and is free; otherwise it derives one in the target's own form from the
+// session id and the entry's source id or position: 8 hex digits for tree
+// and flat (Hex8), a UUIDv4 shape for ash and goat (UUID), OpenCode's
+// ascending msg_/prt_ and descending ses_ ids (format/opencode NewID). Every
+// derived id is a hash, never random, so the same input always gives the
+// same bytes, and references (parent ids, first kept entry, tool call ids)
+// are rewritten through the same map, so they stay consistent across every
+// file a layout writes.
+//
+// Timestamps. The model keeps the instant and the source spelling. A writer
+// of the same layout writes the source spelling back; a writer of another
+// layout spells the instant its own way: ISO 8601 UTC with milliseconds and
+// Z (ISO: tree), RFC 3339 seconds (flat entries), RFC 3339 with nanoseconds
+// (goat), Unix milliseconds (Millis: tree and flat messages, OpenCode),
+// Python's isoformat with +00:00 (PyTime: ash). An entry without a time
+// takes the previous entry's.
+//
+// Usage and cost. A message's Usage is what that message cost. OpenCode
+// overwrites an assistant message's tokens at each step, so its reader sums
+// the message's step-finish parts; its cost is the info's cost. Layouts
+// without per-message usage (goat, ash) count it as lost.
+//
+// Compactions, branches, forks and child sessions. A linear layout (flat,
+// goat, OpenCode) writes the active path: root to the leaf, the last entry
+// in source order, as pi, ash and flat resume there, plus the tool results
+// and compactions ash hangs off path messages (ActivePath). The entries
+// left out are counted, and so are the branches and sub-agent entries
+// (Flatten). Writing ash into pi re-chains those attachments (Chain). A
+// compaction is kept where the target has one (tree, flat, ash; an OpenCode
+// summary message); its first kept entry is rewritten to the new id, or set
+// to the entry before the summary when the target must name one. A fork
+// keeps its parent session id (and fork point) where the target can say it;
+// child sessions are sessions of their own, converted one by one.
+//
+// Roles the target lacks become user messages where it can hold them
+// (AsUser: pi's shell runs as the text pi gives the model), and stop
+// reasons map onto five neutral values (Stop).
+//
+// Images and files. Images are base64 with a MIME type in the model. OpenCode
+// keeps images and files as file parts with a data: URL; flat and tree keep
+// inline images only; goat keeps user images; ash keeps neither. A file
+// referenced by URL only is lost where the target has no URL slot.
+//
+// Loss. What a target cannot hold is counted by kind with format.Loss; the
+// kinds and reasons writers share are the constants and helpers here, so the
+// loss report reads the same whatever the target.
+package mapping

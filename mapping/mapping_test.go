@@ -1,0 +1,113 @@
+package mapping
+
+import (
+	"testing"
+	"time"
+
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/session"
+)
+
+func TestFlatten(t *testing.T) {
+	e := func(id, parent string) *session.Entry {
+		return &session.Entry{Kind: session.KindMessage, ID: id, ParentID: parent, Message: &session.Message{Role: session.RoleUser}}
+	}
+	// a -> b -> c, a -> d (abandoned), b -> f -> g (leaf, last entry)
+	entries := []*session.Entry{e("a", ""), e("b", "a"), e("c", "b"), e("d", "a"), e("f", "b"), e("g", "f")}
+	loss := &format.Loss{}
+	path := Flatten(entries, loss, "flat")
+	var ids []string
+	for _, p := range path {
+		ids = append(ids, p.ID)
+	}
+	if got := join(ids); got != "a b f g" {
+		t.Errorf("path = %s, want a b f g", got)
+	}
+	items := loss.Items()
+	if len(items) != 2 || items[0].Kind != KindBranch || items[0].Count != 2 || items[1].Kind != KindOffPath || items[1].Count != 2 {
+		t.Errorf("loss = %v, want 2 branches flattened and 2 off-path entries", items)
+	}
+	if items[0].String() != "2 branch flattened (flat is linear: only the active path (root to the last entry) is kept)" {
+		t.Errorf("reason = %q", items[0].String())
+	}
+}
+
+func join(xs []string) string {
+	s := ""
+	for i, x := range xs {
+		if i > 0 {
+			s += " "
+		}
+		s += x
+	}
+	return s
+}
+
+func TestIDs(t *testing.T) {
+	u := UUID("s:1")
+	if !IsUUID(u) || u[14] != '4' || UUID("s:1") != u || UUID("s:2") == u {
+		t.Errorf("UUID = %s: not a stable v4-shaped id", u)
+	}
+	h := Hex8("s", 2, nil)
+	if !IsHex8(h) || Hex8("s", 2, nil) != h {
+		t.Errorf("Hex8 = %s", h)
+	}
+	if Hex8("s", 2, func(c string) bool { return c == h }) == h {
+		t.Error("Hex8 handed out a taken id")
+	}
+}
+
+func TestTimes(t *testing.T) {
+	tm := time.Date(2026, 1, 2, 3, 4, 5, 123456000, time.FixedZone("x", 3600))
+	for _, c := range []struct{ got, want string }{
+		{ISO(tm), "2026-01-02T02:04:05.123Z"},
+		{PyTime(tm), "2026-01-02T02:04:05.123456+00:00"},
+		{PyTime(tm.Truncate(time.Second)), "2026-01-02T02:04:05+00:00"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %s, want %s", c.got, c.want)
+		}
+	}
+	var c Clock
+	c.Start(session.Time{T: tm})
+	if got := c.At(session.Time{}); !got.T.Equal(tm) {
+		t.Errorf("Clock without a time gave %v", got)
+	}
+}
+
+// ash links messages to messages only: a tool result or compaction hanging
+// off a path message is part of the conversation, not a branch.
+func TestActivePathAttachments(t *testing.T) {
+	msg := func(id, parent string, role session.Role) *session.Entry {
+		return &session.Entry{Kind: session.KindMessage, ID: id, ParentID: parent, Message: &session.Message{Role: role}}
+	}
+	comp := &session.Entry{Kind: session.KindCompaction, ID: "c", ParentID: "a"}
+	entries := []*session.Entry{msg("u", "", "user"), msg("a", "u", "assistant"), msg("r", "a", "tool"), comp,
+		msg("x", "a", "user"), msg("u2", "a", "user"), msg("a2", "u2", "assistant")}
+	path, branches := ActivePath(entries)
+	var ids []string
+	for _, p := range path {
+		ids = append(ids, p.ID)
+	}
+	if got := join(ids); got != "u a r c u2 a2" || branches != 2 {
+		t.Errorf("path = %s, %d branches; want u a r c u2 a2 and 2 (x is abandoned)", got, branches)
+	}
+}
+
+func TestChain(t *testing.T) {
+	msg := func(id, parent string, role session.Role) *session.Entry {
+		return &session.Entry{Kind: session.KindMessage, ID: id, ParentID: parent, Message: &session.Message{Role: role}}
+	}
+	// ash: results and a compaction hang off the assistant message; the next
+	// user message names the assistant; a later message names no parent.
+	entries := []*session.Entry{msg("u", "", "user"), msg("a", "u", "assistant"), msg("r1", "a", "tool"), msg("r2", "a", "tool"),
+		{Kind: session.KindCompaction, ID: "c", ParentID: "a"}, msg("u2", "a", "user"), msg("u3", "", "user")}
+	var c Chain
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.ID+"<"+c.Parent(e))
+	}
+	if s := join(got); s != "u< a<u r1<a r2<r1 c<r2 u2<c u3<u2" {
+		t.Errorf("chain = %s", s)
+	}
+}

@@ -1,0 +1,42 @@
+package mapping
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/sesstool/sesstool/session"
+)
+
+// ISO spells t as JavaScript's Date.toISOString does (tree, goat): UTC,
+// milliseconds, Z.
+func ISO(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// PyTime spells t as Python's datetime.isoformat() does for an aware UTC
+// time (ash): microseconds only when non-zero, "+00:00" instead of "Z".
+func PyTime(t time.Time) string {
+	t = t.UTC()
+	s := t.Format("2006-01-02T15:04:05")
+	if us := t.Nanosecond() / 1000; us != 0 {
+		s += fmt.Sprintf(".%06d", us)
+	}
+	return s + "+00:00"
+}
+
+// Millis is t in Unix milliseconds (tree and flat message times, OpenCode).
+func Millis(t session.Time) int64 { return t.UnixMilli() }
+
+// Clock hands out entry times for a writer: an entry without a time takes
+// the previous entry's, the first one the session's creation time.
+type Clock struct{ last session.Time }
+
+// Start sets the time used before any entry has one.
+func (c *Clock) Start(t session.Time) { c.last = t }
+
+// At returns t, or the last time seen when t is unset.
+func (c *Clock) At(t session.Time) session.Time {
+	if t.T.IsZero() {
+		return c.last
+	}
+	c.last = t
+	return t
+}
