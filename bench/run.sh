@@ -1,97 +1,145 @@
 #!/usr/bin/env bash
 # Whole-command benchmarks, sesstool against the peers, on this machine in one
-# run. Inputs are generated deterministically (bench/gen) into bench/out/.
-# Prints a Markdown table of times, peak RSS and ratios. It fails only on
-# errors, never on timing.
+# run. Inputs are generated deterministically (bench/gen) into bench/out/
+# (gitignored) and kept for the next run. Prints a Markdown table: wall time,
+# CPU time (user+sys), peak RSS (/usr/bin/time %M), throughput and the ratio
+# to the peer. It fails only on errors (a command that exits non-zero, a
+# missing tool), never on timing: every row is still printed, and the exit
+# status is 1 if any command failed.
 #
-#   bash bench/run.sh            # 1 MB, 100 MB and 1 GB inputs
-#   SIZES="1MB 100MB" bash bench/run.sh
-set -euo pipefail
+#   SESSTOOL_PEERS=/work/main/.cache/peers bash bench/run.sh
+#   SIZES="1MB 100MB" bash bench/run.sh      # skip the 1 GB rows
+#   KEEP=0 bash bench/run.sh                  # delete the generated inputs afterwards
+set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 out="$root/bench/out"
 mkdir -p "$out"
 shared="${SESSTOOL_SHARED:-$root/../shared}"
 peers="${SESSTOOL_PEERS:-$root/.cache/peers}"
-sample="$shared/samples/pi/pi-mono_before-compaction.v1.jsonl"
+sample="$root/testdata/samples/pi/pi-mono_before-compaction.v1.jsonl"
+ocsample="$shared/samples/opencode/json-tree-v1.1.34/storage"
 SIZES="${SIZES:-1MB 100MB 1GB}"
+big=1GB
+case " $SIZES " in *" 1GB "*) ;; *) big=100MB ;; esac
 
-go build -o "$out/sesstool" .
-go build -o "$out/gen" ./bench/gen
+die() { echo "bench: $*" >&2; exit 1; }
+go build -o "$out/sesstool" . || die "build sesstool"
+go build -o "$out/gen" ./bench/gen || die "build gen"
 st="$out/sesstool"
-rm -rf "$out/schema" && "$st" schema dump "$out/schema" 2>/dev/null
+rm -rf "$out/schema" && "$st" schema dump "$out/schema" >/dev/null || die "schema dump"
 
-for s in $SIZES; do
-  [ -f "$out/tree-$s.v3.jsonl" ] || "$out/gen" tree-v3 -size "$s" -o "$out/tree-$s.v3.jsonl" "$sample"
-done
-[ -f "$out/tree-100MB.v1.jsonl" ] || "$out/gen" tree-v1 -size 100MB -o "$out/tree-100MB.v1.jsonl" "$sample"
-[ -d "$out/opencode-store" ] || "$out/gen" opencode -messages 10000 -parts 50000 -o "$out/opencode-store" "$shared/samples/opencode/json-tree-v1.1.34/storage"
+need=$((3 * 1024 * 1024)) # KiB: 1 GB v3 + 1 GB v1 + 1 GB of output
+avail=$(df -k --output=avail "$out" | tail -1)
+[ "$big" != 1GB ] || [ "$avail" -gt "$need" ] || die "need 3 GB free in $out (df says $((avail / 1024)) MB)"
 
-# measure LABEL CMD...: wall seconds and peak RSS (MiB) of one run, after a warm-up
-# run that also fills the page cache, so both sides read from memory.
+gen() { [ -f "$2" ] || "$out/gen" "$1" -size "$3" -o "$2" "$sample" || die "gen $*"; }
+for s in $SIZES; do gen tree-v3 "$out/tree-$s.v3.jsonl" "$s"; done
+gen tree-v1 "$out/tree-100MB.v1.jsonl" 100MB
+gen tree-v1 "$out/tree-$big.v1.jsonl" "$big"
+store="$out/opencode-store/storage"
+[ -d "$store" ] || "$out/gen" opencode -messages 10000 -parts 50000 -o "$out/opencode-store" "$ocsample" || die "gen opencode"
+
+rm -f "$out/failed"
+# measure LABEL CMD...: prints "wall cpu rssMiB" of one run. The input is read
+# once before (cat into /dev/null), so both sides start from the page cache.
 measure() {
   local label=$1; shift
-  "$@" >/dev/null 2>&1 || true
-  local t0 t1 rss
+  local t0 t1
   t0=$(date +%s.%N)
-  /usr/bin/time -f "%M" -o "$out/rss" "$@" >/dev/null 2>"$out/err" || { echo "FAILED: $label: $*" >&2; cat "$out/err" >&2; exit 1; }
+  if ! /usr/bin/time -f "%U %S %M" -o "$out/time" "$@" >"$out/stdout" 2>"$out/err"; then
+    echo "FAILED: $label: $*" >&2
+    tail -3 "$out/err" >&2
+    echo "$label" >>"$out/failed" # measure runs in a subshell: a file, not a variable
+  fi
   t1=$(date +%s.%N)
-  rss=$(tail -1 "$out/rss")
-  echo "$label $(echo "$t1 - $t0" | bc) $((rss / 1024))"
+  local u s m
+  read -r u s m < <(tail -1 "$out/time")
+  awk -v a="$t0" -v b="$t1" -v u="$u" -v s="$s" -v m="$m" 'BEGIN { printf "%.2f %.2f %d\n", b - a, u + s, m / 1024 }'
 }
-# expect_fail wraps a command whose non-zero exit is its answer (validate exit 1 on findings).
-ok01() { "$@"; local c=$?; [ $c -le 1 ]; }
+warm() { cat "$@" >/dev/null 2>&1; }
+mb() { awk -v b="$(du -sb "$1" | cut -f1)" 'BEGIN { printf "%.1f", b / 1048576 }'; }
+rate() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
+row() { printf '| %s | %s | %.2f s | %.2f s | %s MiB | %s |\n' "$1" "$2" "$3" "$4" "$5" "$6"; }
+peer() { [ -f "$peers/$1" ] && [ -d "$peers/node_modules" ]; }
+# A peer gets PEER_TIMEOUT seconds: pi's own migration hands out random 8-hex
+# ids, which collide in about one 45,000-entry file in five, and a collision
+# can make its parent walk loop for ever. A timeout is reported as a failure.
+peertime="${PEER_TIMEOUT:-600}"
 
-mb() { echo "scale=1; $(stat -c %s "$1") / 1048576" | bc; }
-row() { printf '| %s | %s | %s s | %s MiB | %s |\n' "$@"; }
-
-echo "machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(go version | cut -d' ' -f3), node $(node --version 2>/dev/null || echo none)"
+echo "machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.1f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(go version | cut -d' ' -f3), node $(node --version 2>/dev/null || echo none)"
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| task | input | time | peak RSS | vs peer |"
-echo "|---|---|---|---|---|"
-for s in $SIZES; do
-  f="$out/tree-$s.v3.jsonl"
-  read -r _ ts rs < <(measure validate ok01 "$st" validate "$f")
-  ratio="-"
-  if [ -f "$peers/ajv-jsonl.mjs" ] && [ -d "$peers/node_modules/ajv" ]; then
-    read -r _ ta ra < <(measure ajv ok01 node "$peers/ajv-jsonl.mjs" "$out/schema/tree/v3" "$out/schema/tree/v3/line.json" "$f")
-    row "ajv validate (peer)" "$s tree v3" "$ta" "$ra" ""
-    ratio="$(echo "scale=1; $ta / $ts" | bc)x faster than ajv"
-  fi
-  row "sesstool validate" "$s tree v3 ($(mb "$f") MB)" "$ts" "$rs" "$ratio"
-done
-
-v1="$out/tree-100MB.v1.jsonl"
-read -r _ tm rm < <(measure migrate "$st" migrate -o "$out/migrated.v3.jsonl" "$v1")
-ratio="-"
-if [ -f "$peers/pi-context.mjs" ]; then
-  read -r _ tp rp < <(measure pi node "$peers/pi-context.mjs" "$v1")
-  row "pi load-and-migrate (peer)" "100MB tree v1" "$tp" "$rp" ""
-  ratio="$(echo "scale=1; $tp / $tm" | bc)x faster than pi"
-fi
-row "sesstool migrate v1->v3" "100MB tree v1" "$tm" "$rm" "$ratio"
-
-big="$out/tree-100MB.v3.jsonl"
-if [ -f "$big" ]; then
-  rm -f "$out/export.html" "$out/pi-export.html"
-  read -r _ te re < <(measure export "$st" export html --force -o "$out/export.html" "$big")
-  ratio="-"
-  if [ -f "$peers/pi-export.mjs" ]; then
-    read -r _ tpe rpe < <(measure pi-export node "$peers/pi-export.mjs" "$big" "$out/pi-export.html")
-    row "pi export (peer)" "100MB tree v3" "$tpe" "$rpe" "output $(mb "$out/pi-export.html") MB"
-    ratio="$(echo "scale=1; $tpe / $te" | bc)x faster than pi; output $(mb "$out/export.html") MB"
-  fi
-  row "sesstool export html" "100MB tree v3" "$te" "$re" "$ratio"
-fi
+echo "| task | input | wall | CPU (user+sys) | peak RSS | throughput / vs peer |"
+echo "|---|---|---|---|---|---|"
 
 for s in $SIZES; do
   f="$out/tree-$s.v3.jsonl"
-  rm -f "$out/conv.jsonl"
-  read -r _ tc rc < <(measure convert "$st" convert --to flat --force -o "$out/conv.flat.jsonl" "$f")
-  row "sesstool convert tree->flat" "$s tree v3" "$tc" "$rc" "$(echo "scale=1; $(mb "$f") / $tc" | bc) MB/s"
+  warm "$f"
+  read -r tw tc tr < <(measure "validate $s" "$st" validate "$f")
+  note="$(rate "$(mb "$f")" "$tw") MB/s"
+  if peer ajv-jsonl.mjs; then
+    read -r aw ac ar < <(measure "ajv $s" timeout "$peertime" node "$peers/ajv-jsonl.mjs" "$out/schema/tree/v3" "$out/schema/tree/v3/line.json" "$f")
+    row "ajv (peer), our schema folder" "$s tree v3 ($(mb "$f") MB)" "$aw" "$ac" "$ar" "$(rate "$(mb "$f")" "$aw") MB/s"
+    note="$note; $(rate "$aw" "$tw")x ajv's throughput ($(rate "$ac" "$tc")x by CPU time)"
+  fi
+  row "sesstool validate" "$s tree v3 ($(mb "$f") MB)" "$tw" "$tc" "$tr" "$note"
 done
 
-store="$out/opencode-store/storage"
-bytes=$(du -sb "$store" | cut -f1)
-read -r _ to ro < <(measure oc "$st" convert --from opencode --to tree --force -o "$out/oc.jsonl" "$store")
-row "sesstool convert opencode->tree" "10k msgs/50k parts ($((bytes / 1048576)) MB)" "$to" "$ro" "$(echo "scale=1; $bytes / 1048576 / $to" | bc) MB/s"
+sizes2=$(printf '%s\n' 100MB "$big" | uniq)
+for s in $sizes2; do
+  v1="$out/tree-$s.v1.jsonl"
+  rm -f "$out/migrated.v3.jsonl"
+  warm "$v1"
+  read -r mw mc mr < <(measure "migrate $s" "$st" migrate -o "$out/migrated.v3.jsonl" "$v1")
+  rm -f "$out/migrated.v3.jsonl"
+  note="$(rate "$(mb "$v1")" "$mw") MB/s"
+  if [ "$s" = 100MB ] && peer pi-context.mjs; then
+    read -r pw pc pr < <(measure "pi-context" timeout "$peertime" node "$peers/pi-context.mjs" "$v1")
+    row "pi load-and-migrate (peer)" "$s tree v1 ($(mb "$v1") MB)" "$pw" "$pc" "$pr" ""
+    note="$note; $(rate "$pw" "$mw")x faster than pi ($(rate "$pc" "$mc")x by CPU time)"
+  fi
+  row "sesstool migrate v1->v3" "$s tree v1 ($(mb "$v1") MB)" "$mw" "$mc" "$mr" "$note"
+done
+
+f="$out/tree-100MB.v3.jsonl"
+rm -f "$out/export.html" "$out/pi-export.html"
+warm "$f"
+read -r ew ec er < <(measure "export" "$st" export html --force -o "$out/export.html" "$f")
+note="output $(mb "$out/export.html") MB"
+if peer pi-export.mjs; then
+  read -r pw pc pr < <(measure "pi-export" timeout "$peertime" node "$peers/pi-export.mjs" "$f" "$out/pi-export.html")
+  row "pi export-html (peer)" "100MB tree v3" "$pw" "$pc" "$pr" "output $(mb "$out/pi-export.html") MB"
+  note="$note; $(rate "$pw" "$ew")x faster than pi ($(rate "$pc" "$ec")x by CPU time)"
+fi
+row "sesstool export html" "100MB tree v3" "$ew" "$ec" "$er" "$note"
+rm -f "$out/export.html" "$out/pi-export.html"
+
+# convert: tree -> tree streams; flat and goat writers hold the session (the
+# active path is known only at the end), so their row shows that cost.
+convert() { # TO SIZE
+  local f="$out/tree-$2.v3.jsonl" cw cc cr
+  rm -rf "$out/conv.out"
+  warm "$f"
+  read -r cw cc cr < <(measure "convert $1 $2" "$st" convert --to "$1" --force -o "$out/conv.out" "$f")
+  row "sesstool convert tree->$1" "$2 tree v3" "$cw" "$cc" "$cr" "$(rate "$(mb "$f")" "$cw") MB/s"
+  rm -rf "$out/conv.out"
+}
+for s in $sizes2; do convert tree "$s"; done
+convert flat 100MB
+
+find "$store" -type f -exec cat {} + >/dev/null
+rm -f "$out/oc.jsonl"
+read -r ow oc orss < <(measure "convert opencode" "$st" convert --from opencode --to tree --force -o "$out/oc.jsonl" "$store")
+row "sesstool convert opencode->tree" "10k messages, 50k parts ($(mb "$store") MB)" "$ow" "$oc" "$orss" "$(rate "$(mb "$store")" "$ow") MB/s"
+rm -f "$out/oc.jsonl"
+
+echo
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+failed=0
+if [ -s "$out/failed" ]; then
+  echo "failed: $(paste -sd, "$out/failed")" >&2
+  failed=1
+fi
+if [ "${KEEP:-1}" = 0 ]; then rm -rf "$out"; fi
+exit $failed

@@ -16,7 +16,7 @@ func SyntaxError(b []byte) (col int, msg string, bad bool) {
 		off := invalidUTF8Offset(b)
 		return utf8.RuneCount(b[:off]) + 1, "invalid UTF-8", true
 	}
-	if json.Valid(b) {
+	if Valid(b) { // same verdict as json.Valid, several times faster
 		return 0, "", false
 	}
 	var v json.RawMessage

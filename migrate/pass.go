@@ -8,6 +8,7 @@ import (
 	"os"
 	"sort"
 
+	"github.com/sesstool/sesstool/internal/idset"
 	"github.com/sesstool/sesstool/jsonl"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/report"
@@ -18,18 +19,18 @@ import (
 type fileState struct {
 	path      string
 	sessionID string
-	taken     map[string]bool // ids already in the file, plus ids handed out
-	ids       int             // entries that got an id
-	roles     map[string]int  // "hookMessage -> custom": count
+	taken     *idset.Index   // ids already in the file, plus ids handed out (compact: a file can hold millions)
+	ids       int            // entries that got an id
+	roles     map[string]int // "hookMessage -> custom": count
 	notes     []string
 	skipped   []int // malformed lines dropped (1-based), with skipInvalid
 }
 
 func newFileState(path, sessionID string) *fileState {
-	return &fileState{path: path, sessionID: sessionID, taken: map[string]bool{}, roles: map[string]int{}}
+	return &fileState{path: path, sessionID: sessionID, taken: &idset.Index{}, roles: map[string]int{}}
 }
 
-func (f *fileState) isTaken(id string) bool { return f.taken[id] }
+func (f *fileState) isTaken(id string) bool { _, ok := f.taken.Get(id); return ok }
 
 func (f *fileState) notef(format string, args ...any) {
 	f.notes = append(f.notes, fmt.Sprintf(format, args...))
@@ -58,7 +59,7 @@ func (f *fileState) changes() []string {
 // collectIDs is the pre-pass: it reads only each line's top-level "id", so
 // derived ids never collide with an id already in the file, even one on a
 // later line.
-func collectIDs(path string, taken map[string]bool) error {
+func collectIDs(path string, taken *idset.Index) error {
 	fh, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", path, err)
@@ -74,7 +75,7 @@ func collectIDs(path string, taken map[string]bool) error {
 			return fmt.Errorf("read %s: %w", path, err)
 		}
 		if id := gjson.GetBytes(l.Bytes, "id"); id.Type == gjson.String {
-			taken[id.Str] = true
+			taken.Put(id.Str, 0)
 		}
 	}
 }

@@ -84,7 +84,7 @@ func v1to2(f *fileState) lineFunc {
 			return fmt.Errorf("line %d: a second session header", l.n)
 		}
 		id := session.DerivedID(f.sessionID, l.n, f.isTaken)
-		f.taken[id] = true
+		f.taken.Put(id, 0)
 		for len(ids) <= l.pos {
 			ids = append(ids, "")
 		}

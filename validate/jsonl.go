@@ -11,6 +11,8 @@ import (
 	"io"
 	"runtime"
 	"sync"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/sesstool/sesstool/jsonl"
@@ -138,7 +140,7 @@ func (j *JSONL) read(r io.Reader, workers int, out chan<- chan []item) error {
 		}
 		batch = append(batch, item{n: l.N, b: bytes.Clone(l.Bytes), terminate: l.Terminated})
 		size += len(l.Bytes)
-		if len(batch) >= batchLines || size >= 4<<20 {
+		if len(batch) >= batchLines || size >= 1<<20 {
 			flush()
 			size = 0
 		}
@@ -147,7 +149,21 @@ func (j *JSONL) read(r io.Reader, workers int, out chan<- chan []item) error {
 	return nil
 }
 
-// parse does the per-line work that needs no other line.
+// decoders are pooled for the memory they reuse; a worker holds one until
+// the value it made has been validated.
+var decoders = sync.Pool{New: func() any { return new(jsonx.Decoder) }}
+
+// view is b as a string without a copy; b must not change afterwards.
+func view(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// parse does the per-line work that needs no other line. The fast path
+// checks UTF-8 and then syntax and decoding in one pass (decode); only a
+// line it refuses goes through jsonx.SyntaxError for the message.
 func (j *JSONL) parse(it *item) {
 	if it.n == 1 && bytes.HasPrefix(it.b, utf8BOM) {
 		// Say what it is: a generic syntax error at column 1 does not.
@@ -155,29 +171,41 @@ func (j *JSONL) parse(it *item) {
 			Message: "the file starts with a UTF-8 byte order mark (EF BB BF), which JSON Lines does not allow"})
 		return
 	}
-	col, msg, bad := jsonx.SyntaxError(it.b)
-	if bad {
-		rule := "json-syntax"
-		if msg == "invalid UTF-8" {
-			rule = "invalid-utf8"
+	d := decoders.Get().(*jsonx.Decoder)
+	defer decoders.Put(d) // after validation: inst lives in d's memory
+	inst, ok := any(nil), utf8.Valid(it.b)
+	if ok {
+		inst, ok = d.Decode(it.b)
+	}
+	if !ok {
+		col, msg, bad := jsonx.SyntaxError(it.b)
+		if bad {
+			rule := "json-syntax"
+			if msg == "invalid UTF-8" {
+				rule = "invalid-utf8"
+			}
+			it.findings = append(it.findings, report.Finding{Path: j.Path, Line: it.n, Column: col, Severity: report.Error, Rule: rule, Message: msg})
+			return
 		}
-		it.findings = append(it.findings, report.Finding{Path: j.Path, Line: it.n, Column: col, Severity: report.Error, Rule: rule, Message: msg})
-		return
+		inst = nil // decode and encoding/json disagree: let the library decode
 	}
 	it.valid = true
 	if key, off, dup := jsonx.DuplicateKey(it.b); dup {
 		it.findings = append(it.findings, report.Finding{Path: j.Path, Line: it.n, Column: off + 1, Severity: report.Error, Rule: "duplicate-key",
 			Message: fmt.Sprintf("key %q appears twice in one object (JavaScript and Python keep the last value, sesstool the first)", key)})
 	}
-	it.v = gjson.ParseBytes(it.b)
+	it.v = gjson.Parse(view(it.b)) // it.b never changes once read
 	sch := j.Rules.Schema(it.v)
 	if sch == nil {
 		return
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(it.b))
-	if err != nil {
-		it.findings = append(it.findings, report.Finding{Path: j.Path, Line: it.n, Severity: report.Error, Rule: "json-syntax", Message: err.Error()})
-		return
+	if !ok {
+		var err error
+		inst, err = jsonschema.UnmarshalJSON(bytes.NewReader(it.b))
+		if err != nil {
+			it.findings = append(it.findings, report.Finding{Path: j.Path, Line: it.n, Severity: report.Error, Rule: "json-syntax", Message: err.Error()})
+			return
+		}
 	}
 	if err := safeValidate(sch, inst); err != nil {
 		for _, is := range SchemaIssues(err) {

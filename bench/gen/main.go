@@ -10,6 +10,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/sesstool/sesstool/internal/benchdata"
 	"os"
 	"strconv"
 	"strings"
@@ -38,7 +39,7 @@ func main() {
 			err = genTree(fs.Arg(0), *out, n, os.Args[1] == "tree-v3")
 		}
 	case "opencode":
-		err = genOpenCode(fs.Arg(0), *out, *msgs, *parts)
+		err = benchdata.OpenCode(fs.Arg(0), *out, *msgs, *parts)
 	default:
 		err = fmt.Errorf("unknown kind %q", os.Args[1])
 	}

@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"runtime"
 	"strings"
 
 	"github.com/alecthomas/chroma/v2/styles"
@@ -120,9 +121,14 @@ type node struct {
 	HTML    string `json:"h,omitempty"`
 }
 
+// compression is the payload's gzip level. The profile of a 100 MB export
+// showed BestCompression's match search taking a fifth of the time for a
+// payload about 3% smaller than the default level's.
+const compression = gzip.DefaultCompression
+
 func payload(w io.Writer, t *transcript.Transcript) error {
 	b64 := base64.NewEncoder(base64.StdEncoding, w)
-	gz, err := gzip.NewWriterLevel(b64, gzip.BestCompression)
+	gz, err := gzip.NewWriterLevel(b64, compression)
 	if err != nil {
 		return err
 	}
@@ -137,14 +143,9 @@ func payload(w io.Writer, t *transcript.Transcript) error {
 	fmt.Fprintf(gz, `{"leaf":%d,"nodes":[`, leaf)
 	enc := json.NewEncoder(gz)
 	enc.SetEscapeHTML(false)
-	for i, e := range t.S.Entries {
-		n := node{ID: Anchor(e, i), Parent: -1, Visible: t.Visible(e), Role: roleOf(e), Snippet: snippet(e), Label: t.Labels[e.ID]}
-		if p := t.Tree.ByID[e.ParentID]; p != nil && e.ParentID != "" && p != e {
-			n.Parent = index[p]
-		}
-		if n.Visible {
-			n.HTML = entryHTML(t, e, i)
-		}
+	nodes := renderNodes(t, index)
+	for i := range t.S.Entries {
+		n := <-<-nodes
 		if i > 0 {
 			gz.Write([]byte{','})
 		}
@@ -157,6 +158,39 @@ func payload(w io.Writer, t *transcript.Transcript) error {
 		return err
 	}
 	return b64.Close()
+}
+
+// renderNodes builds each entry's node on every core (syntax colouring is
+// most of an export's time) and hands them out in entry order: one channel
+// per entry, queued in order, at most a few per core ahead of the encoder.
+func renderNodes(t *transcript.Transcript, index map[*session.Entry]int) <-chan chan node {
+	workers := runtime.GOMAXPROCS(0)
+	out := make(chan chan node, workers*4)
+	go func() {
+		defer close(out)
+		sem := make(chan struct{}, workers)
+		for i, e := range t.S.Entries {
+			ch := make(chan node, 1)
+			out <- ch
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem }()
+				ch <- buildNode(t, index, e, i)
+			}()
+		}
+	}()
+	return out
+}
+
+func buildNode(t *transcript.Transcript, index map[*session.Entry]int, e *session.Entry, i int) node {
+	n := node{ID: Anchor(e, i), Parent: -1, Visible: t.Visible(e), Role: roleOf(e), Snippet: snippet(e), Label: t.Labels[e.ID]}
+	if p := t.Tree.ByID[e.ParentID]; p != nil && e.ParentID != "" && p != e {
+		n.Parent = index[p]
+	}
+	if n.Visible {
+		n.HTML = entryHTML(t, e, i)
+	}
+	return n
 }
 
 func roleOf(e *session.Entry) string {

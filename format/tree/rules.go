@@ -3,6 +3,7 @@ package tree
 import (
 	"bufio"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/idset"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/schema"
 	"github.com/sesstool/sesstool/validate"
@@ -55,7 +57,7 @@ func (Format) ValidateReader(name string, r io.Reader, rep *report.Report, opt f
 		return err
 	}
 	ru := &rules{path: name, rep: rep, schemas: schemas, version: version, known: knownTypes(sv),
-		ids: map[string]int{}, parent: map[string]string{}, calls: map[string][]string{}}
+		seed: maphash.MakeSeed()}
 	eng := validate.JSONL{Path: name, Rules: ru, Report: rep, Workers: opt.Workers}
 	_, err = eng.Run(br)
 	rep.Counted(Name, 1, ru.entries)
@@ -77,7 +79,10 @@ func headerVersion(h []byte) int {
 }
 
 // rules are the sequential checks. They hold ids and parent links, the tool
-// call ids of assistant entries and pending references: never whole entries.
+// call ids of assistant entries and references not yet resolved: never whole
+// entries. Memory per entry is kept small (an index per id, two int32s, ids
+// copied out of the line so the line itself can be freed), since a session
+// can hold millions of entries.
 type rules struct {
 	path    string
 	rep     *report.Report
@@ -89,14 +94,22 @@ type rules struct {
 	entries  int
 	header   int // line of the header, 0 until seen
 	noHeader bool
-	ordinal  int               // entries so far; v1 firstKeptEntryIndex counts the header as 0
-	prev     string            // v1: key of the previous entry
-	ids      map[string]int    // id -> line
-	order    []string          // ids in file order
-	parent   map[string]string // id -> parent id ("" for a root)
-	calls    map[string][]string
-	refs     []ref
+	ordinal  int         // entries so far; v1 firstKeptEntryIndex counts the header as 0
+	ids      idset.Index // id -> index into lineOf, parentOf and callEnd
+	lineOf   []int32     // line by index
+	parentOf []int32     // parent index by index: noParent, or unresolved until Finish
+	// The tool calls entry k made are callHash[callEnd[k-1]:callEnd[k]]:
+	// hashes, not ids, so an assistant entry costs 8 bytes a call.
+	callHash []uint64
+	callEnd  []int32
+	seed     maphash.Seed
+	refs     []ref // references to ids not seen yet when read
 }
+
+const (
+	noParent   = -1
+	unresolved = -2 // a parent named before its entry: resolved in Finish
+)
 
 type ref struct {
 	line    int
@@ -104,6 +117,7 @@ type ref struct {
 	target  string
 	rule    string
 	what    string
+	from    int32 // for a parentId: the entry whose parent this is, else -1
 }
 
 // Schema picks the entry type's own schema, which says the same as
@@ -229,18 +243,15 @@ func (r *rules) checkEntry(n int, v gjson.Result, typ string) {
 	}
 	switch msg.Get("role").String() {
 	case "assistant":
-		var ids []string
 		msg.Get("content").ForEach(func(_, b gjson.Result) bool {
 			if b.Get("type").String() == "toolCall" {
 				if id := b.Get("id"); id.Type == gjson.String {
-					ids = append(ids, id.Str)
+					r.callHash = append(r.callHash, maphash.String(r.seed, id.Str))
 				}
 			}
 			return true
 		})
-		if len(ids) > 0 {
-			r.calls[key] = ids
-		}
+		r.callEnd[key] = int32(len(r.callHash))
 	case "toolResult":
 		id := msg.Get("toolCallId")
 		if id.Type == gjson.String && !r.onPath(parent, id.Str) {
@@ -250,48 +261,68 @@ func (r *rules) checkEntry(n int, v gjson.Result, typ string) {
 	}
 }
 
-// checkIDs records the entry's id and parent and returns them. v1 entries
-// get a key of their own (they have no ids) chained in file order.
-func (r *rules) checkIDs(n int, v gjson.Result) (key, parent string, ok bool) {
+// checkIDs records the entry's id and parent and returns the entry's index
+// and its parent's (noParent for a root, unresolved for a parent not seen
+// yet). v1 entries have no ids: they get a key of their own, chained in file
+// order.
+func (r *rules) checkIDs(n int, v gjson.Result) (key, parent int32, ok bool) {
 	if r.version == 1 {
 		for _, k := range []string{"id", "parentId"} {
 			if v.Get(k).Exists() {
 				r.errorf(n, "/"+k, "unexpected-id", "a version 1 entry has no %s (ids came with version 2)", k)
 			}
 		}
-		key = "#" + strconv.Itoa(r.ordinal)
-		parent, r.prev = r.prev, key
-		r.ids[key] = n
-		r.parent[key] = parent
-		return key, parent, true
+		parent = int32(len(r.lineOf)) - 1 // the previous entry, or noParent
+		return r.add("#"+strconv.Itoa(r.ordinal), n, parent), parent, true
 	}
 	id := v.Get("id")
 	if id.Type != gjson.String || id.Str == "" {
 		r.errorf(n, "", "missing-id", "entry has no id (version %d entries must have one)", r.version)
-		return "", "", false
+		return 0, 0, false
 	}
 	pid := v.Get("parentId")
+	parent = noParent
 	switch {
 	case !pid.Exists():
 		r.errorf(n, "", "missing-id", "entry has no parentId (null for a root)")
 	case pid.Type == gjson.String:
-		parent = pid.Str
-		r.refs = append(r.refs, ref{n, "/parentId", parent, "dangling-parent", "parent"})
+		parent = r.resolve(n, "/parentId", pid.Str, "dangling-parent", "parent")
 	}
-	if first, dup := r.ids[id.Str]; dup {
-		r.errorf(n, "/id", "duplicate-id", "id %q is already used on line %d", id.Str, first)
-		return "", "", false
+	if first, dup := r.ids.Get(id.Str); dup {
+		r.errorf(n, "/id", "duplicate-id", "id %q is already used on line %d", id.Str, r.lineOf[first])
+		return 0, 0, false
 	}
-	r.ids[id.Str] = n
-	r.order = append(r.order, id.Str)
-	r.parent[id.Str] = parent
-	return id.Str, parent, true
+	key = r.add(id.Str, n, parent)
+	if parent == unresolved {
+		r.refs[len(r.refs)-1].from = key
+	}
+	return key, parent, true
+}
+
+// add records an entry and returns its index.
+func (r *rules) add(id string, line int, parent int32) int32 {
+	k := int32(len(r.lineOf))
+	r.ids.Put(id, k)
+	r.lineOf = append(r.lineOf, int32(line))
+	r.parentOf = append(r.parentOf, parent)
+	r.callEnd = append(r.callEnd, int32(len(r.callHash)))
+	return k
+}
+
+// resolve returns the index of the entry target names, or notes a reference
+// for Finish to resolve (or report) and returns unresolved.
+func (r *rules) resolve(line int, pointer, target, rule, what string) int32 {
+	if k, ok := r.ids.Get(target); ok {
+		return k
+	}
+	r.refs = append(r.refs, ref{line: line, pointer: pointer, target: strings.Clone(target), rule: rule, what: what, from: -1})
+	return unresolved
 }
 
 func (r *rules) checkRefs(n int, v gjson.Result, typ string) {
 	add := func(field, what string) {
 		if t := v.Get(field); t.Type == gjson.String {
-			r.refs = append(r.refs, ref{n, "/" + field, t.Str, "dangling-reference", what})
+			r.resolve(n, "/"+field, t.Str, "dangling-reference", what)
 		}
 	}
 	switch typ {
@@ -313,21 +344,23 @@ func (r *rules) checkRefs(n int, v gjson.Result, typ string) {
 	}
 }
 
-// onPath walks up from parent looking for an entry that made tool call id.
+// onPath walks up from parent looking for an entry that made tool call id
+// (compared by 64-bit hash: a false match is as likely as 2^-64 a step).
 // Only entries already seen are on the path; the walk cannot loop longer
 // than there are entries.
-func (r *rules) onPath(parent, id string) bool {
-	for steps, p := 0, parent; p != "" && steps <= len(r.parent); steps++ {
-		for _, c := range r.calls[p] {
-			if c == id {
+func (r *rules) onPath(parent int32, id string) bool {
+	h := maphash.String(r.seed, id)
+	for steps, p := 0, parent; p >= 0 && steps <= len(r.parentOf); steps++ {
+		from := int32(0)
+		if p > 0 {
+			from = r.callEnd[p-1]
+		}
+		for _, c := range r.callHash[from:r.callEnd[p]] {
+			if c == h {
 				return true
 			}
 		}
-		next, seen := r.parent[p]
-		if !seen {
-			return false
-		}
-		p = next
+		p = r.parentOf[p]
 	}
 	return false
 }
@@ -337,54 +370,69 @@ func (r *rules) Finish() {
 		r.errorf(0, "", "missing-header", "no session header (the file has no entries at all)")
 	}
 	for _, f := range r.refs {
-		if _, ok := r.ids[f.target]; !ok {
+		k, ok := r.ids.Get(f.target)
+		if !ok {
 			r.errorf(f.line, f.pointer, f.rule, "%s %q is not an entry in this file", f.what, f.target)
+			k = noParent
+		}
+		if f.from >= 0 {
+			r.parentOf[f.from] = k
 		}
 	}
 	r.cycles()
 }
 
-// cycles finds parent loops with a three-colour walk over ids only, and
-// reports each loop once, at its earliest line.
+// cycles finds parent loops with a three-colour walk over indexes only, and
+// reports each loop once, at its earliest line. Only a parent named before
+// its entry can close a loop, so files without one skip the walk.
 func (r *rules) cycles() {
+	forward := false
+	for _, f := range r.refs {
+		forward = forward || f.from >= 0
+	}
+	if !forward {
+		return
+	}
 	const (
 		fresh = iota
 		active
 		done
 	)
-	state := make(map[string]uint8, len(r.order))
-	for _, start := range r.order {
-		var stack []string
-		p := start
-		for p != "" && state[p] == fresh {
-			if _, ok := r.ids[p]; !ok {
-				break
-			}
+	state := make([]uint8, len(r.lineOf))
+	var keys []string // id by index, built for the first loop found
+	for start := range r.lineOf {
+		var stack []int32
+		p := int32(start)
+		for p >= 0 && state[p] == fresh {
 			state[p] = active
 			stack = append(stack, p)
-			p = r.parent[p]
+			p = r.parentOf[p]
 		}
-		if p != "" && state[p] == active {
+		if p >= 0 && state[p] == active {
 			i := 0
 			for stack[i] != p {
 				i++
 			}
 			loop := stack[i:]
 			at := loop[0]
-			for _, id := range loop {
-				if r.ids[id] < r.ids[at] {
-					at = id
+			for _, k := range loop {
+				if r.lineOf[k] < r.lineOf[at] {
+					at = k
 				}
 			}
-			names := make([]string, 0, len(loop)+1)
-			for _, id := range loop {
-				names = append(names, strconv.Quote(id))
+			if keys == nil {
+				keys = make([]string, len(r.lineOf))
+				r.ids.Each(func(id string, k int32) { keys[k] = id })
 			}
-			names = append(names, strconv.Quote(loop[0]))
-			r.errorf(r.ids[at], "/parentId", "cycle", "parentId links form a cycle: %s", strings.Join(names, " -> "))
+			names := make([]string, 0, len(loop)+1)
+			for _, k := range loop {
+				names = append(names, strconv.Quote(keys[k]))
+			}
+			names = append(names, strconv.Quote(keys[loop[0]]))
+			r.errorf(int(r.lineOf[at]), "/parentId", "cycle", "parentId links form a cycle: %s", strings.Join(names, " -> "))
 		}
-		for _, id := range stack {
-			state[id] = done
+		for _, k := range stack {
+			state[k] = done
 		}
 	}
 }

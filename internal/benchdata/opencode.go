@@ -1,4 +1,4 @@
-package main
+package benchdata
 
 import (
 	"encoding/json"
@@ -27,10 +27,10 @@ func ocID(prefix string, ms int64, counter int, descending bool) string {
 	return fmt.Sprintf("%s_%012x%s", prefix, v, tail)
 }
 
-// genOpenCode writes a 1.x storage tree with one session under the global
+// OpenCode writes a 1.x storage tree with one session under the global
 // project holding msgs messages and parts parts, replicated from the
 // messages and parts of the sample storage tree.
-func genOpenCode(sample, out string, msgs, parts int) error {
+func OpenCode(sample, out string, msgs, parts int) error {
 	tmplMsgs, tmplParts, err := loadOpenCodeSample(sample)
 	if err != nil {
 		return err

@@ -1,0 +1,71 @@
+package tree
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"testing"
+
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/benchdata"
+	"github.com/sesstool/sesstool/report"
+)
+
+// Benchmarks of the tree layout's hot paths on 16 MB replicated from a real
+// pi session; b.SetBytes makes them report MB/s of input.
+const benchSize = 16 << 20
+
+func BenchmarkValidateV3(b *testing.B) { benchValidate(b, true) }
+func BenchmarkValidateV1(b *testing.B) { benchValidate(b, false) }
+
+func benchValidate(b *testing.B, v3 bool) {
+	in := benchdata.TreeBytes(b, benchSize, v3)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		rep := &report.Report{}
+		if err := (Format{}).ValidateReader("bench", bytes.NewReader(in), rep, format.ValidateOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		if rep.Errors() > 0 {
+			b.Fatalf("%d errors: %v", rep.Errors(), rep.Findings()[0])
+		}
+	}
+}
+
+func BenchmarkRead(b *testing.B) {
+	in := benchdata.TreeBytes(b, benchSize, true)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := (Format{}).OpenReader("bench", bytes.NewReader(in))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for {
+			_, err := r.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkWrite reads and writes back (encode + merge with the source bytes).
+func BenchmarkWrite(b *testing.B) {
+	in := benchdata.TreeBytes(b, benchSize, true)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := (Format{}).OpenReader("bench", bytes.NewReader(in))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := (Format{}).WriteTo(io.Discard, r, format.WriteOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

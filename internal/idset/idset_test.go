@@ -1,0 +1,34 @@
+package idset
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestIndex: packed short ids stay exact (no two ids share a key, NUL
+// bytes and lengths included) and each gives back every id.
+func TestIndex(t *testing.T) {
+	ids := []string{"", "a", "a\x00", "\x00a", "\x00", "abcdefgh", "abcdefg", "abcdefgh\x00", "abcdefghi", "1234abcd", "é", strings.Repeat("x", 40)}
+	var x Index
+	for i, id := range ids {
+		if _, ok := x.Get(id); ok {
+			t.Fatalf("%q found before it was added", id)
+		}
+		x.Put(id, int32(i))
+	}
+	for i, id := range ids {
+		if k, ok := x.Get(id); !ok || k != int32(i) {
+			t.Errorf("get(%q) = %d, %v; want %d", id, k, ok, i)
+		}
+	}
+	seen := map[string]int32{}
+	x.Each(func(id string, k int32) { seen[id] = k })
+	if len(seen) != len(ids) {
+		t.Fatalf("each gave %d ids, want %d: %q", len(seen), len(ids), seen)
+	}
+	for i, id := range ids {
+		if seen[id] != int32(i) {
+			t.Errorf("each: %q -> %d, want %d", id, seen[id], i)
+		}
+	}
+}
