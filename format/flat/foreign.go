@@ -130,7 +130,12 @@ func (s *foreignState) emit(lw *lineWriter, e *session.Entry) {
 func (s *foreignState) emitCompaction(lw *lineWriter, e *session.Entry) {
 	c := e.Compaction
 	first := s.ids[c.FirstKeptID]
-	if first == "" && s.last != "" {
+	if first == "" && s.last == "" {
+		// Nothing was written before it, so there is no entry it could keep.
+		s.loss.Add("compaction-entry", "dropped", "flat's compaction must name an earlier kept entry, and none was written before this one", 1)
+		return
+	}
+	if first == "" {
 		// flat's compaction must name a kept entry; the nearest one
 		// before the summary keeps the least of what the source dropped.
 		s.loss.Add("compaction-first-kept", "moved", "flat's compaction must name an earlier kept entry; the entry before the summary is kept", 1)

@@ -95,7 +95,10 @@ func convert(t testing.TB, src format.Format, ref format.Ref, target format.Form
 		t.Errorf("reopen %s: %v", ref.Path, err)
 		return
 	}
-	_, err = target.(format.Writer).Write(r, out, format.WriteOptions{Force: true, Loss: &format.Loss{}})
+	// As convert does: the batch names the sessions converted together (here
+	// this one alone), so a writer knows which parent links it can keep.
+	batch := map[string]bool{r.Meta().ID: true}
+	_, err = target.(format.Writer).Write(r, out, format.WriteOptions{Force: true, Loss: &format.Loss{}, Batch: batch})
 	r.Close()
 	if err != nil {
 		t.Errorf("%s -> %s: a valid input fails to convert: %v", src.Name(), target.Name(), err)
@@ -119,26 +122,13 @@ func convert(t testing.TB, src format.Format, ref format.Ref, target format.Form
 	}
 	var b strings.Builder
 	for _, f := range rep.Findings() {
-		if f.Severity == report.Error && !Known[src.Name()+"->"+target.Name()][f.Rule] {
+		if f.Severity == report.Error {
 			fmt.Fprintln(&b, f.Text())
 		}
 	}
 	if b.Len() > 0 {
 		t.Errorf("%s -> %s: the converted output does not validate:\n%s", src.Name(), target.Name(), b.String())
 	}
-}
-
-// Known lists writer bugs the fuzz targets found on the samples themselves,
-// by conversion and by the one rule the output breaks, so the targets keep
-// checking everything else. `sesstool convert` refuses these outputs (its
-// output check, exit 1, nothing written); docs/robustness.md lists them.
-// Remove an entry when its writer is fixed.
-var Known = map[string]map[string]bool{
-	// a child session exported alone names a parent the new store lacks.
-	"opencode-export->opencode": {"dangling-parent": true},
-	// a compaction whose first kept entry flat cannot hold (omp's
-	// non-message entries): flat writes "" and its own validator refuses "".
-	"tree->flat": {"dangling-first-kept": true},
 }
 
 func ext(f format.Format) string {
