@@ -1,15 +1,13 @@
 package command
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
+	"github.com/sesstool/sesstool/internal/peers"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sesstool/sesstool/format"
@@ -23,15 +21,6 @@ import (
 // tree file written from every sample, and OpenCode 1.1.34 exports every
 // store written from every sample.
 
-// needPeer skips with why, or fails under SESSTOOL_REQUIRE_PEERS=1.
-func needPeer(t *testing.T, why string) {
-	t.Helper()
-	if os.Getenv("SESSTOOL_REQUIRE_PEERS") == "1" {
-		t.Fatal(why)
-	}
-	t.Skip(why)
-}
-
 // piPeer returns node and pi-context.mjs ($SESSTOOL_PEERS, from scripts/setup).
 func piPeer(t *testing.T) (string, string) {
 	t.Helper()
@@ -40,11 +29,11 @@ func piPeer(t *testing.T) (string, string) {
 	script := filepath.Join(dir, "pi-context.mjs")
 	switch {
 	case dir == "":
-		needPeer(t, "pi peer not available: SESSTOOL_PEERS is not set (run scripts/setup; it is .cache/peers)")
+		peers.Need(t, "pi peer not available: SESSTOOL_PEERS is not set (run scripts/setup; it is .cache/peers)")
 	case err != nil:
-		needPeer(t, "pi peer not available: node is not on PATH")
+		peers.Need(t, "pi peer not available: node is not on PATH")
 	case !fileExists(script) || !fileExists(filepath.Join(dir, "node_modules", "@mariozechner", "pi-coding-agent")):
-		needPeer(t, "pi peer not available: no pi-context.mjs with node_modules/@mariozechner/pi-coding-agent in "+dir)
+		peers.Need(t, "pi peer not available: no pi-context.mjs with node_modules/@mariozechner/pi-coding-agent in "+dir)
 	}
 	return node, script
 }
@@ -210,67 +199,12 @@ func contextMessages(s *session.Session) int {
 	return n + counts(path[last+1:])
 }
 
-// opencodePeer returns OpenCode 1.1.34's binary ($SESSTOOL_OPENCODE).
-func opencodePeer(t *testing.T) string {
-	t.Helper()
-	bin := os.Getenv("SESSTOOL_OPENCODE")
-	if bin == "" {
-		bin = "../.cache/opencode-1.1.34/package/bin/opencode"
-	}
-	if !fileExists(bin) {
-		needPeer(t, "OpenCode 1.1.34 not installed: set SESSTOOL_OPENCODE or run scripts/setup")
-	}
-	abs, _ := filepath.Abs(bin)
-	return abs
-}
-
-// runOpenCodeExport runs `opencode export ID` offline against the data
-// directory home/data/opencode: HOME and XDG dirs in home, from a directory
-// that is not a git repository (so the project is "global"), in a network
-// namespace of its own when unshare allows it.
-func runOpenCodeExport(t *testing.T, bin, home, id string) []byte {
-	t.Helper()
-	work := filepath.Join(home, "work")
-	os.MkdirAll(work, 0o755)
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	args := []string{bin, "export", id}
-	if exec.Command("unshare", "-rn", "true").Run() == nil {
-		args = append([]string{"unshare", "-rn"}, args...)
-	}
-	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
-	cmd.Dir = work
-	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + home,
-		"XDG_DATA_HOME=" + filepath.Join(home, "data"), "XDG_CONFIG_HOME=" + filepath.Join(home, "config"),
-		"XDG_CACHE_HOME=" + filepath.Join(home, "cache"), "XDG_STATE_HOME=" + filepath.Join(home, "state"),
-		"OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_DEFAULT_PLUGINS=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1",
-		"OPENCODE_MODELS_URL=http://127.0.0.1:9", "HTTP_PROXY=http://127.0.0.1:9", "HTTPS_PROXY=http://127.0.0.1:9"}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	// Into a file, not a pipe: OpenCode 1.1.34 exits before a pipe has taken
-	// more than 64 KiB of its output, and the export comes out cut short.
-	f, err := os.Create(filepath.Join(home, id+".export.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	cmd.Stdout = f
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("opencode export %s: %v\n%s", id, err, stderr.String())
-	}
-	out, err := os.ReadFile(f.Name())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 // TestOpenCodeExportsWhatWeWrite converts every sample into one OpenCode
 // store (project "global", so OpenCode finds it from a non-git directory)
 // and has OpenCode 1.1.34 export every session in it; its export must be
 // JSON-equal to our own export of what we wrote.
 func TestOpenCodeExportsWhatWeWrite(t *testing.T) {
-	bin := opencodePeer(t)
+	bin := peers.OpenCode(t)
 	root := samplesDir(t)
 	home := t.TempDir()
 	store := filepath.Join(home, "data", "opencode", "storage")
@@ -300,7 +234,7 @@ func TestOpenCodeExportsWhatWeWrite(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := runOpenCodeExport(t, bin, home, ref.ID)
+			got := peers.OpenCodeExport(t, bin, home, ref.ID)
 			if !jsonx.Equal(got, want) {
 				var g, w any
 				if err := json.Unmarshal(got, &g); err != nil {

@@ -1,14 +1,11 @@
 package opencode
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
+	"github.com/sesstool/sesstool/internal/peers"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
@@ -16,59 +13,10 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// peer returns OpenCode 1.1.34's binary, or skips (fails under
-// SESSTOOL_REQUIRE_PEERS=1) when it is not installed.
-func peer(t *testing.T) string {
-	t.Helper()
-	bin := os.Getenv("SESSTOOL_OPENCODE")
-	if bin == "" {
-		bin = "../../.cache/opencode-1.1.34/package/bin/opencode"
-	}
-	if _, err := os.Stat(bin); err != nil {
-		msg := "OpenCode 1.1.34 not installed (set SESSTOOL_OPENCODE or run scripts/setup): " + err.Error()
-		if os.Getenv("SESSTOOL_REQUIRE_PEERS") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	abs, _ := filepath.Abs(bin)
-	return abs
-}
-
-// opencodeExport runs `opencode export id` offline against the data
-// directory holding our store: HOME and XDG dirs in a temp dir, run from a
-// directory that is not a git repository (so the project is "global"), in a
-// network namespace of its own when unshare allows it.
-func opencodeExport(t *testing.T, bin, home, id string) []byte {
-	t.Helper()
-	work := filepath.Join(home, "work")
-	os.MkdirAll(work, 0o755)
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	args := []string{bin, "export", id}
-	if exec.Command("unshare", "-rn", "true").Run() == nil {
-		args = append([]string{"unshare", "-rn"}, args...)
-	}
-	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
-	cmd.Dir = work
-	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + home,
-		"XDG_DATA_HOME=" + filepath.Join(home, "data"), "XDG_CONFIG_HOME=" + filepath.Join(home, "config"),
-		"XDG_CACHE_HOME=" + filepath.Join(home, "cache"), "XDG_STATE_HOME=" + filepath.Join(home, "state"),
-		"OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_DEFAULT_PLUGINS=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1",
-		"OPENCODE_MODELS_URL=http://127.0.0.1:9", "HTTP_PROXY=http://127.0.0.1:9", "HTTPS_PROXY=http://127.0.0.1:9"}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("opencode export %s: %v\n%s", id, err, stderr.String())
-	}
-	return out
-}
-
 // A store written by us is read by OpenCode 1.1.34 itself: its export of each
 // session equals our own export of what we wrote.
 func TestOpenCodeReadsOurStore(t *testing.T) {
-	bin := peer(t)
+	bin := peers.OpenCode(t)
 	home := t.TempDir()
 	store := filepath.Join(home, "data", "opencode", "storage")
 	var sessions []*session.Session
@@ -108,7 +56,7 @@ func TestOpenCodeReadsOurStore(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := opencodeExport(t, bin, home, ref.ID)
+		got := peers.OpenCodeExport(t, bin, home, ref.ID)
 		if !jsonx.Equal(got, want) {
 			t.Errorf("%s: OpenCode's export differs from ours:\n%s", ref.ID, firstDiff(string(got), string(want)))
 		}
