@@ -1,6 +1,7 @@
 package ash
 
 import (
+	"github.com/sesstool/sesstool/internal/peers"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,14 +14,7 @@ import (
 // TestSchemasInAjv checks that the schema folder works as it is in ajv,
 // the reference validator: the samples pass and a bad line fails.
 func TestSchemasInAjv(t *testing.T) {
-	peers := os.Getenv("SESSTOOL_PEERS")
-	node, err := exec.LookPath("node")
-	if peers == "" || err != nil {
-		if os.Getenv("SESSTOOL_REQUIRE_PEERS") == "1" {
-			t.Fatal("SESSTOOL_PEERS (ajv-jsonl.mjs) and node are required")
-		}
-		t.Skip("set SESSTOOL_PEERS to the peers folder (ajv-jsonl.mjs) and install node to run this test")
-	}
+	node, script := peers.Ajv(t)
 	dir := t.TempDir()
 	if err := schema.Dump(dir); err != nil {
 		t.Fatal(err)
@@ -44,7 +38,7 @@ func TestSchemasInAjv(t *testing.T) {
 		{"ash/v2/line.json", "testdata/upstream-test-fixtures/invalid/unknown-content-block/context.jsonl", "2 lines, 1 invalid"},
 		{"ash/v2/line.json", "testdata/upstream-test-fixtures/invalid/header-missing-id/context.jsonl", "1 lines, 1 invalid"},
 	} {
-		out, err := exec.Command(node, filepath.Join(peers, "ajv-jsonl.mjs"), dir, filepath.Join(dir, c.schema), c.data).CombinedOutput()
+		out, err := exec.Command(node, script, dir, filepath.Join(dir, c.schema), c.data).CombinedOutput()
 		if err != nil && !strings.Contains(string(out), "invalid") {
 			t.Fatalf("ajv %s %s: %v\n%s", c.schema, c.data, err, out)
 		}

@@ -1,7 +1,7 @@
 package flat
 
 import (
-	"os"
+	"github.com/sesstool/sesstool/internal/peers"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -13,26 +13,7 @@ import (
 // flat/v1/line.json.
 func ajv(t *testing.T) (node, script string) {
 	t.Helper()
-	need := func(format string, a ...any) {
-		t.Helper()
-		if os.Getenv("SESSTOOL_REQUIRE_PEERS") == "1" {
-			t.Fatalf(format, a...)
-		}
-		t.Skipf(format, a...)
-	}
-	peers := os.Getenv("SESSTOOL_PEERS")
-	if peers == "" {
-		need("SESSTOOL_PEERS is not set: cannot run ajv-jsonl.mjs (run scripts/setup, or scripts/test)")
-	}
-	script = filepath.Join(peers, "ajv-jsonl.mjs")
-	if _, err := os.Stat(script); err != nil {
-		need("ajv peer missing: %v", err)
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		need("node not found: %v", err)
-	}
-	return node, script
+	return peers.Ajv(t)
 }
 
 func TestSchemasInAjv(t *testing.T) {

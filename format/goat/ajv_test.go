@@ -3,6 +3,7 @@ package goat
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/sesstool/sesstool/internal/peers"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,15 +16,7 @@ import (
 // TestSchemasInAjv checks that the schema folder works as-is in ajv (the
 // reference validator), over every sample file and the schema invalid case.
 func TestSchemasInAjv(t *testing.T) {
-	peers := os.Getenv("SESSTOOL_PEERS")
-	script := filepath.Join(peers, "ajv-jsonl.mjs")
-	node, err := exec.LookPath("node")
-	if peers == "" || err != nil || !exists(script) {
-		if os.Getenv("SESSTOOL_REQUIRE_PEERS") == "1" {
-			t.Fatalf("ajv peer missing (SESSTOOL_PEERS=%q, node: %v)", peers, err)
-		}
-		t.Skip("ajv peer not installed: set SESSTOOL_PEERS to the scripts/setup peers folder")
-	}
+	node, script := peers.Ajv(t)
 	dir := t.TempDir()
 	if err := schema.Dump(dir); err != nil {
 		t.Fatal(err)

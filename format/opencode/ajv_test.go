@@ -3,6 +3,7 @@ package opencode
 import (
 	"bytes"
 	"context"
+	"github.com/sesstool/sesstool/internal/peers"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,15 +17,7 @@ import (
 // The schema folder works as it is in ajv (the reference validator in
 // SESSTOOL_PEERS): every sample object is valid, and a broken one is not.
 func TestSchemasInAjv(t *testing.T) {
-	peers := os.Getenv("SESSTOOL_PEERS")
-	script := filepath.Join(peers, "ajv-jsonl.mjs")
-	if _, err := os.Stat(script); peers == "" || err != nil {
-		msg := "ajv peer not installed (set SESSTOOL_PEERS)"
-		if os.Getenv("SESSTOOL_REQUIRE_PEERS") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	_, script := peers.Ajv(t)
 	dir := t.TempDir()
 	if err := schema.Dump(filepath.Join(dir, "schema")); err != nil {
 		t.Fatal(err)

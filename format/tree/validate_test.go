@@ -2,6 +2,7 @@ package tree
 
 import (
 	"bytes"
+	"github.com/sesstool/sesstool/internal/peers"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -140,17 +141,7 @@ func TestValidateUpgradedSamples(t *testing.T) {
 // peer returns the ajv script, or skips (fails under SESSTOOL_REQUIRE_PEERS=1).
 func peer(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("SESSTOOL_PEERS")
-	script := filepath.Join(dir, "ajv-jsonl.mjs")
-	_, errNode := exec.LookPath("node")
-	_, errScript := os.Stat(script)
-	if dir == "" || errNode != nil || errScript != nil {
-		msg := "ajv peer not available: set SESSTOOL_PEERS to the folder scripts/setup fills, with node on PATH"
-		if os.Getenv("SESSTOOL_REQUIRE_PEERS") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	_, script := peers.Ajv(t)
 	return script
 }
 

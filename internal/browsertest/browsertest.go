@@ -6,6 +6,7 @@ package browsertest
 import (
 	"context"
 	"fmt"
+	"github.com/sesstool/sesstool/internal/peers"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,10 +32,7 @@ func (b *Browser) Ctx() context.Context { return b.ctx }
 // SESSTOOL_REQUIRE_PEERS=1 (CI), where a skip would hide a gap.
 func NeedPeer(t *testing.T, format string, args ...any) {
 	t.Helper()
-	if os.Getenv("SESSTOOL_REQUIRE_PEERS") == "1" {
-		t.Fatalf(format, args...)
-	}
-	t.Skipf(format, args...)
+	peers.Need(t, fmt.Sprintf(format, args...))
 }
 
 func chromium(t *testing.T) string {
