@@ -14,53 +14,6 @@ import (
 // the order of the agent's Go structs. native says the value was read from a
 // flat file, so its Extras and time spellings belong to this layout.
 
-// obj writes members in order and then the Extras; a known member whose key
-// is also in Extras (a value of the wrong JSON type, kept verbatim) is left
-// to the Extras so no key is written twice.
-type obj struct {
-	o     jsonx.Obj
-	extra session.Extras
-}
-
-func (b *obj) skip(k string) bool { return b.extra.Get(k) != nil }
-
-func (b *obj) str(k, v string) {
-	if !b.skip(k) {
-		b.o.Str(k, v)
-	}
-}
-
-func (b *obj) int(k string, v int64) {
-	if !b.skip(k) {
-		b.o.Int(k, v)
-	}
-}
-
-func (b *obj) float(k string, v float64) {
-	if !b.skip(k) {
-		b.o.Float(k, v)
-	}
-}
-
-func (b *obj) bool(k string, v bool) {
-	if !b.skip(k) {
-		b.o.Bool(k, v)
-	}
-}
-
-func (b *obj) raw(k string, v []byte) {
-	if !b.skip(k) {
-		b.o.Raw(k, v)
-	}
-}
-
-func (b *obj) bytes() []byte {
-	for _, f := range b.extra {
-		b.o.Raw(f.Key, f.Value)
-	}
-	return b.o.Bytes()
-}
-
 // entryStamp spells an entry time as the agent does: RFC 3339, UTC, seconds.
 func entryStamp(t session.Time, native bool) string {
 	if native && t.Raw != "" {
@@ -90,26 +43,26 @@ func extras(x session.Extras, native bool) session.Extras {
 }
 
 func encodeHeader(m *session.Meta, version string, created session.Time, native bool) []byte {
-	b := obj{extra: extras(m.Extra, native)}
-	b.str("type", "session")
-	b.str("id", m.ID)
-	b.raw("version", []byte(version))
-	b.str("timestamp", entryStamp(created, native))
-	b.str("cwd", m.Cwd)
-	return b.bytes()
+	b := session.NewObj(extras(m.Extra, native))
+	b.Str("type", "session")
+	b.Str("id", m.ID)
+	b.Raw("version", []byte(version))
+	b.Str("timestamp", entryStamp(created, native))
+	b.Str("cwd", m.Cwd)
+	return b.Bytes()
 }
 
 func encodeBranch(p *session.Parent, native bool) []byte {
-	b := obj{extra: extras(p.Extra, native)}
-	b.str("type", "branch")
-	b.str("id", p.ID)
-	b.str("timestamp", entryStamp(p.Time, native))
-	b.str("parent_session_path", p.Path)
-	b.str("fork_entry_id", p.EntryID)
+	b := session.NewObj(extras(p.Extra, native))
+	b.Str("type", "branch")
+	b.Str("id", p.ID)
+	b.Str("timestamp", entryStamp(p.Time, native))
+	b.Str("parent_session_path", p.Path)
+	b.Str("fork_entry_id", p.EntryID)
 	if p.Summary != "" {
-		b.str("branch_summary", p.Summary)
+		b.Str("branch_summary", p.Summary)
 	}
-	return b.bytes()
+	return b.Bytes()
 }
 
 // wireRole is the flat spelling of a message role.
@@ -121,60 +74,60 @@ func wireRole(r session.Role) string {
 }
 
 func encodeMessageEntry(e *session.Entry, id, parent string, when session.Time, native bool) []byte {
-	b := obj{extra: extras(e.Extra, native)}
-	b.str("type", "message")
-	b.str("id", id)
-	b.str("parent_id", parent)
-	b.str("timestamp", entryStamp(when, native))
-	b.str("role", wireRole(e.Message.Role))
-	b.raw("message", encodeMessage(e.Message, when, native))
-	return b.bytes()
+	b := session.NewObj(extras(e.Extra, native))
+	b.Str("type", "message")
+	b.Str("id", id)
+	b.Str("parent_id", parent)
+	b.Str("timestamp", entryStamp(when, native))
+	b.Str("role", wireRole(e.Message.Role))
+	b.Raw("message", encodeMessage(e.Message, when, native))
+	return b.Bytes()
 }
 
 func encodeCompaction(e *session.Entry, id, parent, firstKept string, when session.Time, native bool) []byte {
 	c := e.Compaction
-	b := obj{extra: extras(e.Extra, native)}
-	b.str("type", "compaction")
-	b.str("id", id)
-	b.str("parent_id", parent)
-	b.str("timestamp", entryStamp(when, native))
-	b.str("summary", c.Summary)
-	b.str("first_kept_entry_id", firstKept)
+	b := session.NewObj(extras(e.Extra, native))
+	b.Str("type", "compaction")
+	b.Str("id", id)
+	b.Str("parent_id", parent)
+	b.Str("timestamp", entryStamp(when, native))
+	b.Str("summary", c.Summary)
+	b.Str("first_kept_entry_id", firstKept)
 	var tokens int64
 	if c.TokensBefore != nil {
 		tokens = *c.TokensBefore
 	}
-	b.int("tokens_before", tokens)
-	return b.bytes()
+	b.Int("tokens_before", tokens)
+	return b.Bytes()
 }
 
 func encodeMessage(m *session.Message, entryTime session.Time, native bool) []byte {
-	b := obj{extra: extras(m.Extra, native)}
-	b.str("role", wireRole(m.Role))
+	b := session.NewObj(extras(m.Extra, native))
+	b.Str("role", wireRole(m.Role))
 	content := func() {
 		if m.ContentIsNull {
-			b.raw("content", []byte("null"))
+			b.Raw("content", []byte("null"))
 		} else {
-			b.raw("content", encodeBlocks(m.Content, native))
+			b.Raw("content", encodeBlocks(m.Content, native))
 		}
 	}
 	switch m.Role {
 	case session.RoleAssistant:
 		content()
-		b.str("model", m.Model)
-		b.str("provider", m.Provider)
+		b.Str("model", m.Model)
+		b.Str("provider", m.Provider)
 		if m.Usage != nil || !native {
-			b.raw("usage", encodeUsage(m.Usage, native))
+			b.Raw("usage", encodeUsage(m.Usage, native))
 		}
-		b.str("stop_reason", m.StopReason)
+		b.Str("stop_reason", m.StopReason)
 		if m.Error != "" {
-			b.str("error_message", m.Error)
+			b.Str("error_message", m.Error)
 		}
 	case session.RoleTool:
-		b.str("tool_call_id", m.ToolCallID)
-		b.str("tool_name", m.ToolName)
+		b.Str("tool_call_id", m.ToolCallID)
+		b.Str("tool_name", m.ToolName)
 		content()
-		b.bool("is_error", m.IsError)
+		b.Bool("is_error", m.IsError)
 	default:
 		content()
 	}
@@ -182,8 +135,8 @@ func encodeMessage(m *session.Message, entryTime session.Time, native bool) []by
 	if t.IsZero() {
 		t = session.Time{T: entryTime.T}
 	}
-	b.raw("timestamp", millisStamp(t, native))
-	return b.bytes()
+	b.Raw("timestamp", millisStamp(t, native))
+	return b.Bytes()
 }
 
 func encodeBlocks(blocks []session.Block, native bool) []byte {
@@ -196,11 +149,11 @@ func encodeBlocks(blocks []session.Block, native bool) []byte {
 
 // encodeBlock writes one block; every payload field is omitempty upstream.
 func encodeBlock(bl *session.Block, native bool) []byte {
-	b := obj{extra: extras(bl.Extra, native)}
-	b.str("type", string(bl.Type))
+	b := session.NewObj(extras(bl.Extra, native))
+	b.Str("type", string(bl.Type))
 	opt := func(k, v string) {
 		if v != "" {
-			b.str(k, v)
+			b.Str(k, v)
 		}
 	}
 	switch bl.Type {
@@ -215,32 +168,32 @@ func encodeBlock(bl *session.Block, native bool) []byte {
 		opt("id", bl.ToolCallID)
 		opt("name", bl.ToolName)
 		if len(bl.Arguments) > 0 && string(bl.Arguments) != "null" {
-			b.raw("arguments", compact(bl.Arguments))
+			b.Raw("arguments", compact(bl.Arguments))
 		}
 	}
-	return b.bytes()
+	return b.Bytes()
 }
 
 func encodeUsage(u *session.Usage, native bool) []byte {
 	if u == nil {
 		u = &session.Usage{}
 	}
-	b := obj{extra: extras(u.Extra, native)}
-	b.int("input", u.Input)
-	b.int("output", u.Output)
-	b.int("cache_read", u.CacheRead)
-	b.int("cache_write", u.CacheWrite)
-	b.int("total_tokens", u.TotalTokens())
+	b := session.NewObj(extras(u.Extra, native))
+	b.Int("input", u.Input)
+	b.Int("output", u.Output)
+	b.Int("cache_read", u.CacheRead)
+	b.Int("cache_write", u.CacheWrite)
+	b.Int("total_tokens", u.TotalTokens())
 	if c := u.Cost; c != nil {
-		cb := obj{extra: extras(c.Extra, native)}
-		cb.float("input", c.Input)
-		cb.float("output", c.Output)
-		cb.float("cache_read", c.CacheRead)
-		cb.float("cache_write", c.CacheWrite)
-		cb.float("total", c.Total)
-		b.raw("cost", cb.bytes())
+		cb := session.NewObj(extras(c.Extra, native))
+		cb.Float("input", c.Input)
+		cb.Float("output", c.Output)
+		cb.Float("cache_read", c.CacheRead)
+		cb.Float("cache_write", c.CacheWrite)
+		cb.Float("total", c.Total)
+		b.Raw("cost", cb.Bytes())
 	}
-	return b.bytes()
+	return b.Bytes()
 }
 
 // compact returns raw JSON without insignificant whitespace, as one JSONL

@@ -9,69 +9,6 @@ import (
 	"github.com/sesstool/sesstool/session"
 )
 
-// obj builds one object from model slots and then the Extras. A slot whose
-// key is also in Extras is skipped: Extras hold the source's own value for a
-// key whenever the model could not (an empty string, a false flag, a value of
-// an unexpected type), so they win.
-type obj struct {
-	o     jsonx.Obj
-	extra session.Extras
-}
-
-func newObj(x session.Extras) *obj { return &obj{extra: x} }
-
-func (b *obj) has(k string) bool { return b.extra.Get(k) != nil }
-
-func (b *obj) str(k, v string) {
-	if !b.has(k) {
-		b.o.Str(k, v)
-	}
-}
-
-// opt writes a string only when set.
-func (b *obj) opt(k, v string) {
-	if v != "" {
-		b.str(k, v)
-	}
-}
-
-func (b *obj) int(k string, v int64) {
-	if !b.has(k) {
-		b.o.Int(k, v)
-	}
-}
-
-func (b *obj) float(k string, v float64) {
-	if !b.has(k) {
-		b.o.Float(k, v)
-	}
-}
-
-func (b *obj) bool(k string, v bool) {
-	if !b.has(k) {
-		b.o.Bool(k, v)
-	}
-}
-
-func (b *obj) raw(k string, v []byte) {
-	if v != nil && !b.has(k) {
-		b.o.Raw(k, v)
-	}
-}
-
-func (b *obj) null(k string) {
-	if !b.has(k) {
-		b.o.Null(k)
-	}
-}
-
-func (b *obj) bytes() []byte {
-	for _, f := range b.extra {
-		b.o.Raw(f.Key, f.Value)
-	}
-	return b.o.Bytes()
-}
-
 // isoTime spells an entry or header time: the source spelling when there is
 // one that pi reads (RFC 3339; another layout may spell times otherwise,
 // such as ash's Python "+0000"), else JavaScript's toISOString form.
@@ -99,30 +36,30 @@ func msTime(t session.Time) (string, bool) {
 
 // encodeHeader spells the session header. A v1 header has no version.
 func encodeHeader(m *session.Meta, version string) []byte {
-	b := newObj(m.Extra)
-	b.str("type", "session")
+	b := session.NewObj(m.Extra)
+	b.Str("type", "session")
 	if version != "1" {
 		if n, err := strconv.Atoi(version); err == nil {
-			b.int("version", int64(n))
+			b.Int("version", int64(n))
 		}
 	}
-	b.str("id", m.ID)
+	b.Str("id", m.ID)
 	if m.Created.IsZero() {
-		b.str("timestamp", time.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
+		b.Str("timestamp", time.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
 	} else {
-		b.str("timestamp", isoTime(m.Created))
+		b.Str("timestamp", isoTime(m.Created))
 	}
-	b.str("cwd", m.Cwd)
+	b.Str("cwd", m.Cwd)
 	if m.Parent != nil && m.Parent.Path != "" {
 		if bf, ok := str(m.Extra.Get("branchedFrom")); !ok || bf != m.Parent.Path {
-			b.str("parentSession", m.Parent.Path)
+			b.Str("parentSession", m.Parent.Path)
 		}
 	}
-	b.opt("title", m.Title)
-	b.opt("provider", m.Provider)
-	b.opt("modelId", m.Model)
-	b.opt("thinkingLevel", m.ThinkingLevel)
-	return b.bytes()
+	b.OptStr("title", m.Title)
+	b.OptStr("provider", m.Provider)
+	b.OptStr("modelId", m.Model)
+	b.OptStr("thinkingLevel", m.ThinkingLevel)
+	return b.Bytes()
 }
 
 // encoder spells entries of one file; firstKept maps ids to v1 line indexes
@@ -159,25 +96,25 @@ func (c *encoder) entry(e *session.Entry) []byte {
 	} else {
 		x = c.own(e.Extra)
 	}
-	b := newObj(x)
+	b := session.NewObj(x)
 	if t := entryType(e); t != "" {
-		b.str("type", t)
+		b.Str("type", t)
 	}
 	if !c.v1() {
-		b.str("id", e.ID)
+		b.Str("id", e.ID)
 		if e.ParentID == "" {
-			b.null("parentId")
+			b.Null("parentId")
 		} else {
-			b.str("parentId", e.ParentID)
+			b.Str("parentId", e.ParentID)
 		}
 	}
 	if !e.Time.IsZero() {
-		b.str("timestamp", isoTime(e.Time))
+		b.Str("timestamp", isoTime(e.Time))
 	} else if c.foreign {
-		b.str("timestamp", isoTime(session.Time{T: time.Unix(0, 0)}))
+		b.Str("timestamp", isoTime(session.Time{T: time.Unix(0, 0)}))
 	}
 	c.body(b, e)
-	return b.bytes()
+	return b.Bytes()
 }
 
 func entryType(e *session.Entry) string {
@@ -202,86 +139,86 @@ func bodyExtras(data []byte, extra session.Extras) session.Extras {
 	return append(x, extra...)
 }
 
-func (c *encoder) body(b *obj, e *session.Entry) {
+func (c *encoder) body(b *session.Obj, e *session.Entry) {
 	switch e.Kind {
 	case session.KindMessage:
 		if e.Message != nil {
-			b.raw("message", c.message(e.Message, e.Time))
+			b.OptRaw("message", c.message(e.Message, e.Time))
 		}
 	case session.KindCustomMessage:
 		if m := e.Message; m != nil {
-			b.opt("customType", m.CustomType)
+			b.OptStr("customType", m.CustomType)
 			c.content(b, m, true)
 			if m.Display != nil {
-				b.bool("display", *m.Display)
+				b.Bool("display", *m.Display)
 			} else if c.foreign {
-				b.bool("display", true)
+				b.Bool("display", true)
 			}
-			b.raw("details", m.Details)
+			b.OptRaw("details", m.Details)
 		}
 	case session.KindCompaction:
 		if cp := e.Compaction; cp != nil {
-			b.str("summary", cp.Summary)
+			b.Str("summary", cp.Summary)
 			if cp.FirstKeptID != "" {
 				if c.v1() {
 					if i, ok := c.index[cp.FirstKeptID]; ok {
-						b.int("firstKeptEntryIndex", int64(i))
+						b.Int("firstKeptEntryIndex", int64(i))
 					}
 				} else {
-					b.str("firstKeptEntryId", cp.FirstKeptID)
+					b.Str("firstKeptEntryId", cp.FirstKeptID)
 				}
 			}
 			if cp.TokensBefore != nil {
-				b.int("tokensBefore", *cp.TokensBefore)
+				b.Int("tokensBefore", *cp.TokensBefore)
 			} else if c.foreign {
-				b.int("tokensBefore", 0)
+				b.Int("tokensBefore", 0)
 			}
 			if cp.TokensAfter != nil {
-				b.int("tokensAfter", *cp.TokensAfter)
+				b.Int("tokensAfter", *cp.TokensAfter)
 			}
-			b.raw("details", cp.Details)
+			b.OptRaw("details", cp.Details)
 			if cp.FromHook != nil {
-				b.bool("fromHook", *cp.FromHook)
+				b.Bool("fromHook", *cp.FromHook)
 			}
 		}
 	case session.KindBranchSummary:
 		if bs := e.BranchSummary; bs != nil {
-			b.str("fromId", orRoot(bs.FromID))
-			b.str("summary", bs.Summary)
-			b.raw("details", bs.Details)
+			b.Str("fromId", orRoot(bs.FromID))
+			b.Str("summary", bs.Summary)
+			b.OptRaw("details", bs.Details)
 			if bs.FromHook != nil {
-				b.bool("fromHook", *bs.FromHook)
+				b.Bool("fromHook", *bs.FromHook)
 			}
 		}
 	case session.KindLabel:
 		if l := e.Label; l != nil {
-			b.str("targetId", l.TargetID)
-			b.opt("label", l.Label)
+			b.Str("targetId", l.TargetID)
+			b.OptStr("label", l.Label)
 		}
 	case session.KindModelChange:
 		if mc := e.ModelChange; mc != nil {
 			if mc.Combined {
-				b.str("model", mc.Provider+"/"+mc.ModelID)
+				b.Str("model", mc.Provider+"/"+mc.ModelID)
 			} else {
-				b.str("provider", mc.Provider)
-				b.str("modelId", mc.ModelID)
+				b.Str("provider", mc.Provider)
+				b.Str("modelId", mc.ModelID)
 			}
-			b.opt("role", mc.Role)
+			b.OptStr("role", mc.Role)
 		}
 	case session.KindThinkingLevel:
 		if e.ThinkingLevel != nil {
-			b.str("thinkingLevel", *e.ThinkingLevel)
+			b.Str("thinkingLevel", *e.ThinkingLevel)
 		} else if c.foreign {
-			b.null("thinkingLevel")
+			b.Null("thinkingLevel")
 		}
 	case session.KindSessionInfo:
-		b.opt("name", e.Title)
+		b.OptStr("name", e.Title)
 	case session.KindCustom, session.KindSubagent, session.KindSubagentEnd:
 		if cu := e.Custom; cu != nil {
-			b.str("customType", cu.CustomType)
-			b.raw("data", cu.Data)
+			b.Str("customType", cu.CustomType)
+			b.OptRaw("data", cu.Data)
 		} else if c.foreign {
-			b.str("customType", string(e.Kind))
+			b.Str("customType", string(e.Kind))
 		}
 	}
 }
@@ -297,137 +234,137 @@ func orRoot(id string) string {
 var contentRoles = map[string]bool{"user": true, "assistant": true, "toolResult": true, "custom": true, "developer": true}
 
 func (c *encoder) message(m *session.Message, entryTime session.Time) []byte {
-	b := newObj(c.own(m.Extra))
+	b := session.NewObj(c.own(m.Extra))
 	role := roleName(m)
-	b.str("role", role)
+	b.Str("role", role)
 	c.content(b, m, contentRoles[role])
 	if m.Role == session.RoleBash || m.Role == session.RolePython {
 		c.exec(b, m)
 	}
 	if m.Role == session.RoleTool {
-		b.str("toolCallId", m.ToolCallID)
-		b.str("toolName", m.ToolName)
+		b.Str("toolCallId", m.ToolCallID)
+		b.Str("toolName", m.ToolName)
 	} else {
-		b.opt("toolCallId", m.ToolCallID)
-		b.opt("toolName", m.ToolName)
+		b.OptStr("toolCallId", m.ToolCallID)
+		b.OptStr("toolName", m.ToolName)
 	}
-	b.opt("customType", m.CustomType)
+	b.OptStr("customType", m.CustomType)
 	if m.Display != nil {
-		b.bool("display", *m.Display)
+		b.Bool("display", *m.Display)
 	}
-	b.raw("details", m.Details)
+	b.OptRaw("details", m.Details)
 	if m.Role == session.RoleTool || m.IsError {
-		b.bool("isError", m.IsError)
+		b.Bool("isError", m.IsError)
 	}
-	b.opt("api", m.API)
-	b.opt("provider", m.Provider)
-	b.opt("model", m.Model)
+	b.OptStr("api", m.API)
+	b.OptStr("provider", m.Provider)
+	b.OptStr("model", m.Model)
 	if m.Usage != nil {
-		b.raw("usage", c.usage(m.Usage))
+		b.OptRaw("usage", c.usage(m.Usage))
 	}
-	b.opt("stopReason", m.StopReason)
-	b.opt("errorMessage", m.Error)
+	b.OptStr("stopReason", m.StopReason)
+	b.OptStr("errorMessage", m.Error)
 	if ms, ok := msTime(m.Time); ok {
-		b.raw("timestamp", []byte(ms))
+		b.OptRaw("timestamp", []byte(ms))
 	} else if c.foreign {
 		if ms, ok := msTime(session.Time{T: entryTime.T}); ok {
-			b.raw("timestamp", []byte(ms))
+			b.OptRaw("timestamp", []byte(ms))
 		}
 	}
-	return b.bytes()
+	return b.Bytes()
 }
 
-func (c *encoder) exec(b *obj, m *session.Message) {
+func (c *encoder) exec(b *session.Obj, m *session.Message) {
 	x := m.Exec
 	if x == nil {
 		x = &session.Exec{}
 	}
 	if m.Role == session.RolePython {
-		b.str("code", x.Command)
+		b.Str("code", x.Command)
 	} else {
-		b.str("command", x.Command)
+		b.Str("command", x.Command)
 	}
-	b.str("output", x.Output)
+	b.Str("output", x.Output)
 	if x.ExitCode != nil {
-		b.int("exitCode", *x.ExitCode)
+		b.Int("exitCode", *x.ExitCode)
 	}
-	b.bool("cancelled", x.Cancelled)
-	b.bool("truncated", x.Truncated)
-	b.opt("fullOutputPath", x.FullOutputPath)
+	b.Bool("cancelled", x.Cancelled)
+	b.Bool("truncated", x.Truncated)
+	b.OptStr("fullOutputPath", x.FullOutputPath)
 }
 
-func (c *encoder) content(b *obj, m *session.Message, required bool) {
+func (c *encoder) content(b *session.Obj, m *session.Message, required bool) {
 	switch {
 	case m.ContentIsString && len(m.Content) == 1:
-		b.str("content", m.Content[0].Text)
+		b.Str("content", m.Content[0].Text)
 	case m.ContentIsNull:
-		b.null("content")
+		b.Null("content")
 	case m.Content != nil || (required && c.foreign):
 		els := make([][]byte, 0, len(m.Content))
 		for i := range m.Content {
 			els = append(els, c.block(&m.Content[i]))
 		}
-		b.raw("content", jsonx.Arr(els))
+		b.OptRaw("content", jsonx.Arr(els))
 	}
 }
 
 func (c *encoder) block(blk *session.Block) []byte {
-	b := newObj(c.own(blk.Extra))
+	b := session.NewObj(c.own(blk.Extra))
 	switch blk.Type {
 	case session.BlockText:
-		b.str("type", "text")
-		b.str("text", blk.Text)
-		b.opt("textSignature", blk.Signature)
+		b.Str("type", "text")
+		b.Str("text", blk.Text)
+		b.OptStr("textSignature", blk.Signature)
 	case session.BlockThinking:
-		b.str("type", "thinking")
-		b.str("thinking", blk.Text)
-		b.opt("thinkingSignature", blk.Signature)
+		b.Str("type", "thinking")
+		b.Str("thinking", blk.Text)
+		b.OptStr("thinkingSignature", blk.Signature)
 		if blk.Redacted {
-			b.bool("redacted", true)
+			b.Bool("redacted", true)
 		}
 	case session.BlockImage, session.BlockFile:
-		b.str("type", "image")
-		b.str("data", blk.Data)
-		b.opt("mimeType", blk.MimeType)
+		b.Str("type", "image")
+		b.Str("data", blk.Data)
+		b.OptStr("mimeType", blk.MimeType)
 	case session.BlockToolCall:
-		b.str("type", "toolCall")
-		b.str("id", blk.ToolCallID)
-		b.str("name", blk.ToolName)
+		b.Str("type", "toolCall")
+		b.Str("id", blk.ToolCallID)
+		b.Str("name", blk.ToolName)
 		args := blk.Arguments
 		if args == nil {
 			args = []byte("{}")
 		}
-		b.raw("arguments", args)
-		b.opt("thoughtSignature", blk.Signature)
+		b.OptRaw("arguments", args)
+		b.OptStr("thoughtSignature", blk.Signature)
 	case session.BlockToolResult:
-		b.str("type", "text")
-		b.str("text", blk.Text)
+		b.Str("type", "text")
+		b.Str("text", blk.Text)
 	case "":
 	default:
-		b.str("type", string(blk.Type))
+		b.Str("type", string(blk.Type))
 	}
-	return b.bytes()
+	return b.Bytes()
 }
 
 func (c *encoder) usage(u *session.Usage) []byte {
-	b := newObj(c.own(u.Extra))
-	b.int("input", u.Input)
-	b.int("output", u.Output)
-	b.int("cacheRead", u.CacheRead)
-	b.int("cacheWrite", u.CacheWrite)
+	b := session.NewObj(c.own(u.Extra))
+	b.Int("input", u.Input)
+	b.Int("output", u.Output)
+	b.Int("cacheRead", u.CacheRead)
+	b.Int("cacheWrite", u.CacheWrite)
 	if u.Total != nil {
-		b.int("totalTokens", *u.Total)
+		b.Int("totalTokens", *u.Total)
 	}
 	if u.Cost != nil {
-		cb := newObj(c.own(u.Cost.Extra))
-		cb.float("input", u.Cost.Input)
-		cb.float("output", u.Cost.Output)
-		cb.float("cacheRead", u.Cost.CacheRead)
-		cb.float("cacheWrite", u.Cost.CacheWrite)
-		cb.float("total", u.Cost.Total)
-		b.raw("cost", cb.bytes())
+		cb := session.NewObj(c.own(u.Cost.Extra))
+		cb.Float("input", u.Cost.Input)
+		cb.Float("output", u.Cost.Output)
+		cb.Float("cacheRead", u.Cost.CacheRead)
+		cb.Float("cacheWrite", u.Cost.CacheWrite)
+		cb.Float("total", u.Cost.Total)
+		b.OptRaw("cost", cb.Bytes())
 	}
-	return b.bytes()
+	return b.Bytes()
 }
 
 // splitModel is used for foreign model strings of the form provider/model.
