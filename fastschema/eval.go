@@ -117,7 +117,7 @@ func equal(t *tape, k int, l literal) result {
 		if tok.esc {
 			return unsure
 		}
-		return truth(t.text(k) == l.text)
+		return truth(string(t.raw(k)) == l.text)
 	case kBool:
 		return truth(strconv.FormatBool(tok.truth) == l.text)
 	case kNull:
@@ -145,11 +145,11 @@ func stringOf(t *tape, n *node, k int) result {
 	if tok.esc {
 		return unsure
 	}
-	s := t.text(k)
-	if n.minLen > 0 && utf8.RuneCountInString(s) < n.minLen {
+	s := t.raw(k)
+	if n.minLen > 0 && utf8.RuneCount(s) < n.minLen {
 		return fail
 	}
-	if n.pattern != nil && !n.pattern.MatchString(s) {
+	if n.pattern != nil && !n.pattern.Match(s) {
 		return fail
 	}
 	return pass
@@ -189,7 +189,7 @@ func objectOf(t *tape, n *node, k int) result {
 	var seen uint64
 	m := k + 1
 	for i := 0; i < tok.count; i++ {
-		rule := n.keys[t.text(m)]
+		rule := n.keys[string(t.raw(m))]
 		seen |= rule.bit
 		var r result = pass
 		if rule.prop != nil {
@@ -277,7 +277,7 @@ func allOf(t *tape, n *node, k int) result {
 func dispatch(t *tape, n *node, k int) result {
 	m := k + 1
 	for i := 0; i < t.toks[k].count; i++ {
-		if t.text(m) == n.dispatchKey {
+		if string(t.raw(m)) == n.dispatchKey {
 			val := &t.toks[m+1]
 			if val.kind != kString {
 				return pass
@@ -285,7 +285,7 @@ func dispatch(t *tape, n *node, k int) result {
 			if val.esc {
 				return unsure
 			}
-			if then, ok := n.dispatch[t.text(m+1)]; ok {
+			if then, ok := n.dispatch[string(t.raw(m+1))]; ok {
 				return eval(t, then, k)
 			}
 			return pass

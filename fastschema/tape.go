@@ -1,6 +1,7 @@
 package fastschema
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 	"unicode/utf8"
@@ -194,9 +195,9 @@ func (t *tape) uniqueKeys(at, count int) bool {
 			if t.toks[k].esc {
 				return false
 			}
-			key := t.text(k)
+			key := t.raw(k)
 			for _, s := range seen[:n] {
-				if t.text(s) == key {
+				if bytes.Equal(t.raw(s), key) {
 					return false
 				}
 			}
@@ -214,22 +215,24 @@ func (t *tape) uniqueKeys(at, count int) bool {
 		if t.toks[k].esc {
 			return false
 		}
-		key := t.text(k)
-		if _, dup := t.keys[key]; dup {
+		key := t.raw(k)
+		if _, dup := t.keys[string(key)]; dup {
 			return false
 		}
-		t.keys[key] = struct{}{}
+		t.keys[string(key)] = struct{}{}
 		k = t.toks[k+1].next
 	}
 	return true
 }
 
-// text is the raw bytes of token k as a string (for a string token without
-// escapes, its value). The map lookups and comparisons it feeds do not
-// retain it, so the conversion does not copy.
-func (t *tape) text(k int) string {
-	return string(t.b[t.toks[k].start:t.toks[k].end])
+// raw is the bytes of token k (for a string without escapes, its value).
+// Callers compare it as string(raw), which Go does without a copy.
+func (t *tape) raw(k int) []byte {
+	return t.b[t.toks[k].start:t.toks[k].end]
 }
+
+// text is raw as a string, for the parsers in strconv.
+func (t *tape) text(k int) string { return string(t.raw(k)) }
 
 const (
 	ones  = 0x0101010101010101
