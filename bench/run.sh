@@ -40,7 +40,15 @@ gen tree-v1 "$out/tree-$big.v1.jsonl" "$big"
 store="$out/opencode-store/storage"
 [ -d "$store" ] || "$out/gen" opencode -messages 10000 -parts 50000 -o "$out/opencode-store" "$ocsample" || die "gen opencode"
 
-rm -f "$out/failed"
+rm -f "$out/failed" "$out/targets"
+# target NAME EXPR LIMIT OP UNIT: evaluates EXPR (awk arithmetic on the
+# measured numbers) against LIMIT and records a row for the closing table.
+# A missed target is reported, never an error.
+target() {
+  awk -v name="$1" -v lim="$3" -v op="$4" -v unit="$5" "BEGIN {
+    v = $2; ok = (op == \">=\") ? v >= lim : v <= lim
+    printf \"| %s | %.2f%s | %s |\\n\", name, v, unit, ok ? \"yes\" : \"no\" }" >>"$out/targets"
+}
 # measure LABEL CMD...: prints "wall cpu rssMiB" of one run. The input is read
 # once before (cat into /dev/null), so both sides start from the page cache.
 measure() {
@@ -84,6 +92,10 @@ for s in $SIZES; do
     note="$note; $(rate "$aw" "$tw")x ajv's throughput ($(rate "$ac" "$tc")x by CPU time)"
   fi
   row "sesstool validate" "$s tree v3 ($(mb "$f") MB)" "$tw" "$tc" "$tr" "$note"
+  if [ "$s" = "$big" ]; then
+    target "validate $s: at least 2x ajv's throughput" "${aw:-0} / $tw" 2 ">=" "x"
+    target "validate $s: peak RSS at most 64 MiB" "$tr" 64 "<=" " MiB"
+  fi
 done
 
 sizes2=$(printf '%s\n' 100MB "$big" | uniq)
@@ -100,6 +112,8 @@ for s in $sizes2; do
     note="$note; $(rate "$pw" "$mw")x faster than pi ($(rate "$pc" "$mc")x by CPU time)"
   fi
   row "sesstool migrate v1->v3" "$s tree v1 ($(mb "$v1") MB)" "$mw" "$mc" "$mr" "$note"
+  [ "$s" != 100MB ] || target "migrate 100MB v1->v3: at least 10x faster than pi" "${pw:-0} / $mw" 10 ">=" "x"
+  [ "$s" != "$big" ] || target "migrate $s: peak RSS at most 64 MiB" "$mr" 64 "<=" " MiB"
 done
 
 f="$out/tree-100MB.v3.jsonl"
@@ -108,11 +122,13 @@ warm "$f"
 read -r ew ec er < <(measure "export" "$st" export html --force -o "$out/export.html" "$f")
 note="output $(mb "$out/export.html") MB"
 if peer pi-export.mjs; then
-  read -r pw pc pr < <(measure "pi-export" timeout "$peertime" node "$peers/pi-export.mjs" "$f" "$out/pi-export.html")
-  row "pi export-html (peer)" "100MB tree v3" "$pw" "$pc" "$pr" "output $(mb "$out/pi-export.html") MB"
-  note="$note; $(rate "$pw" "$ew")x faster than pi ($(rate "$pc" "$ec")x by CPU time)"
+  read -r xw xc xr < <(measure "pi-export" timeout "$peertime" node "$peers/pi-export.mjs" "$f" "$out/pi-export.html")
+  row "pi export-html (peer)" "100MB tree v3" "$xw" "$xc" "$xr" "output $(mb "$out/pi-export.html") MB"
+  note="$note; $(rate "$xw" "$ew")x faster than pi ($(rate "$xc" "$ec")x by CPU time)"
 fi
 row "sesstool export html" "100MB tree v3" "$ew" "$ec" "$er" "$note"
+target "export html 100MB: at least 5x faster than pi" "${xw:-0} / $ew" 5 ">=" "x"
+[ ! -f "$out/pi-export.html" ] || target "export html 100MB: output no larger than pi's" "$(mb "$out/export.html") / $(mb "$out/pi-export.html")" 1 "<=" "x pi's size"
 rm -f "$out/export.html" "$out/pi-export.html"
 
 # convert: tree -> tree streams; flat and goat writers hold the session (the
@@ -123,6 +139,7 @@ convert() { # TO SIZE
   warm "$f"
   read -r cw cc cr < <(measure "convert $1 $2" "$st" convert --to "$1" --force -o "$out/conv.out" "$f")
   row "sesstool convert tree->$1" "$2 tree v3" "$cw" "$cc" "$cr" "$(rate "$(mb "$f")" "$cw") MB/s"
+  [ "$1:$2" != "tree:$big" ] || target "convert $2 tree->tree: peak RSS at most 64 MiB" "$cr" 64 "<=" " MiB"
   rm -rf "$out/conv.out"
 }
 for s in $sizes2; do convert tree "$s"; done
@@ -132,10 +149,15 @@ find "$store" -type f -exec cat {} + >/dev/null
 rm -f "$out/oc.jsonl"
 read -r ow oc orss < <(measure "convert opencode" "$st" convert --from opencode --to tree --force -o "$out/oc.jsonl" "$store")
 row "sesstool convert opencode->tree" "10k messages, 50k parts ($(mb "$store") MB)" "$ow" "$oc" "$orss" "$(rate "$(mb "$store")" "$ow") MB/s"
+target "convert OpenCode store -> tree: at least 50 MB/s" "$(mb "$store") / $ow" 50 ">=" " MB/s"
 rm -f "$out/oc.jsonl"
 
 echo
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+echo "| target | measured | met? |"
+echo "|---|---|---|"
+cat "$out/targets"
 failed=0
 if [ -s "$out/failed" ]; then
   echo "failed: $(paste -sd, "$out/failed")" >&2
