@@ -14,9 +14,9 @@ import (
 // validate at 16% more CPU time.
 //
 // It is set only for commands that stream: a command that holds a whole
-// session (export; convert to a layout whose writer needs the session, such
-// as flat or goat) would keep the heap above the limit, and the collector
-// would then run all the time (export of 100 MB took 277 CPU seconds with
+// session (export; convert to OpenCode, whose writer needs the session)
+// would keep the heap above the limit, and the collector would then run all
+// the time (export of 100 MB took 277 CPU seconds with
 // the limit). GOMEMLIMIT, when set, always wins.
 const memoryLimit = 40 << 20
 
@@ -27,7 +27,8 @@ func init() {
 }
 
 // streams reports whether the command line runs a command whose memory does
-// not grow with the session: validate, migrate, and convert to tree JSONL.
+// not grow with the session: validate, migrate, and convert to tree, flat or
+// goat.
 func streams(args []string) bool {
 	cmd := ""
 	for _, a := range args {
@@ -46,7 +47,11 @@ func streams(args []string) bool {
 				to, ok = args[i+1], true
 			}
 			if ok {
-				return to == "tree" || to == "pi" || to == "jsonl"
+				switch to {
+				case "tree", "pi", "jsonl", "flat", "agent", "goat":
+					return true
+				}
+				return false
 			}
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/sesstool/sesstool/progress"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/report"
+	"github.com/sesstool/sesstool/session"
 )
 
 // Convert moves sessions from one layout to another: the source layout's
@@ -84,7 +85,9 @@ func writeAll(env *Env, in *input, w format.Writer, st *stage, pl *outputPlan, o
 		if pl.fileTarget {
 			dst = filepath.Join(st.dir, pl.names[i])
 		}
-		paths, err := w.Write(r, dst, opt)
+		o := opt
+		o.Reopen = func() (session.Reader, error) { return j.src.Open(j.ref) } // standard input is spooled to a file
+		paths, err := w.Write(r, dst, o)
 		r.Close()
 		if err != nil {
 			return nil, IO(fmt.Errorf("convert %s: %w", displayPath(in, j.ref.Path), err))

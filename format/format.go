@@ -58,6 +58,12 @@ type WriteOptions struct {
 	// so a writer can tell whether a child's parent travels with it; nil
 	// when unknown.
 	Batch map[string]bool
+	// Reopen opens the session being written again, from its first entry.
+	// A writer for a linear layout reads the session twice with it (ids and
+	// parent links to find the active path, then the entries), so its
+	// memory does not grow with the session; nil when the input can be read
+	// only once, and the writer then holds the session.
+	Reopen func() (session.Reader, error)
 }
 
 // Stream is implemented by single-file layouts, which also work as filters

@@ -19,30 +19,14 @@ import (
 // path. A session whose last entry has no id, or whose entries carry no
 // parent links at all, is taken whole, in order.
 func ActivePath(all []*session.Entry) (path []*session.Entry, branches int) {
-	entries := Main(all)
-	if len(entries) == 0 {
-		return nil, 0
+	var x PathIndex
+	for _, e := range all {
+		x.Add(e)
 	}
-	t := session.NewTree(entries)
-	leaf := t.Leaf()
-	if leaf.ID == "" || len(t.Children[""]) == len(entries) {
-		return entries, 1
-	}
-	on := map[*session.Entry]bool{}
-	for _, e := range t.Path(leaf.ID) {
-		on[e] = true
-	}
-	for _, e := range entries {
-		if p := t.ByID[e.ParentID]; p != nil && on[p] && !on[e] && attachment(e) && len(t.Children[e.ID]) == 0 {
-			on[e] = true
-		}
-	}
-	branches = 1
-	for _, e := range entries {
-		if on[e] {
+	branches = x.Plan()
+	for i, e := range all {
+		if x.OnPath(i) {
 			path = append(path, e)
-		} else if e.ID == "" || len(t.Children[e.ID]) == 0 {
-			branches++ // the tip of an abandoned branch
 		}
 	}
 	return path, branches
@@ -70,12 +54,17 @@ func attachment(e *session.Entry) bool {
 // branches, and counts in loss the branches flattened and the entries left
 // off the path. layout names the target in the reasons.
 func Flatten(entries []*session.Entry, loss *format.Loss, layout string) []*session.Entry {
-	path, branches := ActivePath(entries)
-	main := len(Main(entries))
-	loss.Add(KindSidechain, ActionDropped, layout+" has no sub-agent runs or side files", len(entries)-main)
-	if branches > 1 {
-		loss.Add(KindBranch, ActionFlattened, layout+" is linear: only the active path (root to the last entry) is kept", branches-1)
+	var x PathIndex
+	for _, e := range entries {
+		x.Add(e)
 	}
-	loss.Add(KindOffPath, ActionDropped, layout+" is linear: entries off the active path are not written", main-len(path))
+	branches := x.Plan()
+	x.Loss(loss, layout, branches)
+	var path []*session.Entry
+	for i, e := range entries {
+		if x.OnPath(i) {
+			path = append(path, e)
+		}
+	}
 	return path
 }

@@ -53,3 +53,20 @@ func (r *SliceReader) Next() (*Entry, error) {
 }
 
 func (r *SliceReader) Close() error { return nil }
+
+// Each calls f for every entry r has left, in order, and stops at the
+// first error from r or f. It does not close r.
+func Each(r Reader, f func(*Entry) error) error {
+	for {
+		e, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := f(e); err != nil {
+			return err
+		}
+	}
+}

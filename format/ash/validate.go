@@ -216,34 +216,34 @@ func (r *lineRules) Check(l validate.Line) {
 		}
 		r.header(l)
 	case "message":
-		id := v.Get("id").String()
+		id := strings.Clone(v.Get("id").String()) // kept: must not pin the line
 		c.entryID(r.path, l.N, id)
-		c.messages[id] = msgInfo{role: v.Get("role").String(), text: sha256.Sum256([]byte(flatText(v.Get("content")))), inContext: r.kind == kindContext}
+		c.messages[id] = msgInfo{role: strings.Clone(v.Get("role").String()), text: sha256.Sum256([]byte(flatText(v.Get("content")))), inContext: r.kind == kindContext}
 		if p := v.Get("parent_id"); c.version != "1" && p.Type == gjson.String && p.String() != "" {
-			c.refs = append(c.refs, ref{r.path, "dangling-parent", "message", l.N, "/parent_id", p.String()})
-			c.parents[id] = p.String()
+			c.refs = append(c.refs, ref{r.path, "dangling-parent", "message", l.N, "/parent_id", strings.Clone(p.String())})
+			c.parents[id] = strings.Clone(p.String())
 			c.where[id] = where{r.path, l.N}
 		}
 		r.time(l, "created_at")
 	case "tool_use":
-		id := v.Get("id").String()
+		id := strings.Clone(v.Get("id").String())
 		if c.toolUses[id] {
 			c.rep.Errorf(r.path, l.N, "/id", "duplicate-id", "tool_use id %q is used twice", id)
 		}
 		c.toolUses[id] = true
-		c.refs = append(c.refs, ref{r.path, "dangling-message", "message", l.N, "/message_id", v.Get("message_id").String()})
+		c.refs = append(c.refs, ref{r.path, "dangling-message", "message", l.N, "/message_id", strings.Clone(v.Get("message_id").String())})
 	case "tool_result":
-		c.refs = append(c.refs, ref{r.path, "dangling-tool-use", "tool_use", l.N, "/tool_use_id", v.Get("tool_use_id").String()})
+		c.refs = append(c.refs, ref{r.path, "dangling-tool-use", "tool_use", l.N, "/tool_use_id", strings.Clone(v.Get("tool_use_id").String())})
 	case "compaction":
-		c.entryID(r.path, l.N, v.Get("id").String())
+		c.entryID(r.path, l.N, strings.Clone(v.Get("id").String()))
 		r.time(l, "created_at")
 	case "agent_session":
-		id := v.Get("id").String()
+		id := strings.Clone(v.Get("id").String())
 		c.entryID(r.path, l.N, id)
 		c.subagents[id] = true
 		r.safeID(l, "id")
 		r.safeID(l, "agent_session_id")
-		c.refs = append(c.refs, ref{r.path, "dangling-tool-use", "tool_use", l.N, "/parent_tool_use_id", v.Get("parent_tool_use_id").String()})
+		c.refs = append(c.refs, ref{r.path, "dangling-tool-use", "tool_use", l.N, "/parent_tool_use_id", strings.Clone(v.Get("parent_tool_use_id").String())})
 		r.time(l, "created_at")
 	case "agent_session_complete":
 		r.time(l, "created_at")
@@ -293,7 +293,7 @@ func (r *lineRules) time(l validate.Line, key string) {
 func (r *lineRules) history(l validate.Line) {
 	c := r.c
 	v := l.Value
-	id := v.Get("id").String()
+	id := strings.Clone(v.Get("id").String())
 	if r.hist == nil {
 		r.hist = map[string]int{}
 	}

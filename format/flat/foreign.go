@@ -2,6 +2,7 @@ package flat
 
 import (
 	"bufio"
+	"fmt"
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/mapping"
@@ -12,16 +13,41 @@ import (
 // (the active path only), 8-hex ids chained by parent_id from "", and only
 // what flat can hold. Everything else is counted in the loss report.
 
-// writeForeign needs the whole session: the active path is only known once
-// the last entry has been read.
+// writeForeign writes the active path, which is known only once the last
+// entry has been read. With opt.Reopen it reads the session twice (first
+// only ids and parent links, then the entries to write), so memory stays
+// flat in session size; without, it holds the session.
 func writeForeign(w *bufio.Writer, r session.Reader, opt format.WriteOptions) error {
-	s, err := session.ReadAll(r)
-	if err != nil {
-		return err
+	m := r.Meta()
+	var x mapping.PathIndex
+	var entries session.Reader
+	if opt.Reopen == nil {
+		s, err := session.ReadAll(r)
+		if err != nil {
+			return err
+		}
+		for _, e := range s.Entries {
+			x.Add(e)
+		}
+		entries = &session.SliceReader{S: s}
+	} else {
+		if err := session.Each(r, func(e *session.Entry) error { x.Add(e); return nil }); err != nil {
+			return err
+		}
+		again, err := opt.Reopen()
+		if err != nil {
+			return err
+		}
+		defer again.Close()
+		entries = again
 	}
-	path := mapping.Flatten(s.Entries, opt.Loss, "flat")
+	x.Loss(opt.Loss, "flat", x.Plan())
+	return writePath(w, m, &x, entries, opt.Loss)
+}
 
-	m := s.Meta
+// writePath writes the entries of r that x puts on the active path.
+func writePath(w *bufio.Writer, src *session.Meta, x *mapping.PathIndex, r session.Reader, loss *format.Loss) error {
+	m := *src
 	meta := m
 	switch {
 	case meta.ID == "":
@@ -29,34 +55,64 @@ func writeForeign(w *bufio.Writer, r session.Reader, opt format.WriteOptions) er
 	case !mapping.IsUUID(meta.ID):
 		meta.ID = mapping.UUID("flat:" + meta.ID) // flat's own form
 	}
-	created := m.Created
-	if created.T.IsZero() && len(path) > 0 {
-		created = path[0].Time
-	}
-	lossMeta(&m, opt.Loss)
-	fs := newForeignState(&meta, opt.Loss)
-	fs.lastTime = created
-	for _, e := range path {
-		if mapping.IsHex8(e.ID) {
-			fs.reserved[e.ID] = true // keep pi-style ids; never derive them for another entry
+	lossMeta(&m, loss)
+	fs := newForeignState(&meta, loss)
+	x.PathIDs(func(id string) {
+		if mapping.IsHex8(id) {
+			fs.reserved[id] = true // keep pi-style ids; never derive them for another entry
 		}
-	}
+	})
 	lw := &lineWriter{w: w}
-	lw.line(nil, encodeHeader(&meta, "1", session.Time{T: created.T}, false))
-	if p := m.Parent; p != nil && p.Path != "" && p.EntryID != "" {
+	started := false
+	start := func(first *session.Entry) {
+		started = true
+		created := m.Created
+		if created.T.IsZero() && first != nil {
+			created = first.Time
+		}
+		fs.lastTime = created
+		fs.header(lw, &meta, m.Parent, created)
+	}
+	i := 0
+	err := session.Each(r, func(e *session.Entry) error {
+		if i >= x.Len() {
+			return fmt.Errorf("the session has more entries than when it was first read")
+		}
+		if x.OnPath(i) {
+			if !started {
+				start(e)
+			}
+			fs.emit(lw, e)
+		}
+		i++
+		return lw.err
+	})
+	if err == nil && i != x.Len() {
+		err = fmt.Errorf("the session has %d entries, but had %d when it was first read", i, x.Len())
+	}
+	if err != nil {
+		return err
+	}
+	if !started {
+		start(nil)
+	}
+	return lw.err
+}
+
+// header writes the header line and, for a session forked from another,
+// the branch line.
+func (s *foreignState) header(lw *lineWriter, meta *session.Meta, parent *session.Parent, created session.Time) {
+	lw.line(nil, encodeHeader(meta, "1", session.Time{T: created.T}, false))
+	if p := parent; p != nil && p.Path != "" && p.EntryID != "" {
 		branch := *p
-		branch.ID = fs.newID("", false)
+		branch.ID = s.newID("", false)
 		if branch.Time.T.IsZero() {
 			branch.Time = created
 		}
 		lw.line(nil, encodeBranch(&branch, false))
 	} else if p != nil {
-		opt.Loss.Add("parent-link", "dropped", "flat's branch line needs the parent's file path and fork entry id", 1)
+		s.loss.Add("parent-link", "dropped", "flat's branch line needs the parent's file path and fork entry id", 1)
 	}
-	for _, e := range path {
-		fs.emit(lw, e)
-	}
-	return lw.err
 }
 
 func lossMeta(m *session.Meta, loss *format.Loss) {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/sesstool/sesstool/format"
@@ -143,7 +144,7 @@ func (r *rules) checkID(l validate.Line) {
 		r.errorf(l.N, "/id", "duplicate-id", "id %q is already used on line %d", id.String(), prev)
 		return
 	}
-	r.ids[id.String()] = l.N
+	r.ids[strings.Clone(id.String())] = l.N // a copy: the key must not pin the line
 }
 
 // checkParent: the first chained entry has parent_id "", every later one
@@ -175,7 +176,7 @@ func (r *rules) checkMessage(l validate.Line) {
 	if inner.String() == "assistant" {
 		v.Get("message.content").ForEach(func(_, b gjson.Result) bool {
 			if b.Get("type").String() == "tool_call" && b.Get("id").Type == gjson.String {
-				r.toolCalls[b.Get("id").String()] = true
+				r.toolCalls[strings.Clone(b.Get("id").String())] = true
 			}
 			return true
 		})

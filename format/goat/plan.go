@@ -1,6 +1,7 @@
 package goat
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/sesstool/sesstool/format"
@@ -9,51 +10,118 @@ import (
 	"github.com/sesstool/sesstool/session"
 )
 
-// plan is what Write puts on disk: the encoded lines and the values
-// metadata.json derives from them.
+// plan carries what Write has put in messages.jsonl and transcript.jsonl
+// so far, and the values metadata.json derives from them.
 type plan struct {
-	messages   [][]byte
-	transcript [][]byte
+	messages   *lineFile
+	transcript *lineFile // created at the first transcript entry
 	model      string
 	created    session.Time
 	updated    session.Time
 	turns      int
 	cost       float64
 	calls      map[string]bool // tool call ids written in assistant messages
+	first      bool            // no entry of the active path seen yet
 }
 
-// plan encodes the session's active path (root to the last entry) as
+// plan writes the session's active path (root to the last entry) as
 // messages.jsonl lines and goat-origin transcript entries as transcript.jsonl
-// lines; everything else is counted as lost.
-func (w *writer) plan(s *session.Session) *plan {
-	p := &plan{model: s.Meta.Model, created: s.Meta.Created, updated: s.Meta.Updated, calls: map[string]bool{}}
+// lines, reading the entries from r; x has seen every entry of the session
+// (Add for the conversation, Skip for transcript entries). Everything else
+// is counted as lost.
+func (w *writer) plan(x *mapping.PathIndex, r session.Reader) (*plan, error) {
+	m := w.meta
+	p := &plan{model: m.Model, created: m.Created, updated: m.Updated, calls: map[string]bool{}, first: true}
+	var err error
+	if p.messages, err = w.createLines(MessagesFile); err != nil {
+		return nil, err
+	}
+	defer p.abort()
 	loss := w.opt.Loss
-	var main []*session.Entry
-	for _, e := range s.Entries {
-		if isTranscript(e) {
-			p.transcript = append(p.transcript, jsonx.Merge(e.Raw, e.Custom.Data))
+	if branches := x.Plan(); x.Main() > 0 {
+		x.Loss(loss, "goat", branches)
+	}
+	if m.Origin != Name {
+		countMetaLoss(m, loss)
+	}
+	i := 0
+	err = session.Each(r, func(e *session.Entry) error {
+		if i >= x.Len() {
+			return fmt.Errorf("the session has more entries than when it was first read")
+		}
+		defer func() { i++ }()
+		switch {
+		case isTranscript(e):
+			return w.transcriptLine(p, jsonx.Merge(e.Raw, e.Custom.Data))
+		case x.OnPath(i):
+			w.pathEntry(p, e)
+		}
+		return p.err()
+	})
+	if err == nil && i != x.Len() {
+		err = fmt.Errorf("the session has %d entries, but had %d when it was first read", i, x.Len())
+	}
+	if err != nil {
+		return nil, err
+	}
+	return p, w.commit(p)
+}
+
+func (w *writer) pathEntry(p *plan, e *session.Entry) {
+	if w.meta.Origin != Name {
+		if p.first && w.meta.Created.IsZero() {
+			p.created = e.Time
+		}
+		if w.meta.Updated.IsZero() {
+			p.updated = e.Time // the last entry of the path
+		}
+	}
+	p.first = false
+	w.entry(p, w.meta.ID, e)
+}
+
+func (w *writer) transcriptLine(p *plan, line []byte) error {
+	if p.transcript == nil {
+		var err error
+		if p.transcript, err = w.createLines(TranscriptFile); err != nil {
+			return err
+		}
+	}
+	p.transcript.line(line)
+	return p.transcript.err
+}
+
+func (p *plan) err() error {
+	if p.messages.err != nil {
+		return p.messages.err
+	}
+	if p.transcript != nil {
+		return p.transcript.err
+	}
+	return nil
+}
+
+// commit puts the files in place, messages.jsonl first.
+func (w *writer) commit(p *plan) error {
+	for _, f := range []*lineFile{p.messages, p.transcript} {
+		if f == nil {
 			continue
 		}
-		main = append(main, e)
-	}
-	if len(main) > 0 {
-		main = mapping.Flatten(main, loss, "goat")
-	}
-	if s.Meta.Origin != Name {
-		countMetaLoss(&s.Meta, loss)
-	}
-	for _, e := range main {
-		w.entry(p, s.Meta.ID, e)
-	}
-	if s.Meta.Origin != Name {
-		if p.created.IsZero() && len(main) > 0 {
-			p.created = main[0].Time
+		if err := f.commit(); err != nil {
+			return err
 		}
-		if p.updated.IsZero() && len(main) > 0 {
-			p.updated = main[len(main)-1].Time
-		}
+		w.written = append(w.written, f.path)
 	}
-	return p
+	return nil
+}
+
+// abort removes the files of a plan that did not finish; after commit it
+// does nothing.
+func (p *plan) abort() {
+	p.messages.abort()
+	if p.transcript != nil {
+		p.transcript.abort()
+	}
 }
 
 func isTranscript(e *session.Entry) bool {
@@ -67,7 +135,7 @@ func (w *writer) entry(p *plan, sessionID string, e *session.Entry) {
 		return
 	}
 	if e.Origin == Name {
-		p.messages = append(p.messages, jsonx.Merge(e.Raw, encodeLine(e, e.ID, true)))
+		p.messages.line(jsonx.Merge(e.Raw, encodeLine(e, e.ID, true)))
 		return
 	}
 	src := e.Message
@@ -92,9 +160,9 @@ func (w *writer) entry(p *plan, sessionID string, e *session.Entry) {
 	}
 	id := e.ID
 	if !mapping.IsUUID(id) {
-		id = mapping.UUID(sessionID + ":" + strconv.Itoa(len(p.messages)+1))
+		id = mapping.UUID(sessionID + ":" + strconv.Itoa(p.messages.n+1))
 	}
-	p.messages = append(p.messages, encodeLine(&session.Entry{Time: entryTime(e), Message: m}, id, false))
+	p.messages.line(encodeLine(&session.Entry{Time: entryTime(e), Message: m}, id, false))
 	if len(e.Extra) > 0 {
 		loss.Add("entry-field", "dropped", "goat has no slot for the source format's extra fields", len(e.Extra))
 	}
@@ -146,8 +214,8 @@ func (w *writer) toolResults(p *plan, sessionID string, e *session.Entry) *sessi
 		if !p.answers(tm, w.opt.Loss) {
 			continue
 		}
-		id := mapping.UUID(sessionID + ":" + strconv.Itoa(len(p.messages)+1))
-		p.messages = append(p.messages, encodeLine(&session.Entry{Time: entryTime(e), Message: tm}, id, false))
+		id := mapping.UUID(sessionID + ":" + strconv.Itoa(p.messages.n+1))
+		p.messages.line(encodeLine(&session.Entry{Time: entryTime(e), Message: tm}, id, false))
 	}
 	if len(rest) == len(src.Content) {
 		return src

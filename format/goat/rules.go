@@ -33,7 +33,7 @@ func (r *messageRules) Check(l validate.Line) {
 		if first, dup := r.ids[id.Str]; dup {
 			r.rep.Errorf(r.path, l.N, "/uuid", "duplicate-id", "uuid %q was already used on line %d", id.Str, first)
 		} else {
-			r.ids[id.Str] = l.N
+			r.ids[strings.Clone(id.Str)] = l.N // a copy: the key must not pin the line
 		}
 	}
 	checkTime(r.rep, r.path, l.N, "/timestamp", v.Get("timestamp"))
@@ -44,7 +44,7 @@ func (r *messageRules) Check(l validate.Line) {
 			r.rep.Errorf(r.path, l.N, ptr+"/function/arguments", "tool-arguments", "function.arguments is not JSON inside its string: %s", clip(args.Str))
 		}
 		if id := tc.Get("id"); id.Type == gjson.String && id.Str != "" {
-			r.calls[id.Str] = true
+			r.calls[strings.Clone(id.Str)] = true
 		}
 	}
 	if m.Get("role").Str == "tool" {

@@ -1,6 +1,7 @@
 package goat
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -23,21 +24,24 @@ import (
 // bytes it was read from); any other session is flattened to its active path
 // and what goat cannot hold is counted in opt.Loss.
 //
-// The session is read into memory first: the active path is only known once
-// the leaf (the last entry) has been seen, and metadata.json's counters need
-// the whole message list.
+// The active path is only known once the leaf (the last entry) has been
+// seen: with opt.Reopen the session is read twice (ids and links first),
+// without it is held in memory.
 func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]string, error) {
-	s, err := session.ReadAll(r)
+	meta := *r.Meta()
+	if meta.Origin != Name {
+		goatIDs(&meta)
+	}
+	id := meta.ID
+	if !safeName(id) {
+		r.Close()
+		return nil, fmt.Errorf("write goat session: session id %q cannot be a directory name", id)
+	}
+	x, entries, err := index(r, opt)
 	if err != nil {
 		return nil, err
 	}
-	if s.Meta.Origin != Name {
-		goatIDs(&s.Meta)
-	}
-	id := s.Meta.ID
-	if !safeName(id) {
-		return nil, fmt.Errorf("write goat session: session id %q cannot be a directory name", id)
-	}
+	defer entries.Close()
 	dir := filepath.Join(out, id)
 	if _, err := os.Stat(dir); err == nil && !opt.Force {
 		return nil, fmt.Errorf("%s: %w", dir, atomicfile.ErrExists)
@@ -45,25 +49,50 @@ func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]st
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("write %s: %w", dir, err)
 	}
-	w := &writer{dir: dir, opt: opt, meta: &s.Meta, written: []string{dir}} // the session directory first
-	plan := w.plan(s)
-	if err := w.writeLines(MessagesFile, plan.messages); err != nil {
+	w := &writer{dir: dir, opt: opt, meta: &meta, written: []string{dir}} // the session directory first
+	plan, err := w.plan(x, entries)
+	if err != nil {
 		return w.written, err
 	}
-	if len(plan.transcript) > 0 {
-		if err := w.writeLines(TranscriptFile, plan.transcript); err != nil {
-			return w.written, err
-		}
-	}
-	for _, cp := range s.Meta.Checkpoints {
+	for _, cp := range meta.Checkpoints {
 		if err := w.checkpoint(cp); err != nil {
 			return w.written, err
 		}
 	}
-	if err := w.file(MetadataFile, encodeMetadata(&s.Meta, plan)); err != nil {
+	if err := w.file(MetadataFile, encodeMetadata(&meta, plan)); err != nil {
 		return w.written, err
 	}
 	return w.written, nil
+}
+
+// index reads the session once for its active path and returns a reader of
+// its entries for the writing pass: a second read with opt.Reopen, or the
+// entries held from the first.
+func index(r session.Reader, opt format.WriteOptions) (*mapping.PathIndex, session.Reader, error) {
+	x := &mapping.PathIndex{}
+	add := func(e *session.Entry) {
+		if isTranscript(e) {
+			x.Skip()
+		} else {
+			x.Add(e)
+		}
+	}
+	if opt.Reopen == nil {
+		s, err := session.ReadAll(r)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, e := range s.Entries {
+			add(e)
+		}
+		return x, &session.SliceReader{S: s}, nil
+	}
+	defer r.Close()
+	if err := session.Each(r, func(e *session.Entry) error { add(e); return nil }); err != nil {
+		return nil, nil, err
+	}
+	again, err := opt.Reopen()
+	return x, again, err
 }
 
 // goatIDs gives a session from another layout goat's own id form (a UUID),
@@ -101,23 +130,52 @@ func (w *writer) file(name string, data []byte) error {
 	return nil
 }
 
-func (w *writer) writeLines(name string, lines [][]byte) error {
+// lineFile is a JSONL file being written atomically, a line at a time.
+type lineFile struct {
+	path string
+	f    *atomicfile.File
+	w    *bufio.Writer
+	n    int // lines written
+	err  error
+	done bool
+}
+
+func (w *writer) createLines(name string) (*lineFile, error) {
 	p := filepath.Join(w.dir, name)
 	f, err := atomicfile.Create(p, 0o644, w.opt.Force)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	for _, l := range lines {
-		if _, err := f.Write(append(l, '\n')); err != nil {
-			f.Abort()
-			return fmt.Errorf("write %s: %w", p, err)
-		}
+	return &lineFile{path: p, f: f, w: bufio.NewWriterSize(f, 1<<16)}, nil
+}
+
+func (l *lineFile) line(b []byte) {
+	if l.err != nil {
+		return
 	}
-	if err := f.Commit(); err != nil {
-		return err
+	l.w.Write(b)
+	if err := l.w.WriteByte('\n'); err != nil {
+		l.err = fmt.Errorf("write %s: %w", l.path, err)
 	}
-	w.written = append(w.written, p)
-	return nil
+	l.n++
+}
+
+func (l *lineFile) commit() error {
+	if l.err == nil {
+		l.err = l.w.Flush()
+	}
+	if l.err != nil {
+		return l.err
+	}
+	l.done = true
+	return l.f.Commit()
+}
+
+func (l *lineFile) abort() {
+	if !l.done {
+		l.done = true
+		l.f.Abort()
+	}
 }
 
 // checkpoint writes checkpoints/<id>/manifest.json and copies each blob,
@@ -284,7 +342,7 @@ func canonMetadata(m *session.Meta, p *plan) []byte {
 			}
 		}
 	} else {
-		o.Int("message_count", int64(len(p.messages)))
+		o.Int("message_count", int64(p.messages.n))
 		o.Int("turn_count", int64(p.turns))
 		o.Float("total_cost_usd", p.cost)
 	}

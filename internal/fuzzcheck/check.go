@@ -96,9 +96,11 @@ func convert(t testing.TB, src format.Format, ref format.Ref, target format.Form
 		return
 	}
 	// As convert does: the batch names the sessions converted together (here
-	// this one alone), so a writer knows which parent links it can keep.
+	// this one alone), so a writer knows which parent links it can keep, and
+	// a linear writer may read the session a second time.
 	batch := map[string]bool{r.Meta().ID: true}
-	_, err = target.(format.Writer).Write(r, out, format.WriteOptions{Force: true, Loss: &format.Loss{}, Batch: batch})
+	reopen := func() (session.Reader, error) { return src.Open(ref) }
+	_, err = target.(format.Writer).Write(r, out, format.WriteOptions{Force: true, Loss: &format.Loss{}, Batch: batch, Reopen: reopen})
 	r.Close()
 	if err != nil {
 		t.Errorf("%s -> %s: a valid input fails to convert: %v", src.Name(), target.Name(), err)
