@@ -5,12 +5,13 @@ import "strings"
 // diffHTML shows an edit as a line diff: common lines plain, removed lines
 // marked -, added lines +. It uses a longest-common-subsequence table, so it
 // is limited to edits of moderate size; larger ones show old then new.
-func diffHTML(old, neu string) string {
+func diffHTML(out *buf, old, neu string) {
 	a, b := strings.Split(old, "\n"), strings.Split(neu, "\n")
-	var out strings.Builder
 	out.WriteString(`<pre class="diff">`)
 	line := func(cls, mark, s string) {
-		out.WriteString(`<span class="` + cls + `">` + mark + esc(s) + "\n</span>")
+		out.WriteString(`<span class="` + cls + `">` + mark)
+		out.text(s)
+		out.WriteString("\n</span>")
 	}
 	if len(a)*len(b) > 4_000_000 {
 		for _, s := range a {
@@ -20,7 +21,7 @@ func diffHTML(old, neu string) string {
 			line("add", "+", s)
 		}
 		out.WriteString(`</pre>`)
-		return out.String()
+		return
 	}
 	// lcs[i][j] = length of the LCS of a[i:] and b[j:]
 	lcs := make([][]int, len(a)+1)
@@ -52,5 +53,4 @@ func diffHTML(old, neu string) string {
 		}
 	}
 	out.WriteString(`</pre>`)
-	return out.String()
 }
