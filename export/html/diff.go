@@ -23,17 +23,16 @@ func diffHTML(out *buf, old, neu string) {
 		out.WriteString(`</pre>`)
 		return
 	}
-	// lcs[i][j] = length of the LCS of a[i:] and b[j:]
-	lcs := make([][]int, len(a)+1)
-	for i := range lcs {
-		lcs[i] = make([]int, len(b)+1)
-	}
+	// lcs(i, j) = length of the LCS of a[i:] and b[j:], in one flat table
+	w := len(b) + 1
+	table := make([]int32, (len(a)+1)*w)
+	lcs := func(i, j int) int32 { return table[i*w+j] }
 	for i := len(a) - 1; i >= 0; i-- {
 		for j := len(b) - 1; j >= 0; j-- {
 			if a[i] == b[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
+				table[i*w+j] = lcs(i+1, j+1) + 1
 			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+				table[i*w+j] = max(lcs(i+1, j), lcs(i, j+1))
 			}
 		}
 	}
@@ -44,7 +43,7 @@ func diffHTML(out *buf, old, neu string) {
 			line("ctx", " ", a[i])
 			i++
 			j++
-		case i < len(a) && (j == len(b) || lcs[i+1][j] >= lcs[i][j+1]):
+		case i < len(a) && (j == len(b) || lcs(i+1, j) >= lcs(i, j+1)):
 			line("del", "-", a[i])
 			i++
 		default:

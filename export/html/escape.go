@@ -19,6 +19,18 @@ func (w *buf) WriteString(s string) (int, error) { w.b = append(w.b, s...); retu
 func (w *buf) WriteByte(c byte) error            { w.b = append(w.b, c); return nil }
 func (w *buf) String() string                    { return string(w.b) }
 
+// WriteRune, Available, Buffered and Flush make buf a goldmark
+// util.BufWriter, so that goldmark renders straight into it instead of
+// through a bufio.Writer of its own for every message.
+func (w *buf) WriteRune(r rune) (int, error) {
+	n := len(w.b)
+	w.b = utf8.AppendRune(w.b, r)
+	return len(w.b) - n, nil
+}
+func (w *buf) Available() int { return cap(w.b) - len(w.b) }
+func (w *buf) Buffered() int  { return len(w.b) }
+func (w *buf) Flush() error   { return nil }
+
 // htmlEscapes marks the bytes html.EscapeString replaces.
 var htmlEscapes = [256]bool{'<': true, '>': true, '&': true, '\'': true, '"': true}
 

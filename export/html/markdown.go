@@ -11,6 +11,8 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
+var _ util.BufWriter = (*buf)(nil)
+
 // md renders Markdown with raw HTML off. Raw HTML in a message is shown as
 // text (escaped) rather than dropped, because what the user or the model
 // wrote matters in a transcript; images are shown as links so that a remote

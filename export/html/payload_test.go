@@ -200,3 +200,39 @@ func TestPayloadChunks(t *testing.T) {
 		}
 	}
 }
+
+var jsonTexts = []string{
+	`{}`, `[]`, `{ }`, `[ ]`, `  {"a":1}  `, `{"a":[1,2,{"b":null}],"c":{}}`, `"str"`, ` 12 `, `true`,
+	`{"s":"quote \" and \\ and , : { } [ ]","n":-1.5e10}`, "{\n\t\"x\" :\r [ ] , \"y\":[[]]}\n", `[{"a":{"b":{"c":[1]}}}]`,
+	`{"é":"日本","e":"\u00e9"}`,
+}
+
+// indentJSON is json.Indent for valid JSON.
+func TestIndentJSON(t *testing.T) {
+	for _, s := range jsonTexts {
+		checkIndent(t, s)
+	}
+	if got := prettyJSON([]byte(`{"a":`)); got != `{"a":` {
+		t.Errorf("invalid JSON: %q, want it unchanged", got)
+	}
+}
+
+func FuzzIndentJSON(f *testing.F) {
+	for _, s := range jsonTexts {
+		f.Add(s)
+	}
+	f.Fuzz(checkIndent)
+}
+
+func checkIndent(t *testing.T, s string) {
+	if !json.Valid([]byte(s)) {
+		return
+	}
+	var want bytes.Buffer
+	if err := json.Indent(&want, []byte(s), "", "  "); err != nil {
+		t.Fatalf("json.Indent(%q): %v", s, err)
+	}
+	if got := prettyJSON([]byte(s)); got != want.String() {
+		t.Errorf("prettyJSON(%q) = %q, json.Indent gives %q", s, got, want.String())
+	}
+}

@@ -1,7 +1,6 @@
 package html
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sesstool/sesstool/export/transcript"
+	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -278,14 +278,76 @@ func rawJSON(b *buf, name string, v json.RawMessage) {
 	b.WriteString(`</details>`)
 }
 
+// prettyJSON indents v as json.Indent(dst, v, "", "  ") does, keeping the
+// source's member order and spelling; v is returned as it is when it is
+// not valid JSON.
 func prettyJSON(v json.RawMessage) string {
-	// json.Indent keeps the source's member order and spelling
-	var b bytes.Buffer
-	if len(v) == 0 || json.Indent(&b, v, "", "  ") != nil {
+	if len(v) == 0 || !jsonx.Valid(v) {
 		return string(v)
 	}
-	return b.String()
+	return string(indentJSON(make([]byte, 0, len(v)+len(v)/4), v))
 }
+
+// indentJSON is json.Indent for valid JSON without its byte-at-a-time
+// scanner (which was most of the time spent showing arguments and details):
+// white space between tokens is dropped, strings and other tokens are
+// copied, and an empty object or array stays {} or [].
+func indentJSON(dst, v []byte) []byte {
+	end := len(v)
+	for end > 0 && isSpace(v[end-1]) {
+		end-- // trailing space is copied as it is, as json.Indent does
+	}
+	depth, open := 0, false // open: just after { or [, so } or ] closes an empty one
+	newline := func() {
+		dst = append(dst, '\n')
+		for range depth {
+			dst = append(dst, ' ', ' ')
+		}
+	}
+	for i := 0; i < end; i++ {
+		c := v[i]
+		if isSpace(c) {
+			continue
+		}
+		if open && c != '}' && c != ']' {
+			open = false
+			depth++
+			newline()
+		}
+		switch c {
+		case '"':
+			j := i + 1
+			for ; j < end && v[j] != '"'; j++ {
+				if v[j] == '\\' {
+					j++
+				}
+			}
+			dst = append(dst, v[i:j+1]...)
+			i = j
+		case '{', '[':
+			dst = append(dst, c)
+			open = true
+		case ',':
+			dst = append(dst, c)
+			newline()
+		case ':':
+			dst = append(dst, ':', ' ')
+		case '}', ']':
+			if open {
+				open = false
+			} else {
+				depth--
+				newline()
+			}
+			dst = append(dst, c)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return append(dst, v[end:]...)
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // longText shows text in a <pre>, collapsed behind a summary when long;
 // the text of a file is coloured as its extension says.

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/sesstool/sesstool/export/transcript"
+	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/session"
-	"github.com/tidwall/gjson"
 )
 
 // toolCall renders a call with its arguments and, next to it, its result.
@@ -126,37 +126,22 @@ func str(args map[string]string, keys ...string) string {
 	return ""
 }
 
-// argKeys are the arguments the renderer reads.
-var argKeys = map[string]bool{}
-
-func init() {
-	for _, k := range strings.Fields(`command cmd path file_path filePath pattern query url description
-		oldText old_string oldString old_str newText new_string newString new_str content contents`) {
-		argKeys[k] = true
-	}
-}
-
-// stringArgs returns the string members of a call's arguments that the
-// renderer reads, as json.Unmarshal into a map would see them (the last of
-// duplicate members wins; arguments that are not a valid JSON object have
-// none). Decoding every argument (a write's whole file, an edit's text)
-// into a map of any was a tenth of the rendering time.
+// stringArgs returns the string members of a call's arguments, as
+// json.Unmarshal into a map would see them (the last of duplicate members
+// wins; arguments that are not a valid JSON object have none). jsonx's
+// decoder makes the same strings as encoding/json at a fraction of its
+// cost, which was a tenth of the rendering time.
 func stringArgs(raw json.RawMessage) map[string]string {
 	args := map[string]string{}
-	if !gjson.ValidBytes(raw) {
+	v, ok := jsonx.Decode(raw)
+	if !ok {
 		return args
 	}
-	gjson.ParseBytes(raw).ForEach(func(k, v gjson.Result) bool {
-		if !argKeys[k.Str] {
-			return true
+	m, _ := v.(map[string]any)
+	for k, v := range m {
+		if s, ok := v.(string); ok {
+			args[k] = s
 		}
-		var s string
-		if v.Type == gjson.String && json.Unmarshal([]byte(v.Raw), &s) == nil {
-			args[k.Str] = s // encoding/json's own unescaping, for the same text
-		} else {
-			delete(args, k.Str)
-		}
-		return true
-	})
+	}
 	return args
 }
