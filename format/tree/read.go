@@ -157,7 +157,7 @@ func (r *reader) decode(l pending) (*session.Entry, error) {
 	if col, msg, bad := jsonx.SyntaxError(l.b); bad {
 		return nil, fmt.Errorf("%s:%d:%d: %s", r.name, l.n, col, msg)
 	}
-	if !gjson.ParseBytes(l.b).IsObject() {
+	if !isObject(l.b) {
 		return nil, fmt.Errorf("%s:%d: entry is not a JSON object", r.name, l.n)
 	}
 	e := &session.Entry{Origin: Name, Raw: l.b, Line: l.n}
