@@ -67,12 +67,12 @@ const chunkEntries = 64
 // compression is the deflate level. BestSpeed's single-pass matcher
 // deflates 176 MB of page data (a 100 MB session) in 1.3 CPU seconds to 19%
 // of its size; level 2 takes 1.6 s for 17%, the default level 3.8 s for 14%.
-// A chunk under smallChunk bytes (a small session, or a run of short
-// entries) gets the default level: its time does not matter, its size does.
+// A session that is one chunk of under smallSession bytes gets the default
+// level: there the time is nothing and the size is what is seen.
 const (
 	compression      = flate.BestSpeed
 	smallCompression = flate.DefaultCompression
-	smallChunk       = 64 << 10
+	smallSession     = 64 << 10
 )
 
 // gzipHeader has no name, no time and "unknown" OS, so equal input gives
@@ -125,9 +125,9 @@ var chunks = sync.Pool{New: func() any { return new(chunk) }}
 
 // worker renders and deflates chunks with its own reusable buffers.
 type worker struct {
-	fast, small *flate.Writer
-	z           buf // the chunk's deflated bytes
-	h           buf // one entry's HTML
+	fw *flate.Writer
+	z  buf // the chunk's deflated bytes
+	h  buf // one entry's HTML
 }
 
 // render renders and deflates entries [start, end); the first chunk starts
@@ -150,12 +150,9 @@ func (w *worker) render(t *transcript.Transcript, index map[*session.Entry]int, 
 	if last {
 		raw = append(raw, "]}"...)
 	}
-	fw := w.fast
-	if len(raw) < smallChunk {
-		if w.small == nil {
-			w.small, _ = flate.NewWriter(nil, smallCompression) // a valid level cannot fail
-		}
-		fw = w.small
+	fw := w.fw
+	if start == 0 && last && len(raw) < smallSession {
+		fw, _ = flate.NewWriter(nil, smallCompression) // a valid level cannot fail
 	}
 	w.z.b = c.z[:0]
 	fw.Reset(&w.z)
@@ -182,8 +179,8 @@ func renderChunks(t *transcript.Transcript, index map[*session.Entry]int, head s
 	jobs := make(chan job)
 	for range n {
 		go func() {
-			fast, _ := flate.NewWriter(nil, compression) // a valid level cannot fail
-			w := &worker{fast: fast}
+			fw, _ := flate.NewWriter(nil, compression) // a valid level cannot fail
+			w := &worker{fw: fw}
 			for j := range jobs {
 				j.out <- w.render(t, index, head, j.start, j.end)
 			}

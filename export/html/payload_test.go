@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -234,5 +235,36 @@ func checkIndent(t *testing.T, s string) {
 	}
 	if got := prettyJSON([]byte(s)); got != want.String() {
 		t.Errorf("prettyJSON(%q) = %q, json.Indent gives %q", s, got, want.String())
+	}
+}
+
+// TestSameBytesOnAnyCores renders a session of many chunks with 1, 2 and 5
+// workers: chunk boundaries depend on entry counts only, so the page must
+// be the same bytes.
+func TestSameBytesOnAnyCores(t *testing.T) {
+	s := &session.Session{Meta: session.Meta{ID: "cores"}}
+	parent := ""
+	for i := range 5*chunkEntries + 3 {
+		id := fmt.Sprintf("e%05d", i)
+		s.Entries = append(s.Entries, &session.Entry{Kind: session.KindMessage, Type: "message", ID: id, ParentID: parent,
+			Message: &session.Message{Role: session.RoleUser, Content: []session.Block{{Type: session.BlockText, Text: strings.Repeat("text ", i)}}}})
+		parent = id
+	}
+	tr, err := transcript.New(s, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	var pages []string
+	for _, n := range []int{1, 2, 5} {
+		runtime.GOMAXPROCS(n)
+		var b bytes.Buffer
+		if err := Write(&b, tr); err != nil {
+			t.Fatal(err)
+		}
+		pages = append(pages, b.String())
+	}
+	if pages[0] != pages[1] || pages[0] != pages[2] {
+		t.Error("the page differs with the number of cores")
 	}
 }
