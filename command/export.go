@@ -134,11 +134,18 @@ func exportOne(env *Env, name string, j job, out string, o ExportOptions) error 
 	return nil
 }
 
+// readAheader is a reader that can decode entries ahead of Next on every
+// core (the tree layout's reader).
+type readAheader interface{ ReadAhead() }
+
 // readForExport is session.ReadAll without the source bytes of each entry:
 // exporters render from the model, and dropping Raw as entries arrive
 // halves the memory a large session takes.
 func readForExport(r session.Reader) (*session.Session, error) {
 	defer r.Close()
+	if ra, ok := r.(readAheader); ok {
+		ra.ReadAhead() // the whole session is read: decode it on every core
+	}
 	s := &session.Session{Meta: *r.Meta()}
 	s.Meta.Raw = nil
 	for {

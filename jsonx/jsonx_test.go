@@ -1,6 +1,7 @@
 package jsonx
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 )
@@ -116,6 +117,36 @@ func TestMembersKeepsOrderAndRaw(t *testing.T) {
 	}
 	if err := Members([]byte(`[1]`), func(string, []byte) {}); err == nil {
 		t.Error("array accepted as object")
+	}
+}
+
+// Members reads obj in place: the keys it hands out must be copies, which
+// stay the same when obj's memory is reused, and the values sub-slices of obj.
+func TestMembersKeysAreCopies(t *testing.T) {
+	obj := []byte(`{"alpha":[1],"beta":"x","g\u0061mma":{}}`)
+	var keys []string
+	var vals [][]byte
+	if err := Members(obj, func(k string, v []byte) { keys = append(keys, k); vals = append(vals, v) }); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range vals {
+		if &v[0] != &obj[bytes.Index(obj, v)] {
+			t.Errorf("value %s is a copy, not a sub-slice of the object", v)
+		}
+	}
+	for i := range obj {
+		obj[i] = 'X'
+	}
+	if got := strings.Join(keys, ","); got != "alpha,beta,gamma" {
+		t.Errorf("keys after the object's memory changed: %s", got)
+	}
+	var elems []string
+	arr := []byte(`[{"a":1}, "s" ,2]`)
+	if err := Elements(arr, func(_ int, v []byte) { elems = append(elems, string(v)) }); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(elems, "|"); got != `{"a":1}|"s"|2` {
+		t.Errorf("elements: %s", got)
 	}
 }
 

@@ -5,12 +5,13 @@ import "strings"
 // diffHTML shows an edit as a line diff: common lines plain, removed lines
 // marked -, added lines +. It uses a longest-common-subsequence table, so it
 // is limited to edits of moderate size; larger ones show old then new.
-func diffHTML(old, neu string) string {
+func diffHTML(out *buf, old, neu string) {
 	a, b := strings.Split(old, "\n"), strings.Split(neu, "\n")
-	var out strings.Builder
 	out.WriteString(`<pre class="diff">`)
 	line := func(cls, mark, s string) {
-		out.WriteString(`<span class="` + cls + `">` + mark + esc(s) + "\n</span>")
+		out.WriteString(`<span class="` + cls + `">` + mark)
+		out.text(s)
+		out.WriteString("\n</span>")
 	}
 	if len(a)*len(b) > 4_000_000 {
 		for _, s := range a {
@@ -20,19 +21,18 @@ func diffHTML(old, neu string) string {
 			line("add", "+", s)
 		}
 		out.WriteString(`</pre>`)
-		return out.String()
+		return
 	}
-	// lcs[i][j] = length of the LCS of a[i:] and b[j:]
-	lcs := make([][]int, len(a)+1)
-	for i := range lcs {
-		lcs[i] = make([]int, len(b)+1)
-	}
+	// lcs(i, j) = length of the LCS of a[i:] and b[j:], in one flat table
+	w := len(b) + 1
+	table := make([]int32, (len(a)+1)*w)
+	lcs := func(i, j int) int32 { return table[i*w+j] }
 	for i := len(a) - 1; i >= 0; i-- {
 		for j := len(b) - 1; j >= 0; j-- {
 			if a[i] == b[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
+				table[i*w+j] = lcs(i+1, j+1) + 1
 			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+				table[i*w+j] = max(lcs(i+1, j), lcs(i, j+1))
 			}
 		}
 	}
@@ -43,7 +43,7 @@ func diffHTML(old, neu string) string {
 			line("ctx", " ", a[i])
 			i++
 			j++
-		case i < len(a) && (j == len(b) || lcs[i+1][j] >= lcs[i][j+1]):
+		case i < len(a) && (j == len(b) || lcs(i+1, j) >= lcs(i, j+1)):
 			line("del", "-", a[i])
 			i++
 		default:
@@ -52,5 +52,4 @@ func diffHTML(old, neu string) string {
 		}
 	}
 	out.WriteString(`</pre>`)
-	return out.String()
 }

@@ -125,7 +125,10 @@ func TestMarkdownSafety(t *testing.T) {
 		{"[x](javascript:alert(1))", `<a href="">x</a>`, "javascript:"},
 		{"![cat](https://evil.example/cat.png)", `[image: cat]`, "<img"},
 		{"<div onclick=x>hi</div>", "&lt;div onclick=x&gt;", "<div onclick"},
-		{"```go\nfunc main() {}\n```", `<span class="kd">func</span>`, " style="},
+		// code is escaped text tagged with its language; the browser colours it
+		{"```go\nfunc main() {}\n```", `<pre class="code" data-lang="go"><code>func main() {}`, " style="},
+		{"```html\n<img src=x onerror=alert(1)>\n```", `<code>&lt;img src=x onerror=alert(1)&gt;`, "<img"},
+		{"```\"><script>x\n1\n```", `<pre class="code"><code>1`, "<script"},
 	}
 	for _, tc := range tests {
 		got := markdown(tc.in)

@@ -1,21 +1,17 @@
 package html
 
 import (
-	"bytes"
 	"html"
-	"path/filepath"
 	"strings"
-	"sync"
 
-	"github.com/alecthomas/chroma/v2"
-	chtml "github.com/alecthomas/chroma/v2/formatters/html"
-	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/util"
 )
+
+var _ util.BufWriter = (*buf)(nil)
 
 // md renders Markdown with raw HTML off. Raw HTML in a message is shown as
 // text (escaped) rather than dropped, because what the user or the model
@@ -26,17 +22,22 @@ var md = goldmark.New(
 	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(safeNodes{}, 100))),
 )
 
-// formatter emits CSS classes only, never inline styles (the page's CSP has
-// no 'unsafe-inline' for styles).
-var formatter = chtml.New(chtml.WithClasses(true), chtml.TabWidth(4))
-
 // markdown renders s as HTML.
 func markdown(s string) string {
-	var b bytes.Buffer
-	if err := md.Convert([]byte(s), &b); err != nil {
-		return "<pre>" + html.EscapeString(s) + "</pre>"
-	}
+	var b buf
+	markdownTo(&b, s)
 	return b.String()
+}
+
+// markdownTo renders s as HTML into b.
+func markdownTo(b *buf, s string) {
+	n := len(b.b)
+	if err := md.Convert([]byte(s), b); err != nil {
+		b.b = b.b[:n]
+		b.WriteString("<pre>")
+		b.text(s)
+		b.WriteString("</pre>")
+	}
 }
 
 type safeNodes struct{}
@@ -86,13 +87,15 @@ func renderFenced(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.
 	if f, ok := n.(*ast.FencedCodeBlock); ok {
 		lang = string(f.Language(src))
 	}
-	var sb strings.Builder
+	var code strings.Builder
 	lines := n.Lines()
 	for i := 0; i < lines.Len(); i++ {
 		s := lines.At(i)
-		sb.Write(s.Value(src))
+		code.Write(s.Value(src))
 	}
-	w.WriteString(highlight(sb.String(), lang, ""))
+	var sb buf
+	codeBlock(&sb, code.String(), lang)
+	w.Write(sb.b)
 	return ast.WalkSkipChildren, nil
 }
 
@@ -115,58 +118,4 @@ func safeURL(u string) string {
 		return "#"
 	}
 	return u
-}
-
-// highlight renders code with chroma classes. lang is a language name; when
-// empty, file (a path) picks the lexer by extension; else plain text.
-func highlight(code, lang, file string) string {
-	plain := "<pre class=\"chroma\"><code>" + html.EscapeString(code) + "</code></pre>\n"
-	if len(code) > maxHighlight {
-		return plain // tokenising megabytes of output costs seconds and helps nobody
-	}
-	var lx chroma.Lexer
-	if lang != "" {
-		lx = lexers.Get(lang)
-	}
-	if lx == nil && file != "" {
-		lx = lexerFor(file)
-	}
-	if lx == nil {
-		return plain
-	}
-	lx = chroma.Coalesce(lx)
-	it, err := lx.Tokenise(nil, code)
-	if err != nil {
-		return plain
-	}
-	var b bytes.Buffer
-	if err := formatter.Format(&b, chromaStyle, it); err != nil {
-		return plain
-	}
-	return b.String()
-}
-
-// maxHighlight is the largest block that gets syntax colours.
-const maxHighlight = 256 << 10
-
-var (
-	lexerMu    sync.Mutex
-	lexerByExt = map[string]chroma.Lexer{}
-)
-
-// lexerFor picks a lexer by file name, cached by extension: chroma's
-// lookup tries every lexer's globs, which is slow across thousands of reads.
-func lexerFor(file string) chroma.Lexer {
-	ext := strings.ToLower(filepath.Ext(file))
-	if ext == "" {
-		return lexers.Match(filepath.Base(file))
-	}
-	lexerMu.Lock()
-	defer lexerMu.Unlock()
-	lx, ok := lexerByExt[ext]
-	if !ok {
-		lx = lexers.Match("x" + ext)
-		lexerByExt[ext] = lx
-	}
-	return lx
 }

@@ -1,35 +1,36 @@
 // Package html renders a session as one self-contained HTML page.
 //
 // Design: every entry is rendered to an HTML fragment here in Go (Markdown by
-// goldmark with raw HTML off, code by chroma with CSS classes, every session
-// string escaped). The fragments, with each entry's parent and a one-line
-// snippet for the branch tree, are written as JSON through gzip and base64
-// into a non-executable <script type="application/octet-stream"> block. The
-// page's own script inflates it with the browser's DecompressionStream,
-// draws the branch tree, and inserts the messages of the selected path in
-// batches as the reader scrolls. Search runs over the decoded data, not the
-// DOM, so batching never hides a match. Entries are encoded one at a time
-// straight into the compressor, so memory stays near the session's own size.
+// goldmark with raw HTML off, every session string escaped; code blocks are
+// escaped text tagged with their language). The fragments, with each entry's
+// parent and a one-line snippet for the branch tree, are written as JSON
+// through gzip and base64 into a non-executable
+// <script type="application/octet-stream"> block; entries are rendered and
+// compressed in chunks on every core and written in order (payload.go). The
+// page's own script inflates the data with the browser's
+// DecompressionStream, draws the branch tree, inserts the messages of the
+// selected path in batches as the reader scrolls, and colours each code
+// block with the embedded highlight.js when it comes into view (code.go).
+// Search runs over the decoded data, not the DOM, so batching never hides a
+// match.
 //
 // A Content-Security-Policy meta tag allows only the page's own style and
-// script (by SHA-256 hash) and data: images: no remote loads, no inline
+// scripts (by SHA-256 hash) and data: images: no remote loads, no inline
 // event handlers.
 package html
 
 import (
 	"bufio"
-	"compress/gzip"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"html"
 	"io"
-	"runtime"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
-	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/sesstool/sesstool/export/transcript"
 	"github.com/sesstool/sesstool/session"
 )
@@ -40,37 +41,14 @@ var pageCSS string
 //go:embed page.js
 var pageJS string
 
-var chromaStyle = styles.Get("github")
+// hljsJS is highlight.js (BSD-3-Clause, see vendor/README.md): the page's
+// script colours code blocks with it as they scroll into view.
+//
+//go:embed vendor/highlight.min.js
+var hljsJS string
 
-// style is the page's whole stylesheet: ours plus chroma's light and dark
-// token colours.
-// Each palette is scoped so that a token class one style colours and the
-// other does not never leaks across themes.
-var style = pageCSS +
-	chromaCSS("github", ":root[data-theme=light] ") + chromaCSS("github-dark", ":root[data-theme=dark] ") +
-	"@media not (prefers-color-scheme: dark){" + chromaCSS("github", ":root:not([data-theme]) ") + "}\n" +
-	"@media (prefers-color-scheme: dark){" + chromaCSS("github-dark", ":root:not([data-theme]) ") + "}\n"
-
-func chromaCSS(name, scope string) string {
-	var b strings.Builder
-	if err := formatter.WriteCSS(&b, styles.Get(name)); err != nil {
-		return ""
-	}
-	var out strings.Builder
-	for _, l := range strings.Split(b.String(), "\n") {
-		if i := strings.Index(l, "*/ "); i >= 0 {
-			l = l[i+3:]
-		}
-		// background colours come from our theme variables
-		if strings.HasPrefix(l, ".bg ") || strings.HasPrefix(l, ".chroma {") {
-			continue
-		}
-		if l != "" {
-			out.WriteString(scope + l + "\n")
-		}
-	}
-	return out.String()
-}
+// style is the page's whole stylesheet.
+var style = pageCSS
 
 func hash(s string) string {
 	sum := sha256.Sum256([]byte(s))
@@ -78,7 +56,7 @@ func hash(s string) string {
 }
 
 // CSP is the page's Content-Security-Policy.
-var CSP = "default-src 'none'; img-src data:; style-src " + hash(style) + "; script-src " + hash(pageJS) +
+var CSP = "default-src 'none'; img-src data:; style-src " + hash(style) + "; script-src " + hash(hljsJS) + " " + hash(pageJS) +
 	"; base-uri 'none'; form-action 'none'"
 
 // Write renders t as a page.
@@ -106,89 +84,18 @@ func Write(w io.Writer, t *transcript.Transcript) error {
 	if err := payload(bw, t); err != nil {
 		return err
 	}
-	bw.WriteString("</script>\n<script>" + pageJS + "</script>\n</body></html>\n")
+	bw.WriteString("</script>\n<script>" + hljsJS + "</script>\n<script>" + pageJS + "</script>\n</body></html>\n")
 	return bw.Flush()
 }
 
-// node is one entry in the embedded data.
-type node struct {
-	ID      string `json:"id"`
-	Parent  int    `json:"p"`           // index of the parent, -1 for a root
-	Visible bool   `json:"v,omitempty"` // shown as a message of its own
-	Role    string `json:"r"`           // role or kind, for filters and the tree
-	Snippet string `json:"t"`           // one line for the tree
-	Label   string `json:"l,omitempty"`
-	HTML    string `json:"h,omitempty"`
-}
-
-// compression is the payload's gzip level. The profile of a 100 MB export
-// showed BestCompression's match search taking a fifth of the time for a
-// payload about 3% smaller than the default level's.
-const compression = gzip.DefaultCompression
-
-func payload(w io.Writer, t *transcript.Transcript) error {
-	b64 := base64.NewEncoder(base64.StdEncoding, w)
-	gz, err := gzip.NewWriterLevel(b64, compression)
-	if err != nil {
-		return err
-	}
-	index := make(map[*session.Entry]int, len(t.S.Entries))
-	for i, e := range t.S.Entries {
-		index[e] = i
-	}
-	leaf := -1
-	if t.Leaf != nil {
-		leaf = index[t.Leaf]
-	}
-	fmt.Fprintf(gz, `{"leaf":%d,"nodes":[`, leaf)
-	enc := json.NewEncoder(gz)
-	enc.SetEscapeHTML(false)
-	nodes := renderNodes(t, index)
-	for i := range t.S.Entries {
-		n := <-<-nodes
-		if i > 0 {
-			gz.Write([]byte{','})
-		}
-		if err := enc.Encode(n); err != nil {
-			return fmt.Errorf("encode entry %d: %w", i, err)
-		}
-	}
-	gz.Write([]byte("]}"))
-	if err := gz.Close(); err != nil {
-		return err
-	}
-	return b64.Close()
-}
-
-// renderNodes builds each entry's node on every core (syntax colouring is
-// most of an export's time) and hands them out in entry order: one channel
-// per entry, queued in order, at most a few per core ahead of the encoder.
-func renderNodes(t *transcript.Transcript, index map[*session.Entry]int) <-chan chan node {
-	workers := runtime.GOMAXPROCS(0)
-	out := make(chan chan node, workers*4)
-	go func() {
-		defer close(out)
-		sem := make(chan struct{}, workers)
-		for i, e := range t.S.Entries {
-			ch := make(chan node, 1)
-			out <- ch
-			sem <- struct{}{}
-			go func() {
-				defer func() { <-sem }()
-				ch <- buildNode(t, index, e, i)
-			}()
-		}
-	}()
-	return out
-}
-
-func buildNode(t *transcript.Transcript, index map[*session.Entry]int, e *session.Entry, i int) node {
+// buildNode describes entry i; the HTML of a visible entry goes into h.
+func buildNode(t *transcript.Transcript, index map[*session.Entry]int, e *session.Entry, i int, h *buf) node {
 	n := node{ID: Anchor(e, i), Parent: -1, Visible: t.Visible(e), Role: roleOf(e), Snippet: snippet(e), Label: t.Labels[e.ID]}
 	if p := t.Tree.ByID[e.ParentID]; p != nil && e.ParentID != "" && p != e {
 		n.Parent = index[p]
 	}
 	if n.Visible {
-		n.HTML = entryHTML(t, e, i)
+		entryHTML(h, t, e, i)
 	}
 	return n
 }
@@ -247,9 +154,36 @@ func snippet(e *session.Entry) string {
 	default:
 		s = e.Type
 	}
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 90 {
-		s = string(r[:90]) + "…"
+	return oneLine(s, 90)
+}
+
+// oneLine is strings.Join(strings.Fields(s), " ") cut after max runes with
+// "…", reading only as much of s as that needs: the text of a tool result
+// can be megabytes.
+func oneLine(s string, max int) string {
+	out := make([]byte, 0, min(len(s), 4*max))
+	n, gap := 0, false
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) {
+			gap = n > 0
+			i += size
+			continue
+		}
+		if n == max {
+			return string(out) + "…"
+		}
+		if gap {
+			out = append(out, ' ')
+			n++
+			gap = false
+			if n == max {
+				return string(out) + "…"
+			}
+		}
+		out = append(out, s[i:i+size]...)
+		n++
+		i += size
 	}
-	return s
+	return string(out)
 }

@@ -46,13 +46,34 @@
     return best < 0 ? i : best;
   }
 
+  // ---- code colours: highlight.js, run on a block when it comes into view ----
+  // Blocks are escaped text with their language in data-lang; colouring only
+  // what is seen keeps a page of thousands of blocks quick. A language
+  // highlight.js does not know stays plain text.
+  const hl = window.hljs;
+  function paint(pre) {
+    const code = pre.firstElementChild;
+    if (!code || code.classList.contains('hljs') || !hl.getLanguage(pre.dataset.lang)) return;
+    try {
+      // highlight.js escapes the text it returns: only its <span class> tags are markup
+      code.innerHTML = hl.highlight(code.textContent, { language: pre.dataset.lang, ignoreIllegals: true }).value;
+      code.classList.add('hljs');
+    } catch (e) { /* leave the block plain */ }
+  }
+  const hlIO = hl && new IntersectionObserver((es) => {
+    for (const e of es) if (e.isIntersecting) { hlIO.unobserve(e.target); paint(e.target); }
+  }, { rootMargin: '300px 0px' });
+
   // ---- conversation pane: the selected path, inserted in batches ----
-  const msgs = $('#msgs'), more = $('#more');
+  const msgs = $('#msgs'), more = $('#more'), batch = document.createElement('template');
   function renderMore(upto) {
     const end = Math.min(shown.length, Math.max(rendered + BATCH, upto === undefined ? 0 : upto + 1));
     let html = '';
     for (; rendered < end; rendered++) html += N[shown[rendered]].h || '';
-    msgs.insertAdjacentHTML('beforeend', html);
+    batch.innerHTML = html; // inert until appended
+    const codes = hlIO ? batch.content.querySelectorAll('pre[data-lang]') : [];
+    msgs.append(batch.content);
+    for (const c of codes) hlIO.observe(c);
     more.textContent = rendered < shown.length ? (shown.length - rendered) + ' more messages…' : '';
     // re-observing makes the observer report again even when a short batch
     // left the marker in view (it only reports changes otherwise)
@@ -173,6 +194,7 @@
   window.addEventListener('beforeprint', () => {
     renderMore(shown.length - 1);
     document.querySelectorAll('details').forEach((d) => { d.open = true; });
+    if (hl) msgs.querySelectorAll('pre[data-lang]').forEach(paint);
   });
 
   if (!location.hash || !fromHash()) show(leaf);

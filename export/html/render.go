@@ -1,28 +1,23 @@
 package html
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"html"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/sesstool/sesstool/export/transcript"
+	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/session"
 )
 
-// esc escapes every string that comes from a session: sessions carry hostile
-// text (tool output, web pages), and the page must show it, never run it.
-func esc(s string) string { return html.EscapeString(s) }
-
-// entryHTML renders one entry as an <article>. Everything is built here in
-// Go; the page's script only inserts these strings.
-func entryHTML(t *transcript.Transcript, e *session.Entry, idx int) string {
-	var b strings.Builder
+// entryHTML renders one entry as an <article> into b. Everything is built
+// here in Go; the page's script only inserts these strings.
+func entryHTML(b *buf, t *transcript.Transcript, e *session.Entry, idx int) {
 	cls, who := describe(e)
-	fmt.Fprintf(&b, `<article class="msg %s" id="%s" data-i="%d">`, cls, esc(Anchor(e, idx)), idx)
+	b.WriteString(`<article class="msg ` + cls + `" id="` + esc(Anchor(e, idx)) + `" data-i="` + strconv.Itoa(idx) + `">`)
 	b.WriteString(`<div class="mh"><span class="who">` + esc(who) + `</span>`)
 	if l := t.Labels[e.ID]; l != "" {
 		b.WriteString(`<span class="tag">` + esc(l) + `</span>`)
@@ -32,9 +27,8 @@ func entryHTML(t *transcript.Transcript, e *session.Entry, idx int) string {
 	}
 	b.WriteString(`<a class="anchor" href="#` + esc(Anchor(e, idx)) + `" title="link to this message">#</a></div>`)
 	b.WriteString(`<div class="mb">`)
-	body(&b, t, e)
+	body(b, t, e)
 	b.WriteString(`</div></article>`)
-	return b.String()
 }
 
 // Anchor is the element id of an entry: its own id, or its position.
@@ -104,7 +98,7 @@ func customType(e *session.Entry) string {
 	return ""
 }
 
-func body(b *strings.Builder, t *transcript.Transcript, e *session.Entry) {
+func body(b *buf, t *transcript.Transcript, e *session.Entry) {
 	switch transcript.KindOf(e) {
 	case session.KindMessage, session.KindCustomMessage:
 		message(b, t, e.Message)
@@ -114,7 +108,8 @@ func body(b *strings.Builder, t *transcript.Transcript, e *session.Entry) {
 		if c.TokensBefore != nil {
 			sum = fmt.Sprintf("compacted from %d tokens", *c.TokensBefore)
 		}
-		b.WriteString(`<details class="fold"><summary>` + sum + `</summary>` + markdown(c.Summary))
+		b.WriteString(`<details class="fold"><summary>` + sum + `</summary>`)
+		markdownTo(b, c.Summary)
 		if c.FirstKeptID != "" {
 			b.WriteString(`<p class="dim">context kept from ` + esc(c.FirstKeptID) + `</p>`)
 		}
@@ -122,7 +117,8 @@ func body(b *strings.Builder, t *transcript.Transcript, e *session.Entry) {
 		b.WriteString(`</details>`)
 	case session.KindBranchSummary:
 		s := e.BranchSummary
-		b.WriteString(`<p class="dim">left branch at ` + esc(s.FromID) + `</p>` + markdown(s.Summary))
+		b.WriteString(`<p class="dim">left branch at ` + esc(s.FromID) + `</p>`)
+		markdownTo(b, s.Summary)
 		rawJSON(b, "details", s.Details)
 	case session.KindModelChange:
 		m := e.ModelChange
@@ -150,7 +146,7 @@ func body(b *strings.Builder, t *transcript.Transcript, e *session.Entry) {
 		}
 		b.WriteString(`<p>` + esc(strings.TrimSpace(s.AgentName+" "+s.AgentType+" "+s.ID)) + ` ` + what + `</p>`)
 		if s.Result != "" {
-			b.WriteString(markdown(s.Result))
+			markdownTo(b, s.Result)
 		}
 	case session.KindCustom, session.KindOther:
 		if e.Custom != nil {
@@ -159,7 +155,7 @@ func body(b *strings.Builder, t *transcript.Transcript, e *session.Entry) {
 	}
 }
 
-func message(b *strings.Builder, t *transcript.Transcript, m *session.Message) {
+func message(b *buf, t *transcript.Transcript, m *session.Message) {
 	switch m.Role {
 	case session.RoleBash, session.RolePython:
 		execBlock(b, m)
@@ -189,16 +185,20 @@ func message(b *strings.Builder, t *transcript.Transcript, m *session.Message) {
 	rawJSON(b, "details", m.Details)
 }
 
-func block(b *strings.Builder, t *transcript.Transcript, bl session.Block) {
+func block(b *buf, t *transcript.Transcript, bl session.Block) {
 	switch bl.Type {
 	case session.BlockText:
-		b.WriteString(`<div class="md">` + markdown(bl.Text) + `</div>`)
+		b.WriteString(`<div class="md">`)
+		markdownTo(b, bl.Text)
+		b.WriteString(`</div>`)
 	case session.BlockThinking:
 		txt := bl.Text
 		if bl.Redacted && txt == "" {
 			txt = "(redacted by the provider)"
 		}
-		b.WriteString(`<details class="thinking"><summary>thinking</summary>` + markdown(txt) + `</details>`)
+		b.WriteString(`<details class="thinking"><summary>thinking</summary>`)
+		markdownTo(b, txt)
+		b.WriteString(`</details>`)
 	case session.BlockImage, session.BlockFile:
 		image(b, bl)
 	case session.BlockToolCall:
@@ -221,7 +221,7 @@ var (
 
 // image inlines an embedded image of a safe type; anything else (a URL, an
 // odd MIME type) is named, never loaded.
-func image(b *strings.Builder, bl session.Block) {
+func image(b *buf, bl session.Block) {
 	if bl.Data != "" && mimeRe.MatchString(bl.MimeType) && b64Re.MatchString(bl.Data) {
 		b.WriteString(`<img class="img" alt="image" src="data:` + bl.MimeType + `;base64,` + bl.Data + `">`)
 		return
@@ -236,7 +236,7 @@ func image(b *strings.Builder, bl session.Block) {
 	b.WriteString(`<p class="dim">[` + esc(string(bl.Type)) + `: ` + esc(name) + `]</p>`)
 }
 
-func execBlock(b *strings.Builder, m *session.Message) {
+func execBlock(b *buf, m *session.Message) {
 	x := m.Exec
 	if x == nil {
 		return
@@ -245,7 +245,11 @@ func execBlock(b *strings.Builder, m *session.Message) {
 	if m.Role == session.RolePython {
 		prompt = ">>> "
 	}
-	b.WriteString(`<pre class="term"><span class="prompt">` + prompt + `</span>` + esc(x.Command) + "\n" + esc(x.Output) + `</pre>`)
+	b.WriteString(`<pre class="term"><span class="prompt">` + prompt + `</span>`)
+	b.text(x.Command)
+	b.WriteByte('\n')
+	b.text(x.Output)
+	b.WriteString(`</pre>`)
 	var notes []string
 	if x.ExitCode != nil {
 		notes = append(notes, fmt.Sprintf("exit %d", *x.ExitCode))
@@ -265,31 +269,102 @@ func execBlock(b *strings.Builder, m *session.Message) {
 }
 
 // rawJSON shows a JSON value indented, collapsed.
-func rawJSON(b *strings.Builder, name string, v json.RawMessage) {
+func rawJSON(b *buf, name string, v json.RawMessage) {
 	if len(v) == 0 || string(v) == "null" {
 		return
 	}
-	b.WriteString(`<details class="fold"><summary>` + name + `</summary>` + highlight(prettyJSON(v), "json", "") + `</details>`)
+	b.WriteString(`<details class="fold"><summary>` + name + `</summary>`)
+	codeBlock(b, prettyJSON(v), "json")
+	b.WriteString(`</details>`)
 }
 
+// prettyJSON indents v as json.Indent(dst, v, "", "  ") does, keeping the
+// source's member order and spelling; v is returned as it is when it is
+// not valid JSON.
 func prettyJSON(v json.RawMessage) string {
-	// json.Indent keeps the source's member order and spelling
-	var b bytes.Buffer
-	if len(v) == 0 || json.Indent(&b, v, "", "  ") != nil {
+	if len(v) == 0 || !jsonx.Valid(v) {
 		return string(v)
 	}
-	return b.String()
+	return string(indentJSON(make([]byte, 0, len(v)+len(v)/4), v))
 }
 
-// longText shows text in a <pre>, collapsed behind a summary when long.
-func longText(b *strings.Builder, s, file string) {
-	code := highlight(s, "", file)
-	if file == "" {
-		code = `<pre class="out">` + esc(s) + `</pre>`
+// indentJSON is json.Indent for valid JSON without its byte-at-a-time
+// scanner (which was most of the time spent showing arguments and details):
+// white space between tokens is dropped, strings and other tokens are
+// copied, and an empty object or array stays {} or [].
+func indentJSON(dst, v []byte) []byte {
+	end := len(v)
+	for end > 0 && isSpace(v[end-1]) {
+		end-- // trailing space is copied as it is, as json.Indent does
 	}
+	depth, open := 0, false // open: just after { or [, so } or ] closes an empty one
+	newline := func() {
+		dst = append(dst, '\n')
+		for range depth {
+			dst = append(dst, ' ', ' ')
+		}
+	}
+	for i := 0; i < end; i++ {
+		c := v[i]
+		if isSpace(c) {
+			continue
+		}
+		if open && c != '}' && c != ']' {
+			open = false
+			depth++
+			newline()
+		}
+		switch c {
+		case '"':
+			j := i + 1
+			for ; j < end && v[j] != '"'; j++ {
+				if v[j] == '\\' {
+					j++
+				}
+			}
+			dst = append(dst, v[i:j+1]...)
+			i = j
+		case '{', '[':
+			dst = append(dst, c)
+			open = true
+		case ',':
+			dst = append(dst, c)
+			newline()
+		case ':':
+			dst = append(dst, ':', ' ')
+		case '}', ']':
+			if open {
+				open = false
+			} else {
+				depth--
+				newline()
+			}
+			dst = append(dst, c)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return append(dst, v[end:]...)
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// longText shows text in a <pre>, collapsed behind a summary when long;
+// the text of a file is coloured as its extension says.
+func longText(b *buf, s, file string) {
+	long := false
 	if n := strings.Count(s, "\n"); n > 20 || len(s) > 2000 {
-		fmt.Fprintf(b, `<details class="long"><summary>%d lines</summary>%s</details>`, n+1, code)
-		return
+		long = true
+		b.WriteString(`<details class="long"><summary>` + strconv.Itoa(n+1) + ` lines</summary>`)
 	}
-	b.WriteString(code)
+	if file != "" {
+		codeBlock(b, s, langFor(file))
+	} else {
+		b.WriteString(`<pre class="out">`)
+		b.text(s)
+		b.WriteString(`</pre>`)
+	}
+	if long {
+		b.WriteString(`</details>`)
+	}
 }

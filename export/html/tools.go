@@ -5,15 +5,15 @@ import (
 	"strings"
 
 	"github.com/sesstool/sesstool/export/transcript"
+	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/session"
 )
 
 // toolCall renders a call with its arguments and, next to it, its result.
 // bash runs look like a terminal, edits like a diff, reads and writes are
 // highlighted by the file's extension.
-func toolCall(b *strings.Builder, t *transcript.Transcript, bl session.Block) {
-	args := map[string]any{}
-	_ = json.Unmarshal(bl.Arguments, &args)
+func toolCall(b *buf, t *transcript.Transcript, bl session.Block) {
+	args := stringArgs(bl.Arguments)
 	res := t.Results[bl.ToolCallID]
 	var rm *session.Message
 	if res != nil {
@@ -32,9 +32,11 @@ func toolCall(b *strings.Builder, t *transcript.Transcript, bl session.Block) {
 	path := str(args, "path", "file_path", "filePath")
 	switch {
 	case name == "bash" || name == "shell" || name == "exec" || name == "run_command":
-		b.WriteString(`<pre class="term"><span class="prompt">$ </span>` + esc(str(args, "command", "cmd")) + "\n")
+		b.WriteString(`<pre class="term"><span class="prompt">$ </span>`)
+		b.text(str(args, "command", "cmd"))
+		b.WriteByte('\n')
 		if rm != nil {
-			b.WriteString(esc(resultText(rm)))
+			b.text(resultText(rm))
 		}
 		b.WriteString(`</pre>`)
 		if rm != nil {
@@ -47,17 +49,17 @@ func toolCall(b *strings.Builder, t *transcript.Transcript, bl session.Block) {
 		old := str(args, "oldText", "old_string", "oldString", "old_str")
 		neu := str(args, "newText", "new_string", "newString", "new_str")
 		if old != "" || neu != "" {
-			b.WriteString(diffHTML(old, neu))
+			diffHTML(b, old, neu)
 		} else {
-			b.WriteString(highlight(prettyJSON(bl.Arguments), "json", ""))
+			codeBlock(b, prettyJSON(bl.Arguments), "json")
 		}
 	case name == "write" || name == "create":
-		b.WriteString(highlight(str(args, "content", "contents"), "", path))
+		codeBlock(b, str(args, "content", "contents"), langFor(path))
 	case name == "read" || name == "view":
 		// the path is in the summary line; the content is the result
 	default:
 		if len(bl.Arguments) > 0 && string(bl.Arguments) != "{}" {
-			b.WriteString(highlight(prettyJSON(bl.Arguments), "json", ""))
+			codeBlock(b, prettyJSON(bl.Arguments), "json")
 		}
 	}
 	if rm != nil {
@@ -77,7 +79,7 @@ func toolCall(b *strings.Builder, t *transcript.Transcript, bl session.Block) {
 }
 
 // result renders a tool result that has no call to sit next to.
-func result(b *strings.Builder, m *session.Message) {
+func result(b *buf, m *session.Message) {
 	cls := "result"
 	if m.IsError {
 		cls += " err"
@@ -91,7 +93,7 @@ func result(b *strings.Builder, m *session.Message) {
 
 func resultText(m *session.Message) string { return m.Text() }
 
-func images(b *strings.Builder, m *session.Message) {
+func images(b *buf, m *session.Message) {
 	for _, bl := range m.Content {
 		if bl.Type == session.BlockImage || bl.Type == session.BlockFile {
 			image(b, bl)
@@ -100,7 +102,7 @@ func images(b *strings.Builder, m *session.Message) {
 }
 
 // argSummary is the one-line gist of a call, shown in its heading.
-func argSummary(name string, args map[string]any) string {
+func argSummary(name string, args map[string]string) string {
 	for _, k := range []string{"command", "cmd", "path", "file_path", "filePath", "pattern", "query", "url", "description"} {
 		if s := str(args, k); s != "" {
 			if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -115,11 +117,31 @@ func argSummary(name string, args map[string]any) string {
 	return ""
 }
 
-func str(args map[string]any, keys ...string) string {
+func str(args map[string]string, keys ...string) string {
 	for _, k := range keys {
-		if s, ok := args[k].(string); ok {
+		if s, ok := args[k]; ok {
 			return s
 		}
 	}
 	return ""
+}
+
+// stringArgs returns the string members of a call's arguments, as
+// json.Unmarshal into a map would see them (the last of duplicate members
+// wins; arguments that are not a valid JSON object have none). jsonx's
+// decoder makes the same strings as encoding/json at a fraction of its
+// cost, which was a tenth of the rendering time.
+func stringArgs(raw json.RawMessage) map[string]string {
+	args := map[string]string{}
+	v, ok := jsonx.Decode(raw)
+	if !ok {
+		return args
+	}
+	m, _ := v.(map[string]any)
+	for k, v := range m {
+		if s, ok := v.(string); ok {
+			args[k] = s
+		}
+	}
+	return args
 }

@@ -59,7 +59,18 @@ func flag(v []byte) (bool, bool) {
 	return false, false
 }
 
-func isObject(v []byte) bool { return gjson.ParseBytes(v).IsObject() }
+// isObject is gjson.ParseBytes(v).IsObject() without copying v: gjson
+// skips every byte up to ' ' and looks at the first one after.
+func isObject(v []byte) bool { return firstByte(v) == '{' }
+
+func firstByte(v []byte) byte {
+	for _, c := range v {
+		if c > ' ' {
+			return c
+		}
+	}
+	return 0
+}
 
 func keep(x *session.Extras, k string, v []byte) {
 	*x = append(*x, session.Field{Key: k, Value: json.RawMessage(bytes.Clone(v))})
@@ -586,6 +597,11 @@ func customMessageMember(m *session.Message, k string, v []byte) bool {
 
 // decodeContent reads a string or an array of blocks.
 func decodeContent(v []byte, out *[]session.Block, isString, isNull *bool) bool {
+	if firstByte(v) == '[' {
+		// an array: its elements are read in place (gjson.ParseBytes would
+		// copy the whole content first, only to learn its type)
+		return decodeBlocks(v, out)
+	}
 	r := gjson.ParseBytes(v)
 	switch {
 	case r.Type == gjson.String:
@@ -595,22 +611,24 @@ func decodeContent(v []byte, out *[]session.Block, isString, isNull *bool) bool 
 	case r.Type == gjson.Null:
 		*isNull = true
 		return true
-	case r.IsArray():
-		blocks := make([]session.Block, 0, 4)
-		ok := true
-		_ = jsonx.Elements(v, func(_ int, ev []byte) {
-			if !isObject(ev) {
-				ok = false
-				return
-			}
-			blocks = append(blocks, decodeBlock(ev))
-		})
-		if ok {
-			*out = blocks
-		}
-		return ok
 	}
 	return false
+}
+
+func decodeBlocks(v []byte, out *[]session.Block) bool {
+	blocks := make([]session.Block, 0, 4)
+	ok := true
+	_ = jsonx.Elements(v, func(_ int, ev []byte) {
+		if !isObject(ev) {
+			ok = false
+			return
+		}
+		blocks = append(blocks, decodeBlock(ev))
+	})
+	if ok {
+		*out = blocks
+	}
+	return ok
 }
 
 var blockTypes = map[string]session.BlockType{
@@ -648,7 +666,10 @@ func blockMember(b *session.Block, k string, v []byte) bool {
 	if k == "type" {
 		return true
 	}
-	r := gjson.ParseBytes(v)
+	var r gjson.Result // every use below wants a scalar
+	if c := firstByte(v); c != '{' && c != '[' {
+		r = gjson.ParseBytes(v) // a call's arguments are not copied only to be ignored
+	}
 	switch b.Type {
 	case session.BlockText:
 		switch k {

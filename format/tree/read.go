@@ -37,6 +37,7 @@ type reader struct {
 	byIdx  []string        // v1: derived id by index (index 0 is the header)
 	taken  map[string]bool // v1: derived ids handed out
 	next   *pending        // a line read ahead while looking for the header
+	ahead  *readAhead      // set by ReadAhead: lines decoded on every core
 }
 
 type pending struct {
@@ -114,6 +115,9 @@ func (r *reader) line() (pending, error) {
 func (r *reader) Meta() *session.Meta { return &r.meta }
 
 func (r *reader) Close() error {
+	if r.ahead != nil {
+		r.ahead.stop()
+	}
 	if r.closer != nil {
 		return r.closer.Close()
 	}
@@ -123,23 +127,42 @@ func (r *reader) Close() error {
 // Next returns the next entry. A line that is not JSON is an error naming
 // the line: readers never skip silently.
 func (r *reader) Next() (*session.Entry, error) {
-	l, err := r.line()
+	var e *session.Entry
+	var err error
+	if r.ahead != nil {
+		e, err = r.ahead.next()
+	} else {
+		var l pending
+		if l, err = r.line(); err != nil {
+			return nil, err
+		}
+		e, err = r.decode(l)
+	}
+	if e != nil {
+		r.n++ // an object line counts as an entry even when it does not decode
+	}
 	if err != nil {
 		return nil, err
 	}
+	if r.v1 {
+		r.derive(e, e.Raw)
+	}
+	return e, nil
+}
+
+// decode turns one line into an entry. It reads nothing of r but the name
+// and version, so lines can be decoded in parallel (ReadAhead). The entry is
+// returned with the error when the line is an object that does not decode.
+func (r *reader) decode(l pending) (*session.Entry, error) {
 	if col, msg, bad := jsonx.SyntaxError(l.b); bad {
 		return nil, fmt.Errorf("%s:%d:%d: %s", r.name, l.n, col, msg)
 	}
-	if !gjson.ParseBytes(l.b).IsObject() {
+	if !isObject(l.b) {
 		return nil, fmt.Errorf("%s:%d: entry is not a JSON object", r.name, l.n)
 	}
-	r.n++
 	e := &session.Entry{Origin: Name, Raw: l.b, Line: l.n}
 	if err := decodeEntry(l.b, e, r.v1); err != nil {
-		return nil, fmt.Errorf("%s:%d: %w", r.name, l.n, err)
-	}
-	if r.v1 {
-		r.derive(e, l.b)
+		return e, fmt.Errorf("%s:%d: %w", r.name, l.n, err)
 	}
 	return e, nil
 }

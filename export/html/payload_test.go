@@ -1,0 +1,270 @@
+package html
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/sesstool/sesstool/export/transcript"
+	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/session"
+)
+
+var texts = []string{
+	"", "plain", `quote " backslash \ slash /`, "tab\tnew\nline\rcr", "\x00\x01\x1f\x7f",
+	"<script>alert('x')</script> & \"more\"", "é ü 日本 🐈", "bad \xff utf8 \xe2\x82", "line\u2028sep\u2029para",
+	"  lots   of\n\n white \t space  ", strings.Repeat("word ", 40), strings.Repeat("日本", 60) + " end",
+	"\xff\xfe", "trailing space ",
+}
+
+// appendJSON is jsonx.AppendString for strings and bytes alike.
+func TestAppendJSON(t *testing.T) {
+	for _, s := range texts {
+		checkAppendJSON(t, s)
+	}
+}
+
+func FuzzAppendJSON(f *testing.F) {
+	for _, s := range texts {
+		f.Add(s)
+	}
+	f.Fuzz(checkAppendJSON)
+}
+
+func checkAppendJSON(t *testing.T, s string) {
+	want := string(jsonx.AppendString(nil, s))
+	if got := string(appendJSON(nil, s)); got != want {
+		t.Errorf("appendJSON(%q) = %s, want %s", s, got, want)
+	}
+	if got := string(appendJSON(nil, []byte(s))); got != want {
+		t.Errorf("appendJSON([]byte(%q)) = %s, want %s", s, got, want)
+	}
+	var back string
+	if err := json.Unmarshal([]byte(want), &back); err != nil {
+		t.Errorf("appendJSON(%q) = %s is not JSON: %v", s, want, err)
+	}
+}
+
+// buf.text escapes exactly as html.EscapeString does.
+func TestText(t *testing.T) {
+	for _, s := range texts {
+		checkText(t, s)
+	}
+}
+
+func FuzzText(f *testing.F) {
+	for _, s := range texts {
+		f.Add(s)
+	}
+	f.Fuzz(checkText)
+}
+
+func checkText(t *testing.T, s string) {
+	var b buf
+	b.WriteString("x")
+	b.text(s)
+	if got, want := b.String(), "x"+html.EscapeString(s); got != want {
+		t.Errorf("text(%q) = %q, want %q", s, got, want)
+	}
+}
+
+// oneLine is the snippet rule it replaced, read lazily.
+func TestOneLine(t *testing.T) {
+	for _, s := range texts {
+		checkOneLine(t, s)
+	}
+}
+
+func FuzzOneLine(f *testing.F) {
+	for _, s := range texts {
+		f.Add(s)
+	}
+	f.Fuzz(checkOneLine)
+}
+
+func checkOneLine(t *testing.T, s string) {
+	for _, max := range []int{1, 5, 90} {
+		want := strings.Join(strings.Fields(s), " ")
+		if r := []rune(want); len(r) > max {
+			want = string(r[:max]) + "…"
+		}
+		// the old rule turned invalid UTF-8 into U+FFFD when it cut; the
+		// page shows both the same (the payload's JSON replaces it too)
+		if got := oneLine(s, max); string([]rune(got)) != string([]rune(want)) {
+			t.Errorf("oneLine(%q, %d) = %q, want %q", s, max, got, want)
+		}
+	}
+}
+
+func TestAppendNode(t *testing.T) {
+	nodes := []node{
+		{ID: "a", Parent: -1, Role: "user", Snippet: "hi"},
+		{ID: "b\"<", Parent: 0, Visible: true, Role: "assistant", Snippet: texts[5], Label: "lbl", HTML: "<p>x</p>\n\"q\""},
+		{ID: "", Parent: 12345, Role: "", Snippet: "", Label: "", HTML: ""},
+	}
+	for _, n := range nodes {
+		got := appendNode(nil, &n, []byte(n.HTML))
+		var enc bytes.Buffer
+		e := json.NewEncoder(&enc)
+		e.SetEscapeHTML(false) // as the payload always was
+		if err := e.Encode(n); err != nil {
+			t.Fatal(err)
+		}
+		want := bytes.TrimSpace(enc.Bytes())
+		var a, b node
+		if err := json.Unmarshal(got, &a); err != nil {
+			t.Fatalf("%s: %v", got, err)
+		}
+		_ = json.Unmarshal(want, &b)
+		if d := cmp.Diff(b, a); d != "" {
+			t.Errorf("appendNode differs from encoding/json (-want +got):\n%s", d)
+		}
+		if !bytes.Equal(bytes.TrimSpace(got), want) {
+			t.Errorf("appendNode = %s, encoding/json = %s", got, want)
+		}
+	}
+}
+
+func TestLang(t *testing.T) {
+	for _, tc := range []struct{ in, name, file string }{
+		{"go", "go", ""}, {"TypeScript", "typescript", ""}, {"c++", "c++", ""}, {"objective-c", "objective-c", ""},
+		{"js {linenos=true}", "js", ""}, {`"><script>`, "", ""}, {strings.Repeat("a", 33), "", ""}, {"", "", ""},
+	} {
+		if got := langName(tc.in); got != tc.name {
+			t.Errorf("langName(%q) = %q, want %q", tc.in, got, tc.name)
+		}
+	}
+	for _, tc := range []struct{ file, want string }{
+		{"src/main.go", "go"}, {"/a/b/App.TSX", "tsx"}, {`C:\proj\x.py`, "py"}, {"Makefile", "makefile"},
+		{".gitignore", "gitignore"}, {"dir.d/README", "readme"}, {"a.tar.gz", "gz"}, {"x.<b>", ""},
+	} {
+		if got := langFor(tc.file); got != tc.want {
+			t.Errorf("langFor(%q) = %q, want %q", tc.file, got, tc.want)
+		}
+	}
+	var b buf
+	codeBlock(&b, strings.Repeat("x", maxHighlight+1), "go")
+	if strings.Contains(b.String(), "data-lang") {
+		t.Error("a block over maxHighlight still has a language")
+	}
+}
+
+// TestPayloadChunks renders a session of many chunks (and an empty one):
+// the page's data must be one valid gzip stream (the test's decoder checks
+// the CRC and size) holding every entry, in order, as rendered one at a time.
+func TestPayloadChunks(t *testing.T) {
+	for _, n := range []int{0, 1, chunkEntries, chunkEntries + 1, 7*chunkEntries + 5} {
+		s := &session.Session{Meta: session.Meta{ID: "chunks"}}
+		parent := ""
+		for i := range n {
+			id := fmt.Sprintf("e%05d", i)
+			role := session.RoleUser
+			if i%2 == 1 {
+				role = session.RoleAssistant
+			}
+			text := fmt.Sprintf("message %d\n\n```go\nfunc f%d() {}\n```\n%s", i, i, strings.Repeat("filler ", i%50))
+			s.Entries = append(s.Entries, &session.Entry{Kind: session.KindMessage, Type: "message", ID: id, ParentID: parent,
+				Message: &session.Message{Role: role, Content: []session.Block{{Type: session.BlockText, Text: text}}}})
+			parent = id
+		}
+		tr, err := transcript.New(s, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var page bytes.Buffer
+		if err := Write(&page, tr); err != nil {
+			t.Fatal(err)
+		}
+		leaf, nodes := decode(t, page.String())
+		if len(nodes) != n {
+			t.Fatalf("%d entries: %d nodes decoded", n, len(nodes))
+		}
+		if n > 0 && leaf != n-1 {
+			t.Errorf("%d entries: leaf %d", n, leaf)
+		}
+		index := map[*session.Entry]int{}
+		for i, e := range s.Entries {
+			index[e] = i
+		}
+		for i, e := range s.Entries {
+			var h buf
+			want := buildNode(tr, index, e, i, &h)
+			want.HTML = h.String()
+			if d := cmp.Diff(want, nodes[i]); d != "" {
+				t.Fatalf("%d entries: node %d differs (-rendered alone +decoded):\n%s", n, i, d)
+			}
+		}
+	}
+}
+
+var jsonTexts = []string{
+	`{}`, `[]`, `{ }`, `[ ]`, `  {"a":1}  `, `{"a":[1,2,{"b":null}],"c":{}}`, `"str"`, ` 12 `, `true`,
+	`{"s":"quote \" and \\ and , : { } [ ]","n":-1.5e10}`, "{\n\t\"x\" :\r [ ] , \"y\":[[]]}\n", `[{"a":{"b":{"c":[1]}}}]`,
+	`{"é":"日本","e":"\u00e9"}`,
+}
+
+// indentJSON is json.Indent for valid JSON.
+func TestIndentJSON(t *testing.T) {
+	for _, s := range jsonTexts {
+		checkIndent(t, s)
+	}
+	if got := prettyJSON([]byte(`{"a":`)); got != `{"a":` {
+		t.Errorf("invalid JSON: %q, want it unchanged", got)
+	}
+}
+
+func FuzzIndentJSON(f *testing.F) {
+	for _, s := range jsonTexts {
+		f.Add(s)
+	}
+	f.Fuzz(checkIndent)
+}
+
+func checkIndent(t *testing.T, s string) {
+	if !json.Valid([]byte(s)) {
+		return
+	}
+	var want bytes.Buffer
+	if err := json.Indent(&want, []byte(s), "", "  "); err != nil {
+		t.Fatalf("json.Indent(%q): %v", s, err)
+	}
+	if got := prettyJSON([]byte(s)); got != want.String() {
+		t.Errorf("prettyJSON(%q) = %q, json.Indent gives %q", s, got, want.String())
+	}
+}
+
+// TestSameBytesOnAnyCores renders a session of many chunks with 1, 2 and 5
+// workers: chunk boundaries depend on entry counts only, so the page must
+// be the same bytes.
+func TestSameBytesOnAnyCores(t *testing.T) {
+	s := &session.Session{Meta: session.Meta{ID: "cores"}}
+	parent := ""
+	for i := range 5*chunkEntries + 3 {
+		id := fmt.Sprintf("e%05d", i)
+		s.Entries = append(s.Entries, &session.Entry{Kind: session.KindMessage, Type: "message", ID: id, ParentID: parent,
+			Message: &session.Message{Role: session.RoleUser, Content: []session.Block{{Type: session.BlockText, Text: strings.Repeat("text ", i)}}}})
+		parent = id
+	}
+	tr, err := transcript.New(s, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	var pages []string
+	for _, n := range []int{1, 2, 5} {
+		runtime.GOMAXPROCS(n)
+		var b bytes.Buffer
+		if err := Write(&b, tr); err != nil {
+			t.Fatal(err)
+		}
+		pages = append(pages, b.String())
+	}
+	if pages[0] != pages[1] || pages[0] != pages[2] {
+		t.Error("the page differs with the number of cores")
+	}
+}
