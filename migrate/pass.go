@@ -80,11 +80,44 @@ func collectIDs(path string, taken *idset.Index) error {
 	}
 }
 
+// Values in fileState.taken: where an id came from.
+const (
+	inFile  int32 = 0 // the input holds it
+	derived int32 = 1 // a step handed it out
+)
+
+// errRestart says that an id handed out without the pre-pass turned up later
+// in the input, which the pre-pass would have prevented: the rewrite is done
+// again, after the pre-pass.
+var errRestart = errors.New("a derived id is already in the file: again with the pre-pass")
+
+// rewrite is the pass that writes the new version: every line is read once,
+// walked once (where its top-level members are), edited by each step in
+// turn and written with all edits applied at once.
+type rewrite struct {
+	f   *fileState
+	fns []lineFunc
+	// trusted: a validator has checked (or is checking, and its verdict
+	// wins) every line of this very input, so the rewrite does not check
+	// JSON syntax again. Otherwise it checks each line itself.
+	trusted bool
+	// skip lists the lines the validator found malformed, when trusted and
+	// --skip-invalid is set; skipInvalid has the rewrite's own checks drop
+	// malformed lines.
+	skip        map[int]bool
+	skipInvalid bool
+	// speculate: ids are derived without the pre-pass, each line's own id
+	// being noted as the line is read; errRestart when that was wrong.
+	speculate bool
+}
+
 // run streams src through the line functions into dst, one line at a time.
 // Blank lines are copied as they are; every other line keeps its own
 // terminator (LF, CRLF, or none on an unterminated last line).
-func run(src io.Reader, dst io.Writer, fns []lineFunc, f *fileState, skipInvalid bool) error {
+func (rw *rewrite) run(src io.Reader, dst io.Writer) error {
+	f := rw.f
 	lr := jsonl.NewReader(src)
+	var ln line
 	pos := -1
 	for {
 		l, err := lr.Next()
@@ -101,28 +134,85 @@ func run(src io.Reader, dst io.Writer, fns []lineFunc, f *fileState, skipInvalid
 			continue
 		}
 		pos++
-		if finding, bad := malformed(f.path, l); bad {
-			// A header is never skipped, and neither is a line that is JSON
-			// but not an object: that is not a torn or corrupt write.
-			if !skipInvalid || pos == 0 || finding.Rule == "schema" {
-				return &invalid{finding}
+		if skip, err := rw.drop(l, pos); err != nil || skip {
+			if err != nil {
+				return err
 			}
-			f.skipped = append(f.skipped, l.N)
 			continue
 		}
-		ln := line{n: l.N, pos: pos, b: l.Bytes, typ: gjson.GetBytes(l.Bytes, "type").String(), header: pos == 0}
+		if !ln.reset(l.Bytes) {
+			finding, bad := malformed(f.path, l)
+			if !bad {
+				finding = report.Finding{Path: f.path, Line: l.N, Severity: report.Error, Rule: "schema", Message: "not a JSON object"}
+			}
+			return &invalid{finding}
+		}
+		if rw.speculate {
+			if id := ln.result("id"); id.Type == gjson.String {
+				if err := rw.see(id.Str); err != nil {
+					return err
+				}
+			}
+		}
+		ln.n, ln.pos, ln.header = l.N, pos, pos == 0
+		ln.typ = ln.result("type").String()
 		if ln.header && ln.typ != "session" {
 			return &invalid{report.Finding{Path: f.path, Line: l.N, Severity: report.Error, Rule: "missing-header", Message: "the first entry is not a session header"}}
 		}
-		for _, fn := range fns {
+		for _, fn := range rw.fns {
 			if err := fn(&ln); err != nil {
 				return &invalid{report.Finding{Path: f.path, Line: l.N, Severity: report.Error, Rule: "migrate", Message: err.Error()}}
 			}
 		}
-		if err := write(dst, ln.b, l); err != nil {
+		out := l.Bytes
+		if ln.edited() {
+			ln.out = ln.render(ln.out[:0])
+			out = ln.out
+		}
+		if err := write(dst, out, l); err != nil {
 			return err
 		}
 	}
+}
+
+// drop reports whether the line is a malformed one to skip, or the error
+// that refuses the file because of it.
+func (rw *rewrite) drop(l jsonl.Line, pos int) (bool, error) {
+	var finding report.Finding
+	switch {
+	case rw.trusted && !rw.skip[l.N]:
+		return false, nil
+	case rw.trusted:
+		finding, _ = malformed(rw.f.path, l)
+	default:
+		var bad bool
+		if finding, bad = malformed(rw.f.path, l); !bad {
+			return false, nil
+		}
+		// A line that is JSON but not an object is not a torn or corrupt
+		// write: never skipped.
+		if !rw.skipInvalid || finding.Rule == "schema" {
+			return false, &invalid{finding}
+		}
+	}
+	if pos == 0 {
+		return false, &invalid{finding} // a header is never skipped
+	}
+	rw.f.skipped = append(rw.f.skipped, l.N)
+	if id := gjson.GetBytes(l.Bytes, "id"); rw.speculate && id.Type == gjson.String {
+		return true, rw.see(id.Str)
+	}
+	return true, nil
+}
+
+// see notes an id the input holds, and asks for the pre-pass when an
+// earlier line was already given it.
+func (rw *rewrite) see(id string) error {
+	if k, ok := rw.f.taken.Get(id); ok && k == derived {
+		return errRestart
+	}
+	rw.f.taken.Put(id, inFile)
+	return nil
 }
 
 // malformed reports a line that is not one JSON object.

@@ -176,14 +176,14 @@ func (r *rules) Check(l validate.Line) {
 		}
 		return
 	}
-	v := l.Value
-	typ := v.Get("type").String()
+	f := readFields(l.Bytes)
+	typ := f.v[fType].String()
 	switch {
 	case first && typ == "title":
 		r.lines = 0 // oh-my-pi's title slot sits before the header
 		return
 	case typ == "session":
-		r.checkHeader(l.N, v, first)
+		r.checkHeader(l.N, &f, first)
 		return
 	case first:
 		r.noHeader = true
@@ -191,10 +191,10 @@ func (r *rules) Check(l validate.Line) {
 	}
 	r.entries++
 	r.ordinal++
-	r.checkEntry(l.N, v, typ)
+	r.checkEntry(l.N, &f, typ)
 }
 
-func (r *rules) checkHeader(n int, v gjson.Result, first bool) {
+func (r *rules) checkHeader(n int, f *lineFields, first bool) {
 	switch {
 	case r.header > 0:
 		r.errorf(n, "/type", "duplicate-header", "second session header (the first is on line %d)", r.header)
@@ -204,21 +204,21 @@ func (r *rules) checkHeader(n int, v gjson.Result, first bool) {
 		return
 	}
 	r.header = n
-	if ver := v.Get("version"); ver.Exists() {
+	if ver := f.v[fVersion]; ver.Exists() {
 		if n2, ok := integer([]byte(ver.Raw)); !ok || n2 < 1 || n2 > 3 {
 			r.errorf(n, "/version", "unknown-version", "unknown version %s (known: 1, 2, 3; none means 1)", ver.Raw)
 		}
 	}
-	r.checkTime(n, v)
-	if id := v.Get("id"); id.Type == gjson.String {
+	r.checkTime(n, f)
+	if id := f.v[fID]; id.Type == gjson.String {
 		if why := format.UnsafeID(id.Str); why != "" {
 			r.errorf(n, "/id", "unsafe-id", "session id %q %s: it cannot name an output file or directory", id.Str, why)
 		}
 	}
 }
 
-func (r *rules) checkTime(n int, v gjson.Result) {
-	ts := v.Get("timestamp")
+func (r *rules) checkTime(n int, f *lineFields) {
+	ts := f.v[fTimestamp]
 	if ts.Type != gjson.String {
 		return // absent or not a string: the schema says so
 	}
@@ -227,33 +227,29 @@ func (r *rules) checkTime(n int, v gjson.Result) {
 	}
 }
 
-func (r *rules) checkEntry(n int, v gjson.Result, typ string) {
-	if t := v.Get("type"); t.Type == gjson.String && !r.known[typ] {
+func (r *rules) checkEntry(n int, f *lineFields, typ string) {
+	if f.v[fType].Type == gjson.String && !r.known[typ] {
 		r.rep.Warnf(r.path, n, "/type", "unknown-entry-type", "unknown entry type %q (kept as it is)", typ)
 	}
-	r.checkTime(n, v)
-	key, parent, ok := r.checkIDs(n, v)
+	r.checkTime(n, f)
+	key, parent, ok := r.checkIDs(n, f)
 	if !ok {
 		return
 	}
-	r.checkRefs(n, v, typ)
-	msg := v.Get("message")
+	r.checkRefs(n, f, typ)
+	msg := f.v[fMessage]
 	if typ != "message" || !msg.IsObject() {
 		return
 	}
-	switch msg.Get("role").String() {
+	m := readMessage(f.message)
+	switch m.role.String() {
 	case "assistant":
-		msg.Get("content").ForEach(func(_, b gjson.Result) bool {
-			if b.Get("type").String() == "toolCall" {
-				if id := b.Get("id"); id.Type == gjson.String {
-					r.callHash = append(r.callHash, maphash.String(r.seed, id.Str))
-				}
-			}
-			return true
+		eachToolCall(m.content, func(id string) {
+			r.callHash = append(r.callHash, maphash.String(r.seed, id))
 		})
 		r.callEnd[key] = int32(len(r.callHash))
 	case "toolResult":
-		id := msg.Get("toolCallId")
+		id := m.toolCallID
 		if id.Type == gjson.String && !r.onPath(parent, id.Str) {
 			r.rep.Warnf(r.path, n, "/message/toolCallId", "orphan-tool-result",
 				"tool result for call %q, but no earlier entry on its path made that tool call", id.Str)
@@ -265,22 +261,23 @@ func (r *rules) checkEntry(n int, v gjson.Result, typ string) {
 // and its parent's (noParent for a root, unresolved for a parent not seen
 // yet). v1 entries have no ids: they get a key of their own, chained in file
 // order.
-func (r *rules) checkIDs(n int, v gjson.Result) (key, parent int32, ok bool) {
+func (r *rules) checkIDs(n int, f *lineFields) (key, parent int32, ok bool) {
 	if r.version == 1 {
-		for _, k := range []string{"id", "parentId"} {
-			if v.Get(k).Exists() {
-				r.errorf(n, "/"+k, "unexpected-id", "a version 1 entry has no %s (ids came with version 2)", k)
+		for _, k := range []int{fID, fParentID} {
+			if f.v[k].Exists() {
+				name := [...]string{fID: "id", fParentID: "parentId"}[k]
+				r.errorf(n, "/"+name, "unexpected-id", "a version 1 entry has no %s (ids came with version 2)", name)
 			}
 		}
 		parent = int32(len(r.lineOf)) - 1 // the previous entry, or noParent
 		return r.add("#"+strconv.Itoa(r.ordinal), n, parent), parent, true
 	}
-	id := v.Get("id")
+	id := f.v[fID]
 	if id.Type != gjson.String || id.Str == "" {
 		r.errorf(n, "", "missing-id", "entry has no id (version %d entries must have one)", r.version)
 		return 0, 0, false
 	}
-	pid := v.Get("parentId")
+	pid := f.v[fParentID]
 	parent = noParent
 	switch {
 	case !pid.Exists():
@@ -319,16 +316,16 @@ func (r *rules) resolve(line int, pointer, target, rule, what string) int32 {
 	return unresolved
 }
 
-func (r *rules) checkRefs(n int, v gjson.Result, typ string) {
-	add := func(field, what string) {
-		if t := v.Get(field); t.Type == gjson.String {
+func (r *rules) checkRefs(n int, f *lineFields, typ string) {
+	add := func(k int, field, what string) {
+		if t := f.v[k]; t.Type == gjson.String {
 			r.resolve(n, "/"+field, t.Str, "dangling-reference", what)
 		}
 	}
 	switch typ {
 	case "compaction":
-		add("firstKeptEntryId", "first kept entry")
-		if idx := v.Get("firstKeptEntryIndex"); idx.Exists() && r.version == 1 {
+		add(fFirstKeptEntryID, "firstKeptEntryId", "first kept entry")
+		if idx := f.v[fFirstKeptEntryIndex]; idx.Exists() && r.version == 1 {
 			i, ok := integer([]byte(idx.Raw))
 			if !ok || i < 1 || i >= int64(r.ordinal) {
 				r.errorf(n, "/firstKeptEntryIndex", "dangling-reference",
@@ -336,11 +333,11 @@ func (r *rules) checkRefs(n int, v gjson.Result, typ string) {
 			}
 		}
 	case "branch_summary":
-		if v.Get("fromId").String() != "root" {
-			add("fromId", "branch point")
+		if f.v[fFromID].String() != "root" {
+			add(fFromID, "fromId", "branch point")
 		}
 	case "label":
-		add("targetId", "label target")
+		add(fTargetID, "targetId", "label target")
 	}
 }
 
