@@ -147,6 +147,13 @@ func (t Tree) prepare(path string, h header, todo []step, opt format.MigrateOpti
 	return rw, func(src io.Reader, dst io.Writer) error {
 		verdict := make(chan error, 1)
 		go func() {
+			defer func() {
+				// A panic here would end the process: the command's own
+				// recovery only covers the goroutine it runs on.
+				if r := recover(); r != nil {
+					verdict <- fmt.Errorf("internal error in the validator (please report): %v", r)
+				}
+			}()
 			_, err := t.check(path, false)
 			verdict <- err
 		}()
