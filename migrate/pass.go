@@ -19,7 +19,8 @@ import (
 type fileState struct {
 	path      string
 	sessionID string
-	taken     *idset.Index   // ids already in the file, plus ids handed out (compact: a file can hold millions)
+	inFile    *idset.Index   // ids the input holds (the header's; in a valid v1 file no other)
+	derived   hexSet         // ids handed out
 	ids       int            // entries that got an id
 	roles     map[string]int // "hookMessage -> custom": count
 	notes     []string
@@ -27,10 +28,18 @@ type fileState struct {
 }
 
 func newFileState(path, sessionID string) *fileState {
-	return &fileState{path: path, sessionID: sessionID, taken: &idset.Index{}, roles: map[string]int{}}
+	return &fileState{path: path, sessionID: sessionID, inFile: &idset.Index{}, roles: map[string]int{}}
 }
 
-func (f *fileState) isTaken(id string) bool { _, ok := f.taken.Get(id); return ok }
+// isTaken reports whether a derived id would collide: with an id in the
+// input or one handed out already.
+func (f *fileState) isTaken(id string) bool {
+	if _, ok := f.inFile.Get(id); ok {
+		return true
+	}
+	v, ok := hex8(id)
+	return ok && f.derived.has(v)
+}
 
 func (f *fileState) notef(format string, args ...any) {
 	f.notes = append(f.notes, fmt.Sprintf(format, args...))
@@ -79,12 +88,6 @@ func collectIDs(path string, taken *idset.Index) error {
 		}
 	}
 }
-
-// Values in fileState.taken: where an id came from.
-const (
-	inFile  int32 = 0 // the input holds it
-	derived int32 = 1 // a step handed it out
-)
 
 // errRestart says that an id handed out without the pre-pass turned up later
 // in the input, which the pre-pass would have prevented: the rewrite is done
@@ -208,10 +211,10 @@ func (rw *rewrite) drop(l jsonl.Line, pos int) (bool, error) {
 // see notes an id the input holds, and asks for the pre-pass when an
 // earlier line was already given it.
 func (rw *rewrite) see(id string) error {
-	if k, ok := rw.f.taken.Get(id); ok && k == derived {
+	if v, ok := hex8(id); ok && rw.f.derived.has(v) {
 		return errRestart
 	}
-	rw.f.taken.Put(id, inFile)
+	rw.f.inFile.Put(id, 0)
 	return nil
 }
 

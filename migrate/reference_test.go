@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/idset"
 	"github.com/sesstool/sesstool/jsonl"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
@@ -44,8 +45,9 @@ func referenceMigrate(validate func(string, *report.Report) error, path string, 
 		}
 	}
 	f := newFileState(path, h.id)
+	taken := &idset.Index{} // ids in the file and ids handed out
 	if h.version == 1 {
-		if err := collectIDs(path, f.taken); err != nil {
+		if err := collectIDs(path, taken); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -53,7 +55,7 @@ func referenceMigrate(validate func(string, *report.Report) error, path string, 
 	for _, s := range todo {
 		switch {
 		case s.from == 1:
-			fns = append(fns, refV1to2(f))
+			fns = append(fns, refV1to2(f, taken))
 		case s.to == 3:
 			fns = append(fns, refRenameRole(f, 3, "hookMessage", "custom"))
 		default:
@@ -128,7 +130,7 @@ func refRun(src io.Reader, dst io.Writer, fns []refFunc, f *fileState, skipInval
 	}
 }
 
-func refV1to2(f *fileState) refFunc {
+func refV1to2(f *fileState, taken *idset.Index) refFunc {
 	prev := []byte("null")
 	var ids []string
 	return func(l *refLine) error {
@@ -140,8 +142,8 @@ func refV1to2(f *fileState) refFunc {
 		if l.typ == "session" {
 			return fmt.Errorf("line %d: a second session header", l.n)
 		}
-		id := session.DerivedID(f.sessionID, l.n, f.isTaken)
-		f.taken.Put(id, 0)
+		id := session.DerivedID(f.sessionID, l.n, func(id string) bool { _, ok := taken.Get(id); return ok })
+		taken.Put(id, 0)
 		for len(ids) <= l.pos {
 			ids = append(ids, "")
 		}

@@ -1,7 +1,6 @@
 package migrate
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"strconv"
@@ -65,7 +64,7 @@ func findStep(from, to int) (step, bool) {
 // compaction without firstKeptEntryId, as in pi. Legacy header fields stay.
 func v1to2(f *fileState) lineFunc {
 	prev, cur := []byte("null"), []byte(nil) // quoted ids of the previous entry and this one
-	var ids []uint64                         // packed derived ids by pos; 0 for the header and skipped lines
+	var ids hexByPos
 	return func(l *line) error {
 		if l.header {
 			l.set("version", []byte("2"))
@@ -76,57 +75,45 @@ func v1to2(f *fileState) lineFunc {
 			return fmt.Errorf("line %d: a second session header", l.n)
 		}
 		id := session.DerivedID(f.sessionID, l.n, f.isTaken)
-		f.taken.Put(id, derived)
-		for len(ids) <= l.pos {
-			ids = append(ids, 0)
+		v, ok := hex8(id)
+		if !ok {
+			return fmt.Errorf("line %d: derived id %q is not 8 hex digits", l.n, id) // cannot happen: DerivedID makes them
 		}
-		ids[l.pos] = packID(id)
+		f.derived.add(v)
+		ids.put(l.pos, v)
 		cur = strconv.AppendQuote(cur[:0], id) // 8 hex digits: no escaping needed
 		l.set("id", cur)
 		l.set("parentId", prev)
 		prev, cur = cur, prev
 		f.ids++
 		if l.typ == "compaction" {
-			resolveFirstKept(f, l, ids)
+			resolveFirstKept(f, l, &ids)
 		}
 		return nil
 	}
 }
 
 // resolveFirstKept turns a numeric firstKeptEntryIndex into firstKeptEntryId.
-func resolveFirstKept(f *fileState, l *line, ids []uint64) {
+func resolveFirstKept(f *fileState, l *line, ids *hexByPos) {
 	idx := l.result("firstKeptEntryIndex")
 	if idx.Type != gjson.Number {
 		return // pi only converts a number; anything else stays as it is
 	}
 	i, whole := idx.Num, idx.Num == math.Trunc(idx.Num)
 	switch {
-	case !whole || i < 0 || i >= float64(len(ids)):
+	case !whole || i < 0 || i >= float64(ids.len()):
 		f.notef("line %d: compaction firstKeptEntryIndex %s is out of range or ahead of the compaction: removed, no firstKeptEntryId (as pi does)", l.n, idx.Raw)
 	case i == 0:
 		f.notef("line %d: compaction firstKeptEntryIndex 0 points at the header: removed, no firstKeptEntryId (as pi does)", l.n)
-	case ids[int(i)] == 0:
+	case !ids.has(int(i)):
 		f.notef("line %d: compaction firstKeptEntryIndex %s points at a skipped line: removed, no firstKeptEntryId", l.n, idx.Raw)
 	default:
-		id := unpackID(ids[int(i)])
+		v, _ := ids.get(int(i))
+		id := hexString(v)
 		l.set("firstKeptEntryId", strconv.AppendQuote(nil, id))
 		f.notef("line %d: compaction firstKeptEntryIndex %s -> firstKeptEntryId %q", l.n, idx.Raw, id)
 	}
 	l.remove("firstKeptEntryIndex")
-}
-
-// packID packs a derived id (always 8 hex digits) into a uint64, so the ids
-// by position cost 8 bytes an entry; 0 is no id.
-func packID(id string) uint64 {
-	var b [8]byte
-	copy(b[:], id)
-	return binary.LittleEndian.Uint64(b[:])
-}
-
-func unpackID(p uint64) string {
-	var b [8]byte
-	binary.LittleEndian.PutUint64(b[:], p)
-	return string(b[:])
 }
 
 // v2to3 is pi's migrateV2ToV3: the header gets version 3 and a message with

@@ -132,7 +132,7 @@ func (t Tree) prepare(path string, h header, todo []step, opt format.MigrateOpti
 		// id as it goes instead of reading the whole file first.
 		rw.speculate = first && opt.Out != "-"
 		if !rw.speculate {
-			if err := collectIDs(path, f.taken); err != nil {
+			if err := collectIDs(path, f.inFile); err != nil {
 				return rw, nil, err
 			}
 		}

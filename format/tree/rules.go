@@ -103,7 +103,8 @@ type rules struct {
 	callHash []uint64
 	callEnd  []int32
 	seed     maphash.Seed
-	refs     []ref // references to ids not seen yet when read
+	refs     []ref    // references to ids not seen yet when read
+	keys     []string // id by index, built for the first cycle found
 }
 
 const (
@@ -270,7 +271,7 @@ func (r *rules) checkIDs(n int, f *lineFields) (key, parent int32, ok bool) {
 			}
 		}
 		parent = int32(len(r.lineOf)) - 1 // the previous entry, or noParent
-		return r.add("#"+strconv.Itoa(r.ordinal), n, parent), parent, true
+		return r.add("", n, parent), parent, true
 	}
 	id := f.v[fID]
 	if id.Type != gjson.String || id.Str == "" {
@@ -285,7 +286,7 @@ func (r *rules) checkIDs(n int, f *lineFields) (key, parent int32, ok bool) {
 	case pid.Type == gjson.String:
 		parent = r.resolve(n, "/parentId", pid.Str, "dangling-parent", "parent")
 	}
-	if first, dup := r.ids.Get(id.Str); dup {
+	if first, dup := r.lookup(id.Str); dup {
 		r.errorf(n, "/id", "duplicate-id", "id %q is already used on line %d", id.Str, r.lineOf[first])
 		return 0, 0, false
 	}
@@ -296,10 +297,13 @@ func (r *rules) checkIDs(n int, f *lineFields) (key, parent int32, ok bool) {
 	return key, parent, true
 }
 
-// add records an entry and returns its index.
+// add records an entry and returns its index. A version 1 entry has no id
+// (see lookup).
 func (r *rules) add(id string, line int, parent int32) int32 {
 	k := int32(len(r.lineOf))
-	r.ids.Put(id, k)
+	if r.version != 1 {
+		r.ids.Put(id, k)
+	}
 	r.lineOf = append(r.lineOf, int32(line))
 	r.parentOf = append(r.parentOf, parent)
 	r.callEnd = append(r.callEnd, int32(len(r.callHash)))
@@ -309,11 +313,47 @@ func (r *rules) add(id string, line int, parent int32) int32 {
 // resolve returns the index of the entry target names, or notes a reference
 // for Finish to resolve (or report) and returns unresolved.
 func (r *rules) resolve(line int, pointer, target, rule, what string) int32 {
-	if k, ok := r.ids.Get(target); ok {
+	if k, ok := r.lookup(target); ok {
 		return k
 	}
 	r.refs = append(r.refs, ref{line: line, pointer: pointer, target: strings.Clone(target), rule: rule, what: what, from: -1})
 	return unresolved
+}
+
+// lookup returns the index of the entry with id. Version 1 entries have no
+// ids: the n-th (1-based, in file order) is known as "#n", its index plus
+// one, so no map is kept for them (at a million entries, tens of MB).
+func (r *rules) lookup(id string) (int32, bool) {
+	if r.version != 1 {
+		return r.ids.Get(id)
+	}
+	digits, ok := strings.CutPrefix(id, "#")
+	if !ok || digits == "" || len(digits) > 9 || digits[0] == '0' {
+		return 0, false
+	}
+	n := 0
+	for _, c := range []byte(digits) {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	if n > len(r.lineOf) {
+		return 0, false
+	}
+	return int32(n - 1), true
+}
+
+// key is the id of the entry at index k.
+func (r *rules) key(k int32) string {
+	if r.version == 1 {
+		return "#" + strconv.Itoa(int(k)+1)
+	}
+	if r.keys == nil {
+		r.keys = make([]string, len(r.lineOf))
+		r.ids.Each(func(id string, k int32) { r.keys[k] = id })
+	}
+	return r.keys[k]
 }
 
 func (r *rules) checkRefs(n int, f *lineFields, typ string) {
@@ -367,7 +407,7 @@ func (r *rules) Finish() {
 		r.errorf(0, "", "missing-header", "no session header (the file has no entries at all)")
 	}
 	for _, f := range r.refs {
-		k, ok := r.ids.Get(f.target)
+		k, ok := r.lookup(f.target)
 		if !ok {
 			r.errorf(f.line, f.pointer, f.rule, "%s %q is not an entry in this file", f.what, f.target)
 			k = noParent
@@ -396,7 +436,6 @@ func (r *rules) cycles() {
 		done
 	)
 	state := make([]uint8, len(r.lineOf))
-	var keys []string // id by index, built for the first loop found
 	for start := range r.lineOf {
 		var stack []int32
 		p := int32(start)
@@ -417,15 +456,11 @@ func (r *rules) cycles() {
 					at = k
 				}
 			}
-			if keys == nil {
-				keys = make([]string, len(r.lineOf))
-				r.ids.Each(func(id string, k int32) { keys[k] = id })
-			}
 			names := make([]string, 0, len(loop)+1)
 			for _, k := range loop {
-				names = append(names, strconv.Quote(keys[k]))
+				names = append(names, strconv.Quote(r.key(k)))
 			}
-			names = append(names, strconv.Quote(keys[loop[0]]))
+			names = append(names, strconv.Quote(r.key(loop[0])))
 			r.errorf(int(r.lineOf[at]), "/parentId", "cycle", "parentId links form a cycle: %s", strings.Join(names, " -> "))
 		}
 		for _, k := range stack {
