@@ -5,6 +5,8 @@ import (
 	"errors"
 	"hash/maphash"
 	"io"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/sesstool/sesstool/format"
@@ -32,6 +34,23 @@ func benchValidate(b *testing.B, v3 bool) {
 		}
 		if rep.Errors() > 0 {
 			b.Fatalf("%d errors: %v", rep.Errors(), rep.Findings()[0])
+		}
+	}
+}
+
+// BenchmarkMigrateV1toV3 is the whole migration of 16 MB of v1 (a dry run:
+// nothing is written): the tree validator alongside the rewrite.
+func BenchmarkMigrateV1toV3(b *testing.B) {
+	in := benchdata.TreeBytes(b, benchSize, false)
+	src := filepath.Join(b.TempDir(), "in.jsonl")
+	if err := os.WriteFile(src, in, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := (Format{}).Migrate(src, "3", format.MigrateOptions{DryRun: true}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
