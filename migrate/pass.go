@@ -118,7 +118,6 @@ type rewrite struct {
 // Blank lines are copied as they are; every other line keeps its own
 // terminator (LF, CRLF, or none on an unterminated last line).
 func (rw *rewrite) run(src io.Reader, dst io.Writer) error {
-	f := rw.f
 	lr := jsonl.NewReader(src)
 	var ln line
 	pos := -1
@@ -128,54 +127,60 @@ func (rw *rewrite) run(src io.Reader, dst io.Writer) error {
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("read %s: %w", f.path, err)
+			return fmt.Errorf("read %s: %w", rw.f.path, err)
 		}
-		if len(bytes.TrimSpace(l.Bytes)) == 0 {
-			if err := write(dst, l.Bytes, l); err != nil {
-				return err
-			}
-			continue
-		}
-		pos++
-		if skip, err := rw.drop(l, pos); err != nil || skip {
+		out := l.Bytes
+		if len(bytes.TrimSpace(l.Bytes)) > 0 {
+			pos++
+			skip, err := rw.drop(l, pos)
 			if err != nil {
 				return err
 			}
-			continue
-		}
-		if !ln.reset(l.Bytes) {
-			finding, bad := malformed(f.path, l)
-			if !bad {
-				finding = report.Finding{Path: f.path, Line: l.N, Severity: report.Error, Rule: "schema", Message: "not a JSON object"}
+			if skip {
+				continue
 			}
-			return &invalid{finding}
-		}
-		if rw.speculate {
-			if id := ln.result("id"); id.Type == gjson.String {
-				if err := rw.see(id.Str); err != nil {
-					return err
-				}
+			if out, err = rw.edit(&ln, l, pos); err != nil {
+				return err
 			}
-		}
-		ln.n, ln.pos, ln.header = l.N, pos, pos == 0
-		ln.typ = ln.result("type").String()
-		if ln.header && ln.typ != "session" {
-			return &invalid{report.Finding{Path: f.path, Line: l.N, Severity: report.Error, Rule: "missing-header", Message: "the first entry is not a session header"}}
-		}
-		for _, fn := range rw.fns {
-			if err := fn(&ln); err != nil {
-				return &invalid{report.Finding{Path: f.path, Line: l.N, Severity: report.Error, Rule: "migrate", Message: err.Error()}}
-			}
-		}
-		out := l.Bytes
-		if ln.edited() {
-			ln.out = ln.render(ln.out[:0])
-			out = ln.out
 		}
 		if err := write(dst, out, l); err != nil {
 			return err
 		}
 	}
+}
+
+// edit runs the steps over one line and returns it as it is to be written.
+func (rw *rewrite) edit(ln *line, l jsonl.Line, pos int) ([]byte, error) {
+	f := rw.f
+	if !ln.reset(l.Bytes) {
+		finding, bad := malformed(f.path, l)
+		if !bad {
+			finding = report.Finding{Path: f.path, Line: l.N, Severity: report.Error, Rule: "schema", Message: "not a JSON object"}
+		}
+		return nil, &invalid{finding}
+	}
+	if rw.speculate {
+		if id := ln.result("id"); id.Type == gjson.String {
+			if err := rw.see(id.Str); err != nil {
+				return nil, err
+			}
+		}
+	}
+	ln.n, ln.pos, ln.header = l.N, pos, pos == 0
+	ln.typ = ln.result("type").String()
+	if ln.header && ln.typ != "session" {
+		return nil, &invalid{report.Finding{Path: f.path, Line: l.N, Severity: report.Error, Rule: "missing-header", Message: "the first entry is not a session header"}}
+	}
+	for _, fn := range rw.fns {
+		if err := fn(ln); err != nil {
+			return nil, &invalid{report.Finding{Path: f.path, Line: l.N, Severity: report.Error, Rule: "migrate", Message: err.Error()}}
+		}
+	}
+	if !ln.edited() {
+		return l.Bytes, nil
+	}
+	ln.out = ln.render(ln.out[:0])
+	return ln.out, nil
 }
 
 // drop reports whether the line is a malformed one to skip, or the error
@@ -202,8 +207,11 @@ func (rw *rewrite) drop(l jsonl.Line, pos int) (bool, error) {
 		return false, &invalid{finding} // a header is never skipped
 	}
 	rw.f.skipped = append(rw.f.skipped, l.N)
-	if id := gjson.GetBytes(l.Bytes, "id"); rw.speculate && id.Type == gjson.String {
-		return true, rw.see(id.Str)
+	if !rw.speculate {
+		return true, nil
+	}
+	if id := gjson.GetBytes(l.Bytes, "id"); id.Type == gjson.String {
+		return true, rw.see(id.Str) // the pre-pass would have seen it too
 	}
 	return true, nil
 }
