@@ -78,3 +78,28 @@ func TestNoCollisionAfterRestart(t *testing.T) {
 		t.Errorf("line 2 was given the id line 10 holds")
 	}
 }
+
+// TestInvalidBeforeOtherRefusals: an invalid file is refused for being
+// invalid (exit 1 in the command) even when the migration could not have
+// started anyway, because of an existing backup or -o FILE, as when the
+// validator ran before anything else.
+func TestInvalidBeforeOtherRefusals(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	writeFile(t, p, read(t, "testdata/v1-malformed.jsonl"))
+	writeFile(t, p+".bak", []byte("older original\n"))
+	out := filepath.Join(dir, "taken.jsonl")
+	writeFile(t, out, []byte("already here\n"))
+	for _, opt := range []format.MigrateOptions{{}, {Out: out}} {
+		_, err := testTree.Migrate(p, "3", opt)
+		var inv *format.InvalidError
+		if !errors.As(err, &inv) || inv.Findings[0].Line != 3 {
+			t.Errorf("%+v: err = %v, want the finding on line 3", opt, err)
+		}
+	}
+	// A valid file gets the refusal that applies.
+	writeFile(t, p, read(t, "testdata/v1-compaction.jsonl"))
+	if _, err := testTree.Migrate(p, "3", format.MigrateOptions{}); err == nil || !strings.Contains(err.Error(), "already exists") {
+		t.Errorf("valid file, existing .bak: err = %v", err)
+	}
+}

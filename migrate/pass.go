@@ -104,6 +104,8 @@ type rewrite struct {
 	// wins) every line of this very input, so the rewrite does not check
 	// JSON syntax again. Otherwise it checks each line itself.
 	trusted bool
+	// alongside: the validator runs at the same time as the rewrite.
+	alongside bool
 	// skip lists the lines the validator found malformed, when trusted and
 	// --skip-invalid is set; skipInvalid has the rewrite's own checks drop
 	// malformed lines.

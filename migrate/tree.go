@@ -96,7 +96,20 @@ func (t Tree) rewrite(path string, h header, todo []step, opt format.MigrateOpti
 	if err != nil {
 		return rw.f, err
 	}
-	return rw.f, stream(path, opt, res, &since, body)
+	ran := false
+	err = stream(path, opt, res, &since, func(src io.Reader, dst io.Writer) error {
+		ran = true
+		return body(src, dst)
+	})
+	if err != nil && !ran && rw.alongside {
+		// stream failed before the body ran (the file changed since the
+		// plan, an existing -o FILE or .bak): the validator's verdict still
+		// comes first, as when it ran before anything else.
+		if _, verr := t.check(path, false); verr != nil {
+			return rw.f, verr
+		}
+	}
+	return rw.f, err
 }
 
 // prepare sets the rewrite up and returns the body stream runs, which reads
@@ -112,10 +125,10 @@ func (t Tree) rewrite(path string, h header, todo []step, opt format.MigrateOpti
 func (t Tree) prepare(path string, h header, todo []step, opt format.MigrateOptions, first bool) (*rewrite, func(io.Reader, io.Writer) error, error) {
 	f := newFileState(path, h.id)
 	rw := &rewrite{f: f, skipInvalid: opt.SkipInvalid}
-	alongside := t.Validate != nil && first && !opt.SkipInvalid && opt.Out != "-"
+	rw.alongside = t.Validate != nil && first && !opt.SkipInvalid && opt.Out != "-"
 	switch {
 	case t.Validate == nil:
-	case alongside:
+	case rw.alongside:
 		rw.trusted = true
 	case !first && !opt.SkipInvalid: // validated by the first attempt, of this same file (see stream's stamp)
 		rw.trusted = true
@@ -141,7 +154,7 @@ func (t Tree) prepare(path string, h header, todo []step, opt format.MigrateOpti
 	for i, s := range todo {
 		rw.fns[i] = s.start(f)
 	}
-	if !alongside {
+	if !rw.alongside {
 		return rw, rw.run, nil
 	}
 	return rw, func(src io.Reader, dst io.Writer) error {
