@@ -3,10 +3,12 @@
 // what pi's own migrateV1ToV2 and migrateV2ToV3 do, but deterministically and
 // without re-encoding anything a step does not change.
 //
-// Every step works on the raw bytes of one line: gjson finds what to change
-// and the change is spliced into the line, so key order, unknown members,
-// number spelling and string escapes of everything else stay byte-identical.
-// Steps compose line by line, so a file is read once (plus one cheap pre-pass
-// that only collects the ids already present) and memory stays flat in file
-// size apart from one id per entry, which firstKeptEntryIndex resolution needs.
+// Every step works on the raw bytes of one line: the line is walked once
+// (where its top-level members are), each step records its edits, and the
+// edits are spliced into the line in one pass as it is written, so key
+// order, unknown members, number spelling and string escapes of everything
+// else stay byte-identical. Steps compose line by line, so the input is read
+// once by the rewrite (and once by the validator, alongside it); memory
+// stays flat in file size apart from a 32-bit id per entry, which
+// firstKeptEntryIndex resolution needs.
 package migrate

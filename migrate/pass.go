@@ -19,7 +19,8 @@ import (
 type fileState struct {
 	path      string
 	sessionID string
-	taken     *idset.Index   // ids already in the file, plus ids handed out (compact: a file can hold millions)
+	inFile    *idset.Index   // ids the input holds (the header's; in a valid v1 file no other)
+	derived   hexSet         // ids handed out
 	ids       int            // entries that got an id
 	roles     map[string]int // "hookMessage -> custom": count
 	notes     []string
@@ -27,10 +28,18 @@ type fileState struct {
 }
 
 func newFileState(path, sessionID string) *fileState {
-	return &fileState{path: path, sessionID: sessionID, taken: &idset.Index{}, roles: map[string]int{}}
+	return &fileState{path: path, sessionID: sessionID, inFile: &idset.Index{}, roles: map[string]int{}}
 }
 
-func (f *fileState) isTaken(id string) bool { _, ok := f.taken.Get(id); return ok }
+// isTaken reports whether a derived id would collide: with an id in the
+// input or one handed out already.
+func (f *fileState) isTaken(id string) bool {
+	if _, ok := f.inFile.Get(id); ok {
+		return true
+	}
+	v, ok := hex8(id)
+	return ok && f.derived.has(v)
+}
 
 func (f *fileState) notef(format string, args ...any) {
 	f.notes = append(f.notes, fmt.Sprintf(format, args...))
@@ -80,11 +89,39 @@ func collectIDs(path string, taken *idset.Index) error {
 	}
 }
 
+// errRestart says that an id handed out without the pre-pass turned up later
+// in the input, which the pre-pass would have prevented: the rewrite is done
+// again, after the pre-pass.
+var errRestart = errors.New("a derived id is already in the file: again with the pre-pass")
+
+// rewrite is the pass that writes the new version: every line is read once,
+// walked once (where its top-level members are), edited by each step in
+// turn and written with all edits applied at once.
+type rewrite struct {
+	f   *fileState
+	fns []lineFunc
+	// trusted: a validator has checked (or is checking, and its verdict
+	// wins) every line of this very input, so the rewrite does not check
+	// JSON syntax again. Otherwise it checks each line itself.
+	trusted bool
+	// alongside: the validator runs at the same time as the rewrite.
+	alongside bool
+	// skip lists the lines the validator found malformed, when trusted and
+	// --skip-invalid is set; skipInvalid has the rewrite's own checks drop
+	// malformed lines.
+	skip        map[int]bool
+	skipInvalid bool
+	// speculate: ids are derived without the pre-pass, each line's own id
+	// being noted as the line is read; errRestart when that was wrong.
+	speculate bool
+}
+
 // run streams src through the line functions into dst, one line at a time.
 // Blank lines are copied as they are; every other line keeps its own
 // terminator (LF, CRLF, or none on an unterminated last line).
-func run(src io.Reader, dst io.Writer, fns []lineFunc, f *fileState, skipInvalid bool) error {
+func (rw *rewrite) run(src io.Reader, dst io.Writer) error {
 	lr := jsonl.NewReader(src)
+	var ln line
 	pos := -1
 	for {
 		l, err := lr.Next()
@@ -92,37 +129,103 @@ func run(src io.Reader, dst io.Writer, fns []lineFunc, f *fileState, skipInvalid
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("read %s: %w", f.path, err)
+			return fmt.Errorf("read %s: %w", rw.f.path, err)
 		}
-		if len(bytes.TrimSpace(l.Bytes)) == 0 {
-			if err := write(dst, l.Bytes, l); err != nil {
+		out := l.Bytes
+		if len(bytes.TrimSpace(l.Bytes)) > 0 {
+			pos++
+			skip, err := rw.drop(l, pos)
+			if err != nil {
 				return err
 			}
-			continue
-		}
-		pos++
-		if finding, bad := malformed(f.path, l); bad {
-			// A header is never skipped, and neither is a line that is JSON
-			// but not an object: that is not a torn or corrupt write.
-			if !skipInvalid || pos == 0 || finding.Rule == "schema" {
-				return &invalid{finding}
+			if skip {
+				continue
 			}
-			f.skipped = append(f.skipped, l.N)
-			continue
-		}
-		ln := line{n: l.N, pos: pos, b: l.Bytes, typ: gjson.GetBytes(l.Bytes, "type").String(), header: pos == 0}
-		if ln.header && ln.typ != "session" {
-			return &invalid{report.Finding{Path: f.path, Line: l.N, Severity: report.Error, Rule: "missing-header", Message: "the first entry is not a session header"}}
-		}
-		for _, fn := range fns {
-			if err := fn(&ln); err != nil {
-				return &invalid{report.Finding{Path: f.path, Line: l.N, Severity: report.Error, Rule: "migrate", Message: err.Error()}}
+			if out, err = rw.edit(&ln, l, pos); err != nil {
+				return err
 			}
 		}
-		if err := write(dst, ln.b, l); err != nil {
+		if err := write(dst, out, l); err != nil {
 			return err
 		}
 	}
+}
+
+// edit runs the steps over one line and returns it as it is to be written.
+func (rw *rewrite) edit(ln *line, l jsonl.Line, pos int) ([]byte, error) {
+	f := rw.f
+	if !ln.reset(l.Bytes) {
+		finding, bad := malformed(f.path, l)
+		if !bad {
+			finding = report.Finding{Path: f.path, Line: l.N, Severity: report.Error, Rule: "schema", Message: "not a JSON object"}
+		}
+		return nil, &invalid{finding}
+	}
+	if rw.speculate {
+		if id := ln.result("id"); id.Type == gjson.String {
+			if err := rw.see(id.Str); err != nil {
+				return nil, err
+			}
+		}
+	}
+	ln.n, ln.pos, ln.header = l.N, pos, pos == 0
+	ln.typ = ln.result("type").String()
+	if ln.header && ln.typ != "session" {
+		return nil, &invalid{report.Finding{Path: f.path, Line: l.N, Severity: report.Error, Rule: "missing-header", Message: "the first entry is not a session header"}}
+	}
+	for _, fn := range rw.fns {
+		if err := fn(ln); err != nil {
+			return nil, &invalid{report.Finding{Path: f.path, Line: l.N, Severity: report.Error, Rule: "migrate", Message: err.Error()}}
+		}
+	}
+	if !ln.edited() {
+		return l.Bytes, nil
+	}
+	ln.out = ln.render(ln.out[:0])
+	return ln.out, nil
+}
+
+// drop reports whether the line is a malformed one to skip, or the error
+// that refuses the file because of it.
+func (rw *rewrite) drop(l jsonl.Line, pos int) (bool, error) {
+	var finding report.Finding
+	switch {
+	case rw.trusted && !rw.skip[l.N]:
+		return false, nil
+	case rw.trusted:
+		finding, _ = malformed(rw.f.path, l)
+	default:
+		var bad bool
+		if finding, bad = malformed(rw.f.path, l); !bad {
+			return false, nil
+		}
+		// A line that is JSON but not an object is not a torn or corrupt
+		// write: never skipped.
+		if !rw.skipInvalid || finding.Rule == "schema" {
+			return false, &invalid{finding}
+		}
+	}
+	if pos == 0 {
+		return false, &invalid{finding} // a header is never skipped
+	}
+	rw.f.skipped = append(rw.f.skipped, l.N)
+	if !rw.speculate {
+		return true, nil
+	}
+	if id := gjson.GetBytes(l.Bytes, "id"); id.Type == gjson.String {
+		return true, rw.see(id.Str) // the pre-pass would have seen it too
+	}
+	return true, nil
+}
+
+// see notes an id the input holds, and asks for the pre-pass when an
+// earlier line was already given it.
+func (rw *rewrite) see(id string) error {
+	if v, ok := hex8(id); ok && rw.f.derived.has(v) {
+		return errRestart
+	}
+	rw.f.inFile.Put(id, 0)
+	return nil
 }
 
 // malformed reports a line that is not one JSON object.

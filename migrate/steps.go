@@ -10,16 +10,7 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// line is one entry line on its way through the steps.
-type line struct {
-	n      int    // 1-based physical line number in the input
-	pos    int    // pi's array index: non-blank lines counted, header 0
-	b      []byte // the raw JSON object, without its line terminator
-	typ    string // the entry's "type"
-	header bool
-}
-
-// lineFunc rewrites one line in place (l.b), in file order.
+// lineFunc rewrites one line (by recording edits on l), in file order.
 type lineFunc func(l *line) error
 
 // step is one version step; start returns the line function for one file,
@@ -72,11 +63,11 @@ func findStep(from, to int) (step, bool) {
 // index at the header, out of range, or at a line without an id leaves the
 // compaction without firstKeptEntryId, as in pi. Legacy header fields stay.
 func v1to2(f *fileState) lineFunc {
-	prev := []byte("null")
-	var ids []string // by pos; "" for the header and skipped lines
+	prev, cur := []byte("null"), []byte(nil) // quoted ids of the previous entry and this one
+	var ids hexByPos
 	return func(l *line) error {
 		if l.header {
-			l.b = setMember(l.b, "version", []byte("2"))
+			l.set("version", []byte("2"))
 			f.notef("line %d: header version 1 -> 2", l.n)
 			return nil
 		}
@@ -84,43 +75,45 @@ func v1to2(f *fileState) lineFunc {
 			return fmt.Errorf("line %d: a second session header", l.n)
 		}
 		id := session.DerivedID(f.sessionID, l.n, f.isTaken)
-		f.taken.Put(id, 0)
-		for len(ids) <= l.pos {
-			ids = append(ids, "")
+		v, ok := hex8(id)
+		if !ok {
+			return fmt.Errorf("line %d: derived id %q is not 8 hex digits", l.n, id) // cannot happen: DerivedID makes them
 		}
-		ids[l.pos] = id
-		quoted := strconv.AppendQuote(nil, id) // 8 hex digits: no escaping needed
-		l.b = setMember(l.b, "id", quoted)
-		l.b = setMember(l.b, "parentId", prev)
-		prev = quoted
+		f.derived.add(v)
+		ids.put(l.pos, v)
+		cur = strconv.AppendQuote(cur[:0], id) // 8 hex digits: no escaping needed
+		l.set("id", cur)
+		l.set("parentId", prev)
+		prev, cur = cur, prev
 		f.ids++
 		if l.typ == "compaction" {
-			l.b = resolveFirstKept(f, l, ids)
+			resolveFirstKept(f, l, &ids)
 		}
 		return nil
 	}
 }
 
 // resolveFirstKept turns a numeric firstKeptEntryIndex into firstKeptEntryId.
-func resolveFirstKept(f *fileState, l *line, ids []string) []byte {
-	idx := gjson.GetBytes(l.b, "firstKeptEntryIndex")
+func resolveFirstKept(f *fileState, l *line, ids *hexByPos) {
+	idx := l.result("firstKeptEntryIndex")
 	if idx.Type != gjson.Number {
-		return l.b // pi only converts a number; anything else stays as it is
+		return // pi only converts a number; anything else stays as it is
 	}
 	i, whole := idx.Num, idx.Num == math.Trunc(idx.Num)
 	switch {
-	case !whole || i < 0 || i >= float64(len(ids)):
+	case !whole || i < 0 || i >= float64(ids.len()):
 		f.notef("line %d: compaction firstKeptEntryIndex %s is out of range or ahead of the compaction: removed, no firstKeptEntryId (as pi does)", l.n, idx.Raw)
 	case i == 0:
 		f.notef("line %d: compaction firstKeptEntryIndex 0 points at the header: removed, no firstKeptEntryId (as pi does)", l.n)
-	case ids[int(i)] == "":
+	case !ids.has(int(i)):
 		f.notef("line %d: compaction firstKeptEntryIndex %s points at a skipped line: removed, no firstKeptEntryId", l.n, idx.Raw)
 	default:
-		id := ids[int(i)]
-		l.b = setMember(l.b, "firstKeptEntryId", strconv.AppendQuote(nil, id))
+		v, _ := ids.get(int(i))
+		id := hexString(v)
+		l.set("firstKeptEntryId", strconv.AppendQuote(nil, id))
 		f.notef("line %d: compaction firstKeptEntryIndex %s -> firstKeptEntryId %q", l.n, idx.Raw, id)
 	}
-	return deleteMember(l.b, "firstKeptEntryIndex")
+	l.remove("firstKeptEntryIndex")
 }
 
 // v2to3 is pi's migrateV2ToV3: the header gets version 3 and a message with
@@ -142,16 +135,16 @@ func renameRole(f *fileState, version int, from, to string) lineFunc {
 	newRole := strconv.AppendQuote(nil, to)
 	return func(l *line) error {
 		if l.header {
-			old := gjson.GetBytes(l.b, "version").Raw
-			l.b = setMember(l.b, "version", []byte(strconv.Itoa(version)))
+			old := l.result("version").Raw
+			l.set("version", strconv.AppendInt(nil, int64(version), 10))
 			f.notef("line %d: header version %s -> %d", l.n, old, version)
 			return nil
 		}
 		if l.typ != "message" {
 			return nil
 		}
-		if r := gjson.GetBytes(l.b, "message.role"); r.Type == gjson.String && r.Str == from {
-			l.b = setPath(l.b, "message.role", newRole)
+		if r, start, end, ok := l.getIn("message", "role"); ok && r.Type == gjson.String && r.Str == from {
+			l.setIn(start, end, newRole)
 			f.roles[from+" -> "+to]++
 		}
 		return nil

@@ -74,22 +74,14 @@ func (t Tree) Migrate(path, to string, opt format.MigrateOptions) (format.Migrat
 	if err != nil {
 		return res, err
 	}
-	if err := t.check(path, opt.SkipInvalid); err != nil {
-		return res, err
+	f, err := t.rewrite(path, h, todo, opt, &res, since, true)
+	if errors.Is(err, errRestart) {
+		// An id handed out was already on a later line (never in a file
+		// the tree validator passes: v1 entries have no ids). The input
+		// has been validated; do it again with the pre-pass.
+		f, err = t.rewrite(path, h, todo, opt, &res, since, false)
 	}
-	f := newFileState(path, h.id)
-	if h.version == 1 {
-		if err := collectIDs(path, f.taken); err != nil {
-			return res, err
-		}
-	}
-	fns := make([]lineFunc, len(todo))
-	for i, s := range todo {
-		fns[i] = s.start(f)
-	}
-	if err := stream(path, opt, &res, &since, func(src io.Reader, dst io.Writer) error {
-		return run(src, dst, fns, f, opt.SkipInvalid)
-	}); err != nil {
+	if err != nil {
 		return res, err
 	}
 	res.Changed = true
@@ -98,29 +90,117 @@ func (t Tree) Migrate(path, to string, opt format.MigrateOptions) (format.Migrat
 	return res, nil
 }
 
-// check runs the validator and refuses the file on any error finding, except
-// malformed lines when skipInvalid is set (run skips and lists those).
-func (t Tree) check(path string, skipInvalid bool) error {
-	if t.Validate == nil {
-		return nil
+// rewrite validates the input and writes the new version.
+func (t Tree) rewrite(path string, h header, todo []step, opt format.MigrateOptions, res *format.MigrateResult, since atomicfile.Stamp, first bool) (*fileState, error) {
+	rw, body, err := t.prepare(path, h, todo, opt, first)
+	if err != nil {
+		return rw.f, err
 	}
+	ran := false
+	err = stream(path, opt, res, &since, func(src io.Reader, dst io.Writer) error {
+		ran = true
+		return body(src, dst)
+	})
+	if err != nil && !ran && rw.alongside {
+		// stream failed before the body ran (the file changed since the
+		// plan, an existing -o FILE or .bak): the validator's verdict still
+		// comes first, as when it ran before anything else.
+		if _, verr := t.check(path, false); verr != nil {
+			return rw.f, verr
+		}
+	}
+	return rw.f, err
+}
+
+// prepare sets the rewrite up and returns the body stream runs, which reads
+// the input once for the validator and once for the rewrite. Where the
+// output can still be thrown away (a new file, an in-place replacement, a
+// dry run) the validator runs alongside the rewrite, on the same locked
+// file, and the output is kept only if both succeed: an invalid input is
+// refused with the validator's findings, as if it had run first. Standard
+// output cannot be taken back, so there, and with --skip-invalid (the
+// rewrite needs to know which lines to drop), the validator runs first.
+// Either way the rewrite does not check JSON syntax again. first is false
+// for the second attempt after errRestart.
+func (t Tree) prepare(path string, h header, todo []step, opt format.MigrateOptions, first bool) (*rewrite, func(io.Reader, io.Writer) error, error) {
+	f := newFileState(path, h.id)
+	rw := &rewrite{f: f, skipInvalid: opt.SkipInvalid}
+	rw.alongside = t.Validate != nil && first && !opt.SkipInvalid && opt.Out != "-"
+	switch {
+	case t.Validate == nil:
+	case rw.alongside:
+		rw.trusted = true
+	case !first && !opt.SkipInvalid: // validated by the first attempt, of this same file (see stream's stamp)
+		rw.trusted = true
+	default:
+		skip, err := t.check(path, opt.SkipInvalid)
+		if err != nil {
+			return rw, nil, err
+		}
+		rw.trusted, rw.skip = true, skip
+	}
+	if h.version == 1 {
+		// Derived ids must not collide with ids already in the file. Where
+		// a wrong guess can be thrown away, the rewrite notes each line's
+		// id as it goes instead of reading the whole file first.
+		rw.speculate = first && opt.Out != "-"
+		if !rw.speculate {
+			if err := collectIDs(path, f.inFile); err != nil {
+				return rw, nil, err
+			}
+		}
+	}
+	rw.fns = make([]lineFunc, len(todo))
+	for i, s := range todo {
+		rw.fns[i] = s.start(f)
+	}
+	if !rw.alongside {
+		return rw, rw.run, nil
+	}
+	return rw, func(src io.Reader, dst io.Writer) error {
+		verdict := make(chan error, 1)
+		go func() {
+			defer func() {
+				// A panic here would end the process: the command's own
+				// recovery only covers the goroutine it runs on.
+				if r := recover(); r != nil {
+					verdict <- fmt.Errorf("internal error in the validator (please report): %v", r)
+				}
+			}()
+			_, err := t.check(path, false)
+			verdict <- err
+		}()
+		err := rw.run(src, dst)
+		if verr := <-verdict; verr != nil {
+			return verr // the validator's findings win, as when it ran first
+		}
+		return err
+	}, nil
+}
+
+// check runs the validator and refuses the file on any error finding, except
+// malformed lines when skipInvalid is set: it returns those lines, for the
+// rewrite to skip.
+func (t Tree) check(path string, skipInvalid bool) (map[int]bool, error) {
 	rep := &report.Report{}
 	if err := t.Validate(path, rep); err != nil {
-		return err
+		return nil, err
 	}
 	var kept []report.Finding
+	skip := map[int]bool{}
 	bad := false
 	for _, f := range rep.Findings() {
 		if skipInvalid && syntaxRules[f.Rule] {
+			skip[f.Line] = true
 			continue
 		}
 		kept = append(kept, f)
 		bad = bad || f.Severity == report.Error
 	}
 	if bad {
-		return &format.InvalidError{Path: path, Findings: kept}
+		return nil, &format.InvalidError{Path: path, Findings: kept}
 	}
-	return nil
+	return skip, nil
 }
 
 type header struct {

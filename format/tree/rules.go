@@ -103,7 +103,8 @@ type rules struct {
 	callHash []uint64
 	callEnd  []int32
 	seed     maphash.Seed
-	refs     []ref // references to ids not seen yet when read
+	refs     []ref    // references to ids not seen yet when read
+	keys     []string // id by index, built for the first cycle found
 }
 
 const (
@@ -176,14 +177,14 @@ func (r *rules) Check(l validate.Line) {
 		}
 		return
 	}
-	v := l.Value
-	typ := v.Get("type").String()
+	f := readFields(l.Bytes)
+	typ := f.v[fType].String()
 	switch {
 	case first && typ == "title":
 		r.lines = 0 // oh-my-pi's title slot sits before the header
 		return
 	case typ == "session":
-		r.checkHeader(l.N, v, first)
+		r.checkHeader(l.N, &f, first)
 		return
 	case first:
 		r.noHeader = true
@@ -191,10 +192,10 @@ func (r *rules) Check(l validate.Line) {
 	}
 	r.entries++
 	r.ordinal++
-	r.checkEntry(l.N, v, typ)
+	r.checkEntry(l.N, &f, typ)
 }
 
-func (r *rules) checkHeader(n int, v gjson.Result, first bool) {
+func (r *rules) checkHeader(n int, f *lineFields, first bool) {
 	switch {
 	case r.header > 0:
 		r.errorf(n, "/type", "duplicate-header", "second session header (the first is on line %d)", r.header)
@@ -204,21 +205,21 @@ func (r *rules) checkHeader(n int, v gjson.Result, first bool) {
 		return
 	}
 	r.header = n
-	if ver := v.Get("version"); ver.Exists() {
+	if ver := f.v[fVersion]; ver.Exists() {
 		if n2, ok := integer([]byte(ver.Raw)); !ok || n2 < 1 || n2 > 3 {
 			r.errorf(n, "/version", "unknown-version", "unknown version %s (known: 1, 2, 3; none means 1)", ver.Raw)
 		}
 	}
-	r.checkTime(n, v)
-	if id := v.Get("id"); id.Type == gjson.String {
+	r.checkTime(n, f)
+	if id := f.v[fID]; id.Type == gjson.String {
 		if why := format.UnsafeID(id.Str); why != "" {
 			r.errorf(n, "/id", "unsafe-id", "session id %q %s: it cannot name an output file or directory", id.Str, why)
 		}
 	}
 }
 
-func (r *rules) checkTime(n int, v gjson.Result) {
-	ts := v.Get("timestamp")
+func (r *rules) checkTime(n int, f *lineFields) {
+	ts := f.v[fTimestamp]
 	if ts.Type != gjson.String {
 		return // absent or not a string: the schema says so
 	}
@@ -227,33 +228,29 @@ func (r *rules) checkTime(n int, v gjson.Result) {
 	}
 }
 
-func (r *rules) checkEntry(n int, v gjson.Result, typ string) {
-	if t := v.Get("type"); t.Type == gjson.String && !r.known[typ] {
+func (r *rules) checkEntry(n int, f *lineFields, typ string) {
+	if f.v[fType].Type == gjson.String && !r.known[typ] {
 		r.rep.Warnf(r.path, n, "/type", "unknown-entry-type", "unknown entry type %q (kept as it is)", typ)
 	}
-	r.checkTime(n, v)
-	key, parent, ok := r.checkIDs(n, v)
+	r.checkTime(n, f)
+	key, parent, ok := r.checkIDs(n, f)
 	if !ok {
 		return
 	}
-	r.checkRefs(n, v, typ)
-	msg := v.Get("message")
+	r.checkRefs(n, f, typ)
+	msg := f.v[fMessage]
 	if typ != "message" || !msg.IsObject() {
 		return
 	}
-	switch msg.Get("role").String() {
+	m := readMessage(f.message)
+	switch m.role.String() {
 	case "assistant":
-		msg.Get("content").ForEach(func(_, b gjson.Result) bool {
-			if b.Get("type").String() == "toolCall" {
-				if id := b.Get("id"); id.Type == gjson.String {
-					r.callHash = append(r.callHash, maphash.String(r.seed, id.Str))
-				}
-			}
-			return true
+		eachToolCall(m.content, func(id string) {
+			r.callHash = append(r.callHash, maphash.String(r.seed, id))
 		})
 		r.callEnd[key] = int32(len(r.callHash))
 	case "toolResult":
-		id := msg.Get("toolCallId")
+		id := m.toolCallID
 		if id.Type == gjson.String && !r.onPath(parent, id.Str) {
 			r.rep.Warnf(r.path, n, "/message/toolCallId", "orphan-tool-result",
 				"tool result for call %q, but no earlier entry on its path made that tool call", id.Str)
@@ -265,22 +262,23 @@ func (r *rules) checkEntry(n int, v gjson.Result, typ string) {
 // and its parent's (noParent for a root, unresolved for a parent not seen
 // yet). v1 entries have no ids: they get a key of their own, chained in file
 // order.
-func (r *rules) checkIDs(n int, v gjson.Result) (key, parent int32, ok bool) {
+func (r *rules) checkIDs(n int, f *lineFields) (key, parent int32, ok bool) {
 	if r.version == 1 {
-		for _, k := range []string{"id", "parentId"} {
-			if v.Get(k).Exists() {
-				r.errorf(n, "/"+k, "unexpected-id", "a version 1 entry has no %s (ids came with version 2)", k)
+		for _, k := range []int{fID, fParentID} {
+			if f.v[k].Exists() {
+				name := [...]string{fID: "id", fParentID: "parentId"}[k]
+				r.errorf(n, "/"+name, "unexpected-id", "a version 1 entry has no %s (ids came with version 2)", name)
 			}
 		}
 		parent = int32(len(r.lineOf)) - 1 // the previous entry, or noParent
-		return r.add("#"+strconv.Itoa(r.ordinal), n, parent), parent, true
+		return r.add("", n, parent), parent, true
 	}
-	id := v.Get("id")
+	id := f.v[fID]
 	if id.Type != gjson.String || id.Str == "" {
 		r.errorf(n, "", "missing-id", "entry has no id (version %d entries must have one)", r.version)
 		return 0, 0, false
 	}
-	pid := v.Get("parentId")
+	pid := f.v[fParentID]
 	parent = noParent
 	switch {
 	case !pid.Exists():
@@ -288,7 +286,7 @@ func (r *rules) checkIDs(n int, v gjson.Result) (key, parent int32, ok bool) {
 	case pid.Type == gjson.String:
 		parent = r.resolve(n, "/parentId", pid.Str, "dangling-parent", "parent")
 	}
-	if first, dup := r.ids.Get(id.Str); dup {
+	if first, dup := r.lookup(id.Str); dup {
 		r.errorf(n, "/id", "duplicate-id", "id %q is already used on line %d", id.Str, r.lineOf[first])
 		return 0, 0, false
 	}
@@ -299,10 +297,13 @@ func (r *rules) checkIDs(n int, v gjson.Result) (key, parent int32, ok bool) {
 	return key, parent, true
 }
 
-// add records an entry and returns its index.
+// add records an entry and returns its index. A version 1 entry has no id
+// (see lookup).
 func (r *rules) add(id string, line int, parent int32) int32 {
 	k := int32(len(r.lineOf))
-	r.ids.Put(id, k)
+	if r.version != 1 {
+		r.ids.Put(id, k)
+	}
 	r.lineOf = append(r.lineOf, int32(line))
 	r.parentOf = append(r.parentOf, parent)
 	r.callEnd = append(r.callEnd, int32(len(r.callHash)))
@@ -312,23 +313,59 @@ func (r *rules) add(id string, line int, parent int32) int32 {
 // resolve returns the index of the entry target names, or notes a reference
 // for Finish to resolve (or report) and returns unresolved.
 func (r *rules) resolve(line int, pointer, target, rule, what string) int32 {
-	if k, ok := r.ids.Get(target); ok {
+	if k, ok := r.lookup(target); ok {
 		return k
 	}
 	r.refs = append(r.refs, ref{line: line, pointer: pointer, target: strings.Clone(target), rule: rule, what: what, from: -1})
 	return unresolved
 }
 
-func (r *rules) checkRefs(n int, v gjson.Result, typ string) {
-	add := func(field, what string) {
-		if t := v.Get(field); t.Type == gjson.String {
+// lookup returns the index of the entry with id. Version 1 entries have no
+// ids: the n-th (1-based, in file order) is known as "#n", its index plus
+// one, so no map is kept for them (at a million entries, tens of MB).
+func (r *rules) lookup(id string) (int32, bool) {
+	if r.version != 1 {
+		return r.ids.Get(id)
+	}
+	digits, ok := strings.CutPrefix(id, "#")
+	if !ok || digits == "" || len(digits) > 9 || digits[0] == '0' {
+		return 0, false
+	}
+	n := 0
+	for _, c := range []byte(digits) {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	if n > len(r.lineOf) {
+		return 0, false
+	}
+	return int32(n - 1), true
+}
+
+// key is the id of the entry at index k.
+func (r *rules) key(k int32) string {
+	if r.version == 1 {
+		return "#" + strconv.Itoa(int(k)+1)
+	}
+	if r.keys == nil {
+		r.keys = make([]string, len(r.lineOf))
+		r.ids.Each(func(id string, k int32) { r.keys[k] = id })
+	}
+	return r.keys[k]
+}
+
+func (r *rules) checkRefs(n int, f *lineFields, typ string) {
+	add := func(k int, field, what string) {
+		if t := f.v[k]; t.Type == gjson.String {
 			r.resolve(n, "/"+field, t.Str, "dangling-reference", what)
 		}
 	}
 	switch typ {
 	case "compaction":
-		add("firstKeptEntryId", "first kept entry")
-		if idx := v.Get("firstKeptEntryIndex"); idx.Exists() && r.version == 1 {
+		add(fFirstKeptEntryID, "firstKeptEntryId", "first kept entry")
+		if idx := f.v[fFirstKeptEntryIndex]; idx.Exists() && r.version == 1 {
 			i, ok := integer([]byte(idx.Raw))
 			if !ok || i < 1 || i >= int64(r.ordinal) {
 				r.errorf(n, "/firstKeptEntryIndex", "dangling-reference",
@@ -336,11 +373,11 @@ func (r *rules) checkRefs(n int, v gjson.Result, typ string) {
 			}
 		}
 	case "branch_summary":
-		if v.Get("fromId").String() != "root" {
-			add("fromId", "branch point")
+		if f.v[fFromID].String() != "root" {
+			add(fFromID, "fromId", "branch point")
 		}
 	case "label":
-		add("targetId", "label target")
+		add(fTargetID, "targetId", "label target")
 	}
 }
 
@@ -370,7 +407,7 @@ func (r *rules) Finish() {
 		r.errorf(0, "", "missing-header", "no session header (the file has no entries at all)")
 	}
 	for _, f := range r.refs {
-		k, ok := r.ids.Get(f.target)
+		k, ok := r.lookup(f.target)
 		if !ok {
 			r.errorf(f.line, f.pointer, f.rule, "%s %q is not an entry in this file", f.what, f.target)
 			k = noParent
@@ -399,7 +436,6 @@ func (r *rules) cycles() {
 		done
 	)
 	state := make([]uint8, len(r.lineOf))
-	var keys []string // id by index, built for the first loop found
 	for start := range r.lineOf {
 		var stack []int32
 		p := int32(start)
@@ -420,15 +456,11 @@ func (r *rules) cycles() {
 					at = k
 				}
 			}
-			if keys == nil {
-				keys = make([]string, len(r.lineOf))
-				r.ids.Each(func(id string, k int32) { keys[k] = id })
-			}
 			names := make([]string, 0, len(loop)+1)
 			for _, k := range loop {
-				names = append(names, strconv.Quote(keys[k]))
+				names = append(names, strconv.Quote(r.key(k)))
 			}
-			names = append(names, strconv.Quote(keys[loop[0]]))
+			names = append(names, strconv.Quote(r.key(loop[0])))
 			r.errorf(int(r.lineOf[at]), "/parentId", "cycle", "parentId links form a cycle: %s", strings.Join(names, " -> "))
 		}
 		for _, k := range stack {

@@ -1,5 +1,10 @@
 package migrate
 
+// The splicing functions the migration used before it recorded edits and
+// applied them in one pass (line.go): each re-reads the line with gjson and
+// copies it. They are kept as the reference the one-pass rewrite is
+// compared with (reference_test.go), and as helpers for the tests.
+
 import (
 	"bytes"
 
