@@ -39,6 +39,49 @@ func compact(b []byte) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// appendCompact appends b, which must be valid JSON, to dst without
+// insignificant whitespace: what json.Compact writes, without checking b
+// again (the validator has).
+func appendCompact(dst, b []byte) []byte {
+	for i := 0; i < len(b); {
+		switch b[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		case '"':
+			end := stringEnd(b, i)
+			dst = append(dst, b[i:end]...)
+			i = end
+		default:
+			j := i + 1
+			for j < len(b) && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' && b[j] != '"' {
+				j++
+			}
+			dst = append(dst, b[i:j]...)
+			i = j
+		}
+	}
+	return dst
+}
+
+// stringEnd returns the index just past the string that starts at b[i].
+func stringEnd(b []byte, i int) int {
+	for j := i + 1; ; {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return len(b)
+		}
+		q := j + k
+		n := 0 // backslashes right before the quote: an odd number escapes it
+		for p := q - 1; p > i && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
+	}
+}
+
 // pretty spells compact JSON as JSON.stringify(x, null, 2) does.
 func pretty(b []byte) []byte {
 	var buf bytes.Buffer

@@ -51,11 +51,13 @@ func (Format) Sessions(path string) ([]format.Ref, error) { return sessions(path
 func (Format) Open(ref format.Ref) (session.Reader, error) { return open(ref) }
 
 func (Format) Validate(path string, rep *report.Report, opt format.ValidateOptions) error {
-	return validatePath(path, rep)
+	return validatePath(path, rep, opt.Workers)
 }
 
-func sessions(path string) ([]format.Ref, error) {
-	st, _, err := openStore(path)
+func sessions(path string) ([]format.Ref, error) { return sessionsIn(path, nil) }
+
+func sessionsIn(path string, snap *snapshot) ([]format.Ref, error) {
+	st, _, err := openStoreFrom(path, snap)
 	if err != nil {
 		return nil, err
 	}
@@ -71,8 +73,10 @@ func sessions(path string) ([]format.Ref, error) {
 	return out, nil
 }
 
-func open(ref format.Ref) (session.Reader, error) {
-	st, l, err := openStore(ref.Path)
+func open(ref format.Ref) (session.Reader, error) { return openIn(ref, nil) }
+
+func openIn(ref format.Ref, snap *snapshot) (session.Reader, error) {
+	st, l, err := openStoreFrom(ref.Path, snap)
 	if err != nil {
 		return nil, err
 	}
@@ -100,18 +104,17 @@ func open(ref format.Ref) (session.Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := toSession(d, children)
 	if l == layoutExport {
-		setOrigin(s, ExportName)
+		return exportReader(d, children), nil
 	}
-	return &session.SliceReader{S: s}, nil
+	return newDocReader(d, children), nil
 }
 
-func setOrigin(s *session.Session, origin string) {
-	s.Meta.Origin = origin
-	for _, e := range s.Entries {
-		e.Origin = origin
-	}
+// exportReader reads a session of an export document: its entries say so.
+func exportReader(d *Doc, children []string) session.Reader {
+	r := newDocReader(d, children)
+	r.meta.Origin, r.origin = ExportName, ExportName
+	return r
 }
 
 // Write writes one session into the storage root out (out/session/...),

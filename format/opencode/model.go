@@ -3,6 +3,7 @@ package opencode
 import (
 	"encoding/base64"
 	"encoding/json"
+	"io"
 	"sort"
 	"strings"
 
@@ -27,46 +28,76 @@ const (
 // toSession maps one Doc onto the model. children are the ids of sessions
 // spawned from this one, as far as the store knows them.
 func toSession(d *Doc, children []string) *session.Session {
-	s := &session.Session{Meta: metaOf(d, children)}
-	var prev string
-	for _, m := range d.Messages {
-		for _, e := range entriesOf(m) {
-			e.ParentID = prev
-			prev = e.ID
-			s.Entries = append(s.Entries, e)
+	r := newDocReader(d, children)
+	s := &session.Session{Meta: r.meta}
+	for {
+		e, err := r.Next()
+		if err != nil {
+			return s
 		}
+		s.Entries = append(s.Entries, e)
 	}
-	for _, e := range s.Entries {
-		if e.Message != nil && e.Message.Role == session.RoleTool {
-			continue
-		}
-		// task tools name their child session: link it even when the store
-		// does not hold it (a lone export).
-		for _, b := range messageBlocks(e) {
-			if b.Type == session.BlockToolCall {
-				if c := gjson.GetBytes(b.Extra.Get("metadata"), "sessionId").String(); c != "" {
-					s.Meta.Children = appendUnique(s.Meta.Children, c)
+}
+
+// docReader maps a Doc onto the model one message at a time, so a
+// conversion holds the store's bytes but never the whole session's model
+// on top of them.
+type docReader struct {
+	meta    session.Meta
+	msgs    []Msg
+	pending []*session.Entry
+	prev    string
+	origin  string // when set, every entry's Origin (the export document)
+}
+
+func newDocReader(d *Doc, children []string) *docReader {
+	r := &docReader{meta: metaOf(d, children), msgs: d.Messages}
+	// task tools name their child session: link it even when the store
+	// does not hold it (a lone export). The call carries it in its part's
+	// metadata, the result in its state's: the tool blocks say which.
+	for _, m := range d.Messages {
+		for _, p := range m.Parts {
+			if gjson.GetBytes(p, "type").String() != "tool" {
+				continue
+			}
+			b, res := toolBlocks(p, &session.Entry{})
+			if c := gjson.GetBytes(b.Extra.Get("metadata"), "sessionId").String(); c != "" {
+				r.meta.Children = appendUnique(r.meta.Children, c)
+			}
+			if res != nil {
+				if c := gjson.GetBytes(res.Message.Extra.Get("metadata"), "sessionId").String(); c != "" {
+					r.meta.Children = appendUnique(r.meta.Children, c)
 				}
 			}
 		}
 	}
-	for _, e := range s.Entries {
-		if e.Message != nil && e.Message.Role == session.RoleTool {
-			if c := gjson.GetBytes(e.Message.Extra.Get("metadata"), "sessionId").String(); c != "" {
-				s.Meta.Children = appendUnique(s.Meta.Children, c)
+	sort.Strings(r.meta.Children)
+	return r
+}
+
+func (r *docReader) Meta() *session.Meta { return &r.meta }
+
+func (r *docReader) Next() (*session.Entry, error) {
+	for len(r.pending) == 0 {
+		if len(r.msgs) == 0 {
+			return nil, io.EOF
+		}
+		r.pending = entriesOf(r.msgs[0])
+		r.msgs = r.msgs[1:]
+		for _, e := range r.pending {
+			e.ParentID = r.prev
+			r.prev = e.ID
+			if r.origin != "" {
+				e.Origin = r.origin
 			}
 		}
 	}
-	sort.Strings(s.Meta.Children)
-	return s
+	e := r.pending[0]
+	r.pending = r.pending[1:]
+	return e, nil
 }
 
-func messageBlocks(e *session.Entry) []session.Block {
-	if e.Message == nil {
-		return nil
-	}
-	return e.Message.Content
-}
+func (r *docReader) Close() error { return nil }
 
 func appendUnique(xs []string, x string) []string {
 	for _, y := range xs {

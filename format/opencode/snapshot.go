@@ -1,0 +1,132 @@
+package opencode
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/report"
+	"github.com/sesstool/sesstool/session"
+)
+
+// snapshot is a JSON tree store as the validator read it: every file that
+// parsed, as compact JSON, by directory in name order. Convert and export
+// read the store from it, so each of its many small files is opened once,
+// and what they convert is exactly what was validated.
+type snapshot struct {
+	root  string // the storage root, as classify names it
+	dirs  map[string][]snapFile
+	arena []byte // the files' bytes, in chunks: few objects for the collector to scan
+}
+
+type snapFile struct {
+	name string
+	v    []byte
+}
+
+// arenaChunk is the size of the chunks the snapshot copies files into.
+const arenaChunk = 1 << 20
+
+func newSnapshot(root string) *snapshot {
+	return &snapshot{root: root, dirs: map[string][]snapFile{}}
+}
+
+// add keeps a copy of one file; a directory's files come in name order.
+func (s *snapshot) add(dir, name string, v []byte) {
+	if cap(s.arena)-len(s.arena) < len(v) {
+		s.arena = make([]byte, 0, max(arenaChunk, len(v)))
+	}
+	lo := len(s.arena)
+	s.arena = append(s.arena, v...)
+	s.dirs[dir] = append(s.dirs[dir], snapFile{name: name, v: s.arena[lo:len(s.arena):len(s.arena)]})
+}
+
+func (s *snapshot) get(path string) []byte {
+	fs, name := s.dirs[filepath.Dir(path)], filepath.Base(path)
+	i := sort.Search(len(fs), func(i int) bool { return fs[i].name >= name })
+	if i < len(fs) && fs[i].name == name {
+		return fs[i].v
+	}
+	return nil
+}
+
+// source is where a tree store's files come from: the disk, or the
+// snapshot its validation took.
+type source struct{ snap *snapshot }
+
+// each calls fn for dir's *.json files in name order, with their names
+// less .json and their compact bytes.
+func (s source) each(dir string, fn func(key string, v []byte) error) error {
+	if s.snap != nil {
+		for _, f := range s.snap.dirs[dir] {
+			if err := fn(strings.TrimSuffix(f.name, ".json"), f.v); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, f := range jsonFiles(dir) {
+		v, err := readJSON(f)
+		if err != nil {
+			return err
+		}
+		if err := fn(keyOf(f), v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// read returns one file's compact bytes.
+func (s source) read(path string) ([]byte, error) {
+	if s.snap == nil {
+		return readJSON(path)
+	}
+	if v := s.snap.get(path); v != nil {
+		return v, nil
+	}
+	return nil, fmt.Errorf("read %s: not among the files validated", path)
+}
+
+// opt returns an optional file's compact bytes, nil when it is absent.
+func (s source) opt(path string) ([]byte, error) {
+	if s.snap == nil {
+		return optJSON(path)
+	}
+	return s.snap.get(path), nil
+}
+
+// Load validates path as Validate does and returns the layout over what
+// the validation read: Sessions and Open of path then open no file again.
+func (Format) Load(path string, rep *report.Report, opt format.ValidateOptions) (format.Format, error) {
+	snap, err := checkPath(path, rep, opt.Workers, true)
+	if err != nil || snap == nil {
+		return Format{}, err
+	}
+	return loaded{path: path, snap: snap}, nil
+}
+
+// loaded is the layout over one validated store.
+type loaded struct {
+	Format
+	path string
+	snap *snapshot
+}
+
+func (l loaded) Sessions(path string) ([]format.Ref, error) {
+	if path != l.path {
+		return sessions(path)
+	}
+	return sessionsIn(path, l.snap)
+}
+
+func (l loaded) Open(ref format.Ref) (session.Reader, error) {
+	if ref.Path != l.path {
+		return open(ref)
+	}
+	return openIn(ref, l.snap)
+}
+
+var _ format.Loader = Format{}
