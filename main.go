@@ -16,6 +16,7 @@ import (
 func main() { os.Exit(run(os.Args)) }
 
 func run(args []string) int {
+	defer profile()()
 	env := &command.Env{
 		Stdin:            os.Stdin,
 		Stdout:           os.Stdout,

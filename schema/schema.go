@@ -18,6 +18,7 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/sesstool/sesstool/fastschema"
 )
 
 // Base prefixes every schema's $id.
@@ -69,6 +70,8 @@ var (
 	loadErr  error
 	mu       sync.Mutex
 	compiled = map[string]*jsonschema.Schema{}
+	fastc    = &fastschema.Compiler{Load: func(u string) ([]byte, error) { return Read(strings.TrimPrefix(u, Base)) }}
+	fast     sync.Map // *jsonschema.Schema -> *fastschema.Validator
 )
 
 func load() {
@@ -105,5 +108,26 @@ func Compile(name string) (*jsonschema.Schema, error) {
 		return nil, fmt.Errorf("compile schema %s: %w", name, err)
 	}
 	compiled[name] = s
+	if v, err := fastc.Compile(Base + name); err == nil {
+		fast.Store(s, v)
+	}
 	return s, nil
+}
+
+// Accepts reports whether b is certainly a valid JSON text (UTF-8, syntax,
+// no key twice in one object) that s accepts, checked on the raw bytes by
+// the fast path (package fastschema). false means "not sure": decode b and
+// validate it with s, which also gives the messages. s must come from
+// Compile.
+func Accepts(s *jsonschema.Schema, b []byte) bool {
+	v, ok := fast.Load(s)
+	return ok && v.(*fastschema.Validator).Valid(b)
+}
+
+// FastCompile compiles one schema file for the fast path alone; its error
+// says why a schema has none (a keyword fastschema does not model).
+func FastCompile(name string) (*fastschema.Validator, error) {
+	mu.Lock()
+	defer mu.Unlock()
+	return fastc.Compile(Base + name)
 }

@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/sesstool/sesstool/fastschema"
 	"github.com/sesstool/sesstool/jsonl"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/report"
@@ -171,6 +172,11 @@ func (j *JSONL) parse(it *item) {
 			Message: "the file starts with a UTF-8 byte order mark (EF BB BF), which JSON Lines does not allow"})
 		return
 	}
+	v := gjson.Parse(view(it.b)) // it.b never changes once read
+	if accepted(j.Rules.Schema(v), it.b) {
+		it.valid, it.v = true, v
+		return
+	}
 	d := decoders.Get().(*jsonx.Decoder)
 	defer decoders.Put(d) // after validation: inst lives in d's memory
 	inst, ok := any(nil), utf8.Valid(it.b)
@@ -225,6 +231,18 @@ func (j *JSONL) deliver(it *item, last bool) {
 		}
 	}
 	j.Rules.Check(Line{N: it.n, Bytes: it.b, Value: it.v, Valid: it.valid, Last: last})
+}
+
+// accepted is the fast path: true when the raw bytes are certainly valid
+// JSON, UTF-8, free of repeated keys and valid against sch (nil: no schema),
+// so none of the checks below would report anything. Most lines of a real
+// file take it; the rest are decoded and checked in full, which also words
+// the findings.
+func accepted(sch *jsonschema.Schema, b []byte) bool {
+	if sch == nil {
+		return fastschema.Syntax(b)
+	}
+	return schema.Accepts(sch, b)
 }
 
 // safeValidate turns a panic inside the schema library into an error: v6

@@ -419,15 +419,7 @@ func (c *checker) state() error {
 	if err != nil {
 		return err
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	if err != nil {
-		c.rep.Errorf(path, 0, "", "json-syntax", "%v", err)
-		return nil
-	}
-	if err := sch.Validate(inst); err != nil {
-		for _, is := range validate.SchemaIssues(err) {
-			c.rep.Add(report.Finding{Path: path, Pointer: is.Pointer, Severity: report.Error, Rule: "schema", Message: is.Format(schema.Base)})
-		}
+	if !schema.Accepts(sch, b) && !c.stateSchema(path, sch, b) {
 		return nil
 	}
 	v := gjson.ParseBytes(b)
@@ -480,4 +472,21 @@ func (c *checker) key(path string, v gjson.Result) {
 // lineOfColumn turns SyntaxError's whole-file character column into a line.
 func lineOfColumn(b []byte, col int) int {
 	return strings.Count(string([]rune(string(b))[:min(col-1, len([]rune(string(b))))]), "\n") + 1
+}
+
+// stateSchema validates state.json with the full validator and reports
+// whether it is valid.
+func (c *checker) stateSchema(path string, sch *jsonschema.Schema, b []byte) bool {
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		c.rep.Errorf(path, 0, "", "json-syntax", "%v", err)
+		return false
+	}
+	if err := sch.Validate(inst); err != nil {
+		for _, is := range validate.SchemaIssues(err) {
+			c.rep.Add(report.Finding{Path: path, Pointer: is.Pointer, Severity: report.Error, Rule: "schema", Message: is.Format(schema.Base)})
+		}
+		return false
+	}
+	return true
 }

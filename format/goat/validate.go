@@ -99,6 +99,9 @@ func schemaCheck(rep *report.Report, p, name string, b []byte) {
 		rep.Errorf(p, 0, "", "schema", "%v", err)
 		return
 	}
+	if schema.Accepts(sch, b) {
+		return
+	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
 	if err != nil {
 		rep.Errorf(p, 0, "", "json-syntax", "%v", err)

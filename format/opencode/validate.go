@@ -207,6 +207,9 @@ func (c *checker) schema(at loc, name string, v []byte) {
 		c.errorf(at, "", ruleSchema, "%v", err)
 		return
 	}
+	if schema.Accepts(sch, v) {
+		return
+	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(v))
 	if err != nil {
 		return
