@@ -140,10 +140,24 @@ func encodeDoc(d *Doc) []byte {
 }
 
 func (m Msg) encode() []byte {
-	var o jsonx.Obj
-	o.Raw("info", m.Info)
-	o.Raw("parts", jsonx.Arr(m.Parts))
-	return o.Bytes()
+	n := len(`{"info":,"parts":[]}`) + max(len(m.Info), len("null")) + len(m.Parts)
+	for _, p := range m.Parts {
+		n += len(p)
+	}
+	b := append(make([]byte, 0, n), `{"info":`...) // sized once: every message is encoded for its entry's Raw
+	if len(m.Info) == 0 {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, m.Info...)
+	}
+	b = append(b, `,"parts":[`...)
+	for i, p := range m.Parts {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, p...)
+	}
+	return append(b, "]}"...)
 }
 
 // decodeMsg splits {info, parts} back apart.

@@ -3,8 +3,6 @@ package opencode
 import (
 	"encoding/base64"
 	"encoding/json"
-	"io"
-	"sort"
 	"strings"
 
 	"github.com/sesstool/sesstool/jsonx"
@@ -38,66 +36,6 @@ func toSession(d *Doc, children []string) *session.Session {
 		s.Entries = append(s.Entries, e)
 	}
 }
-
-// docReader maps a Doc onto the model one message at a time, so a
-// conversion holds the store's bytes but never the whole session's model
-// on top of them.
-type docReader struct {
-	meta    session.Meta
-	msgs    []Msg
-	pending []*session.Entry
-	prev    string
-	origin  string // when set, every entry's Origin (the export document)
-}
-
-func newDocReader(d *Doc, children []string) *docReader {
-	r := &docReader{meta: metaOf(d, children), msgs: d.Messages}
-	// task tools name their child session: link it even when the store
-	// does not hold it (a lone export). The call carries it in its part's
-	// metadata, the result in its state's: the tool blocks say which.
-	for _, m := range d.Messages {
-		for _, p := range m.Parts {
-			if gjson.GetBytes(p, "type").String() != "tool" {
-				continue
-			}
-			b, res := toolBlocks(p, &session.Entry{})
-			if c := gjson.GetBytes(b.Extra.Get("metadata"), "sessionId").String(); c != "" {
-				r.meta.Children = appendUnique(r.meta.Children, c)
-			}
-			if res != nil {
-				if c := gjson.GetBytes(res.Message.Extra.Get("metadata"), "sessionId").String(); c != "" {
-					r.meta.Children = appendUnique(r.meta.Children, c)
-				}
-			}
-		}
-	}
-	sort.Strings(r.meta.Children)
-	return r
-}
-
-func (r *docReader) Meta() *session.Meta { return &r.meta }
-
-func (r *docReader) Next() (*session.Entry, error) {
-	for len(r.pending) == 0 {
-		if len(r.msgs) == 0 {
-			return nil, io.EOF
-		}
-		r.pending = entriesOf(r.msgs[0])
-		r.msgs = r.msgs[1:]
-		for _, e := range r.pending {
-			e.ParentID = r.prev
-			r.prev = e.ID
-			if r.origin != "" {
-				e.Origin = r.origin
-			}
-		}
-	}
-	e := r.pending[0]
-	r.pending = r.pending[1:]
-	return e, nil
-}
-
-func (r *docReader) Close() error { return nil }
 
 func appendUnique(xs []string, x string) []string {
 	for _, y := range xs {
@@ -155,7 +93,7 @@ func millis(r gjson.Result) session.Time {
 // entriesOf maps one message: the message entry, then one RoleTool entry
 // per tool part (its state: output or error, status, title, metadata, time).
 func entriesOf(m Msg) []*session.Entry {
-	info := gjson.ParseBytes(m.Info)
+	info := fields(m.Info)
 	role := info.Get("role").String()
 	e := &session.Entry{Kind: session.KindMessage, Type: role, ID: info.Get("id").String(),
 		Time: millis(info.Get("time.created")), Origin: Name, Raw: m.encode()}
@@ -191,7 +129,7 @@ func entriesOf(m Msg) []*session.Entry {
 	var tools []*session.Entry
 	var others [][]byte
 	for i, p := range m.Parts {
-		pr := gjson.ParseBytes(p)
+		pr := fields(p)
 		switch pr.Get("type").String() {
 		case "text", "reasoning", "file":
 			msg.Content = append(msg.Content, contentBlock(p))
@@ -309,9 +247,19 @@ func contentBlock(p []byte) session.Block {
 	return b
 }
 
+// rawIn returns the bytes of r, a value got from b, where they sit in b (no
+// copy; like the members jsonx.Members hands out), or a copy when gjson does
+// not say where.
+func rawIn(b []byte, r gjson.Result) []byte {
+	if i, n := r.Index, len(r.Raw); i > 0 && i+n <= len(b) && string(b[i:i+n]) == r.Raw {
+		return b[i : i+n : i+n]
+	}
+	return []byte(r.Raw)
+}
+
 // toolBlocks maps a tool part onto a ToolCall block and its result message.
 func toolBlocks(p []byte, owner *session.Entry) (session.Block, *session.Entry) {
-	pr := gjson.ParseBytes(p)
+	pr := fields(p)
 	b := session.Block{Type: session.BlockToolCall, ToolCallID: pr.Get("callID").String(), ToolName: pr.Get("tool").String()}
 	_ = jsonx.Members(p, func(k string, v []byte) {
 		switch k {
@@ -321,11 +269,12 @@ func toolBlocks(p []byte, owner *session.Entry) (session.Block, *session.Entry) 
 		}
 	})
 	st := pr.Get("state")
+	state := rawIn(p, st)
 	res := &session.Entry{Kind: session.KindMessage, Type: "tool", ID: pr.Get("id").String(), Origin: Name}
 	msg := &session.Message{Role: session.RoleTool, SourceRole: "tool", ToolCallID: b.ToolCallID, ToolName: b.ToolName}
 	res.Message = msg
 	hasInput := false
-	_ = jsonx.Members([]byte(st.Raw), func(k string, v []byte) {
+	_ = jsonx.Members(state, func(k string, v []byte) {
 		r := gjson.ParseBytes(v)
 		switch k {
 		case "input":
@@ -346,7 +295,7 @@ func toolBlocks(p []byte, owner *session.Entry) (session.Block, *session.Entry) 
 	if s := st.Get("status").String(); (s == "pending" || s == "running") && len(msg.Content) == 0 {
 		// A call that never finished has no result: other layouts must not
 		// invent an empty one. The state stays on the call, for OpenCode.
-		b.Extra = append(b.Extra, session.Field{Key: xState, Value: json.RawMessage(st.Raw)})
+		b.Extra = append(b.Extra, session.Field{Key: xState, Value: json.RawMessage(state)})
 		return b, nil
 	}
 	if !hasInput {

@@ -33,14 +33,19 @@ func newSnapshot(root string) *snapshot {
 	return &snapshot{root: root, dirs: map[string][]snapFile{}}
 }
 
-// add keeps a copy of one file; a directory's files come in name order.
-func (s *snapshot) add(dir, name string, v []byte) {
+// add keeps a copy of one file of the n in dir; a directory's files come in
+// name order.
+func (s *snapshot) add(dir, name string, v []byte, n int) {
 	if cap(s.arena)-len(s.arena) < len(v) {
 		s.arena = make([]byte, 0, max(arenaChunk, len(v)))
 	}
 	lo := len(s.arena)
 	s.arena = append(s.arena, v...)
-	s.dirs[dir] = append(s.dirs[dir], snapFile{name: name, v: s.arena[lo:len(s.arena):len(s.arena)]})
+	fs := s.dirs[dir]
+	if fs == nil {
+		fs = make([]snapFile, 0, n)
+	}
+	s.dirs[dir] = append(fs, snapFile{name: name, v: s.arena[lo:len(s.arena):len(s.arena)]})
 }
 
 func (s *snapshot) get(path string) []byte {

@@ -35,6 +35,7 @@ type task struct {
 	path string
 	in   string // the directory key it is filed under: project (session), session (message), message (part)
 	in2  string // a legacy part's session directory
+	n    int    // how many files the directory has
 }
 
 // key is the file name without .json: the id the file should hold.
@@ -81,9 +82,11 @@ func subdirs(dir string) []string {
 
 // files emits a task for each of dir's JSON files.
 func files(emit func(task), k kind, dir, in, in2 string) {
-	eachJSON(dir, func(name string) {
-		emit(task{kind: k, dir: dir, name: name, path: filepath.Join(dir, name), in: in, in2: in2})
-	})
+	var names []string
+	eachJSON(dir, func(name string) { names = append(names, name) })
+	for _, name := range names {
+		emit(task{kind: k, dir: dir, name: name, path: filepath.Join(dir, name), in: in, in2: in2, n: len(names)})
+	}
 }
 
 // treeTasks lists the files of a 1.x storage/ tree.
@@ -117,8 +120,19 @@ func legacyTasks(root string, emit func(task)) {
 	}
 }
 
-// worker holds one worker's buffer for the file being read.
-type worker struct{ buf []byte }
+// worker holds one worker's buffer for the file being read, and the
+// checker the checks of one file run on.
+type worker struct {
+	buf   []byte
+	found findings
+	fc    checker // fc.rep is &found
+}
+
+func newWorker() *worker {
+	w := &worker{buf: make([]byte, 0, 64<<10)}
+	w.fc.rep = &w.found
+	return w
+}
 
 // check reads and checks one file: everything that needs only the file.
 // It runs on a worker and touches nothing shared; the compact bytes are
@@ -128,14 +142,17 @@ func (w *worker) check(t *task, out []byte) (_ []byte, res result) {
 		if r := recover(); r != nil {
 			res.panic = r
 		}
+		if len(w.found) > 0 { // rare: hand the list over, start a new one
+			res.found, w.found = w.found, nil
+		}
 	}()
 	b, err := readFile(t.path, w.buf)
 	w.buf = b
 	if err != nil {
-		res.found.Errorf(t.path, 0, "", "io", "read: %v", err)
+		w.found.Errorf(t.path, 0, "", "io", "read: %v", err)
 		return out, res
 	}
-	fc := &checker{rep: &res.found}
+	fc := &w.fc
 	start := len(out)
 	out, ok := fc.parseAppend(out, loc{path: t.path}, b)
 	if !ok {
@@ -189,7 +206,7 @@ func (c *checker) add(t *task, r *result) {
 		}
 	}
 	if c.snap != nil {
-		c.snap.add(t.dir, t.name, r.v)
+		c.snap.add(t.dir, t.name, r.v, t.n)
 	}
 }
 
@@ -213,7 +230,7 @@ func (c *checker) walk(list func(emit func(task)), workers int) {
 	queue := make(chan *batch, 4*workers) // bounds the results waiting for c.add
 	idle := make(chan *worker, workers)
 	for range workers {
-		idle <- &worker{buf: make([]byte, 0, 64<<10)}
+		idle <- newWorker()
 	}
 	spare := make(chan []byte, 4*workers+workers+1) // batch buffers c.add is done with
 	go func() {
