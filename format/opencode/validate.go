@@ -274,8 +274,10 @@ func (c *checker) checkSession(at loc, v []byte, key, dirProject string) obj {
 	id := r.Get("id").String()
 	c.named(at, key, id)
 	c.id(at, "/id", "ses", id)
-	c.id(at, "/parentID", "ses", r.Get("parentID").String())
-	if p := r.Get("projectID"); dirProject != "" && p.Exists() && p.String() != dirProject {
+	parent := r.Get("parentID").String()
+	c.id(at, "/parentID", "ses", parent)
+	p := r.Get("projectID")
+	if dirProject != "" && p.Exists() && p.String() != dirProject {
 		// OpenCode moves sessions between projects without updating the
 		// field, and trusts the directory: a warning.
 		c.warnf(at, "/projectID", ruleKeyMismatch, "projectID %q, but the session is filed under project %q", p.String(), dirProject)
@@ -283,9 +285,9 @@ func (c *checker) checkSession(at loc, v []byte, key, dirProject string) obj {
 	c.schema(at, "opencode/session.json", v)
 	proj := dirProject
 	if proj == "" {
-		proj = r.Get("projectID").String()
+		proj = p.String()
 	}
-	return obj{id: id, session: proj, parent: r.Get("parentID").String()}
+	return obj{id: id, session: proj, parent: parent}
 }
 
 func (c *checker) addSession(at loc, o obj) {
@@ -316,13 +318,14 @@ func (c *checker) checkMessage(at loc, v []byte, key, dirSession string) obj {
 	} else {
 		c.schema(at, "opencode/message.json", v)
 	}
+	parent := r.Get("parentID").String()
 	if role == "assistant" {
-		c.id(at, "/parentID", "msg", r.Get("parentID").String())
+		c.id(at, "/parentID", "msg", parent)
 	}
 	if dirSession != "" {
 		sid = dirSession
 	}
-	return obj{id: id, session: sid, role: role, parent: r.Get("parentID").String()}
+	return obj{id: id, session: sid, role: role, parent: parent}
 }
 
 func (c *checker) addMessage(at loc, o obj) {
