@@ -62,8 +62,14 @@ func sessionsIn(path string, snap *snapshot) ([]format.Ref, error) {
 		return nil, err
 	}
 	defer st.Close()
-	refs, err := st.list()
-	if err != nil {
+	var refs []sessionRef
+	if snap.holds(path) {
+		ix, err := snap.index(st)
+		if err != nil {
+			return nil, err
+		}
+		refs = ix.refs
+	} else if refs, err = st.list(); err != nil {
 		return nil, err
 	}
 	out := make([]format.Ref, len(refs))
@@ -81,24 +87,9 @@ func openIn(ref format.Ref, snap *snapshot) (session.Reader, error) {
 		return nil, err
 	}
 	defer st.Close()
-	refs, err := st.list()
+	found, children, err := findSession(st, ref, snap)
 	if err != nil {
 		return nil, err
-	}
-	var found *sessionRef
-	var children []string
-	for i, r := range refs {
-		if r.ID == ref.ID || (ref.ID == "" && len(refs) == 1) {
-			found = &refs[i]
-		}
-	}
-	if found == nil {
-		return nil, fmt.Errorf("%s: no session %q", ref.Path, ref.ID)
-	}
-	for _, r := range refs {
-		if r.ParentID == found.ID {
-			children = append(children, r.ID)
-		}
 	}
 	d, err := st.load(*found)
 	if err != nil {
@@ -108,6 +99,44 @@ func openIn(ref format.Ref, snap *snapshot) (session.Reader, error) {
 		return exportReader(d, children), nil
 	}
 	return newDocReader(d, children), nil
+}
+
+// findSession finds ref in st and the sessions whose parent it is.
+func findSession(st store, ref format.Ref, snap *snapshot) (*sessionRef, []string, error) {
+	if snap.holds(ref.Path) {
+		ix, err := snap.index(st)
+		if err != nil {
+			return nil, nil, err
+		}
+		i, ok := ix.byID[ref.ID]
+		if !ok && ref.ID == "" && len(ix.refs) == 1 {
+			i, ok = 0, true
+		}
+		if !ok {
+			return nil, nil, fmt.Errorf("%s: no session %q", ref.Path, ref.ID)
+		}
+		return &ix.refs[i], ix.children[ix.refs[i].ID], nil
+	}
+	refs, err := st.list()
+	if err != nil {
+		return nil, nil, err
+	}
+	var found *sessionRef
+	var children []string
+	for i, r := range refs {
+		if r.ID == ref.ID || (ref.ID == "" && len(refs) == 1) {
+			found = &refs[i]
+		}
+	}
+	if found == nil {
+		return nil, nil, fmt.Errorf("%s: no session %q", ref.Path, ref.ID)
+	}
+	for _, r := range refs {
+		if r.ParentID == found.ID {
+			children = append(children, r.ID)
+		}
+	}
+	return found, children, nil
 }
 
 // exportReader reads a session of an export document: its entries say so.

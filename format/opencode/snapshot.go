@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/report"
@@ -16,9 +17,23 @@ import (
 // read the store from it, so each of its many small files is opened once,
 // and what they convert is exactly what was validated.
 type snapshot struct {
-	root  string // the storage root, as classify names it
-	dirs  map[string][]snapFile
-	arena []byte // the files' bytes, in chunks: few objects for the collector to scan
+	path   string // the path it was taken of, as given
+	root   string // the storage root, as classify names it
+	layout layout
+	dirs   map[string][]snapFile
+	arena  []byte // the files' bytes, in chunks: few objects for the collector to scan
+
+	once sync.Once // makes ix
+	ix   index
+	err  error
+}
+
+// index is the store's session list, made once: opening each of a store's
+// many sessions would otherwise list the store again each time.
+type index struct {
+	refs     []sessionRef
+	byID     map[string]int      // the last ref with the id (what openIn's scan finds)
+	children map[string][]string // ids by parent id, in refs order
 }
 
 type snapFile struct {
@@ -29,8 +44,30 @@ type snapFile struct {
 // arenaChunk is the size of the chunks the snapshot copies files into.
 const arenaChunk = 1 << 20
 
-func newSnapshot(root string) *snapshot {
-	return &snapshot{root: root, dirs: map[string][]snapFile{}}
+func newSnapshot(path, root string, l layout) *snapshot {
+	return &snapshot{path: path, root: root, layout: l, dirs: map[string][]snapFile{}}
+}
+
+func (s *snapshot) holds(path string) bool { return s != nil && s.path == path }
+
+// index lists st, which reads from s, once.
+func (s *snapshot) index(st store) (*index, error) {
+	s.once.Do(func() {
+		refs, err := st.list()
+		if err != nil {
+			s.err = err
+			return
+		}
+		ix := index{refs: refs, byID: map[string]int{}, children: map[string][]string{}}
+		for i, r := range refs {
+			ix.byID[r.ID] = i
+			if r.ParentID != "" {
+				ix.children[r.ParentID] = append(ix.children[r.ParentID], r.ID)
+			}
+		}
+		s.ix = ix
+	})
+	return &s.ix, s.err
 }
 
 // add keeps a copy of one file of the n in dir; a directory's files come in

@@ -124,14 +124,17 @@ type store interface {
 
 func openStore(path string) (store, layout, error) { return openStoreFrom(path, nil) }
 
-// openStoreFrom opens the store at path; a JSON tree store is read from snap
-// when snap holds it.
+// openStoreFrom opens the store at path, from snap when snap holds it.
 func openStoreFrom(path string, snap *snapshot) (store, layout, error) {
+	if snap.holds(path) { // known: no need to classify it again
+		src := source{snap: snap}
+		if snap.layout == layoutLegacy {
+			return &legacyStore{root: snap.root, src: src}, snap.layout, nil
+		}
+		return &treeStore{root: snap.root, src: src}, snap.layout, nil
+	}
 	l, p := classify(path)
 	src := source{}
-	if snap != nil && snap.root == p {
-		src.snap = snap
-	}
 	switch l {
 	case layoutTree:
 		return &treeStore{root: p, src: src}, l, nil

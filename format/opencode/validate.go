@@ -445,7 +445,7 @@ func checkPath(path string, rep *report.Report, workers int, keep bool) (*snapsh
 	l, p := classify(path)
 	c := newChecker(rep)
 	if keep && (l == layoutTree || l == layoutLegacy) {
-		c.snap = newSnapshot(p)
+		c.snap = newSnapshot(path, p, l)
 	}
 	switch l {
 	case layoutTree:
