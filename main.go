@@ -24,6 +24,7 @@ func run(args []string) int {
 		StdinIsData:      stdinIsData,
 		StderrIsTerminal: func() bool { return term.IsTerminal(int(os.Stderr.Fd())) },
 		Color:            os.Getenv("NO_COLOR") == "" && term.IsTerminal(int(os.Stdout.Fd())),
+		HoldInput:        liftMemoryLimit,
 	}
 	err := safeRun(app(env), args)
 	if err != nil && err.Error() != "" {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -56,4 +57,15 @@ func streams(args []string) bool {
 		}
 	}
 	return false
+}
+
+// liftMemoryLimit drops the limit for a command that turned out to hold its
+// input in memory: an OpenCode store read once, at 60,000 small files,
+// keeps a live heap near the limit, and the collector then runs almost
+// without pause (convert of a 10,000-message store: 3 times the CPU time).
+// GOMEMLIMIT, when set, still wins.
+func liftMemoryLimit() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(math.MaxInt64)
+	}
 }

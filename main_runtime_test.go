@@ -1,6 +1,10 @@
 package main
 
-import "testing"
+import (
+	"math"
+	"runtime/debug"
+	"testing"
+)
 
 func TestStreams(t *testing.T) {
 	tests := []struct {
@@ -22,5 +26,21 @@ func TestStreams(t *testing.T) {
 		if got := streams(tc.args); got != tc.want {
 			t.Errorf("streams(%q) = %v, want %v", tc.args, got, tc.want)
 		}
+	}
+}
+
+func TestLiftMemoryLimit(t *testing.T) {
+	old := debug.SetMemoryLimit(memoryLimit)
+	defer debug.SetMemoryLimit(old)
+	t.Setenv("GOMEMLIMIT", "")
+	liftMemoryLimit()
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("limit after liftMemoryLimit = %d, want none", got)
+	}
+	debug.SetMemoryLimit(memoryLimit)
+	t.Setenv("GOMEMLIMIT", "40MiB")
+	liftMemoryLimit()
+	if got := debug.SetMemoryLimit(-1); got != memoryLimit {
+		t.Errorf("limit with GOMEMLIMIT set = %d, want %d kept", got, memoryLimit)
 	}
 }

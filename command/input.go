@@ -25,6 +25,10 @@ type Env struct {
 	StderrIsTerminal func() bool
 	// Color reports whether standard output may be coloured.
 	Color bool
+	// HoldInput, when set, is called before a command reads its whole
+	// input into memory (a store a format.Loader reads at once), so the
+	// memory limit set for streaming commands can be lifted.
+	HoldInput func()
 }
 
 // DefaultStorer is implemented by layouts that have a conventional store

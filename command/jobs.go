@@ -97,7 +97,19 @@ func gatherInput(env *Env, p string, forced format.Format, sessionID string) (*i
 
 func refuseInvalid(env *Env, in *input, units []registry.Unit) error {
 	rep := &report.Report{MaxErrors: 20}
-	for _, u := range units {
+	for i, u := range units {
+		if l, ok := u.Format.(format.Loader); ok {
+			// validated and read in one pass; the sessions come from it
+			if env.HoldInput != nil {
+				env.HoldInput()
+			}
+			f, err := l.Load(u.Path, rep, format.ValidateOptions{})
+			if err != nil {
+				return IO(err)
+			}
+			units[i].Format = f
+			continue
+		}
 		if err := u.Format.Validate(u.Path, rep, format.ValidateOptions{}); err != nil {
 			return IO(err)
 		}

@@ -29,6 +29,14 @@ type Format interface {
 	Validate(path string, rep *report.Report, opt ValidateOptions) error
 }
 
+// Loader is implemented by layouts whose stores are costly to read twice
+// (many small files): Load validates path into rep as Validate does, and
+// returns the layout over what it read, whose Sessions and Open serve path
+// without reading it again. Use the result only when rep has no errors.
+type Loader interface {
+	Load(path string, rep *report.Report, opt ValidateOptions) (Format, error)
+}
+
 // Ref names one session inside a path.
 type Ref struct {
 	Path string // the session file or directory, or the store holding it

@@ -124,7 +124,11 @@ func (o *Obj) Bytes() []byte {
 
 // Arr builds one compact JSON array from already-encoded elements.
 func Arr(elems [][]byte) []byte {
-	b := []byte{'['}
+	n := 2 + len(elems)
+	for _, e := range elems {
+		n += len(e)
+	}
+	b := append(make([]byte, 0, n), '[')
 	for i, e := range elems {
 		if i > 0 {
 			b = append(b, ',')

@@ -39,6 +39,49 @@ func compact(b []byte) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// appendCompact appends b, which must be valid JSON, to dst without
+// insignificant whitespace: what json.Compact writes, without checking b
+// again (the validator has).
+func appendCompact(dst, b []byte) []byte {
+	for i := 0; i < len(b); {
+		switch b[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		case '"':
+			end := stringEnd(b, i)
+			dst = append(dst, b[i:end]...)
+			i = end
+		default:
+			j := i + 1
+			for j < len(b) && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' && b[j] != '"' {
+				j++
+			}
+			dst = append(dst, b[i:j]...)
+			i = j
+		}
+	}
+	return dst
+}
+
+// stringEnd returns the index just past the string that starts at b[i].
+func stringEnd(b []byte, i int) int {
+	for j := i + 1; ; {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return len(b)
+		}
+		q := j + k
+		n := 0 // backslashes right before the quote: an odd number escapes it
+		for p := q - 1; p > i && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
+	}
+}
+
 // pretty spells compact JSON as JSON.stringify(x, null, 2) does.
 func pretty(b []byte) []byte {
 	var buf bytes.Buffer
@@ -97,10 +140,24 @@ func encodeDoc(d *Doc) []byte {
 }
 
 func (m Msg) encode() []byte {
-	var o jsonx.Obj
-	o.Raw("info", m.Info)
-	o.Raw("parts", jsonx.Arr(m.Parts))
-	return o.Bytes()
+	n := len(`{"info":,"parts":[]}`) + max(len(m.Info), len("null")) + len(m.Parts)
+	for _, p := range m.Parts {
+		n += len(p)
+	}
+	b := append(make([]byte, 0, n), `{"info":`...) // sized once: every message is encoded for its entry's Raw
+	if len(m.Info) == 0 {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, m.Info...)
+	}
+	b = append(b, `,"parts":[`...)
+	for i, p := range m.Parts {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, p...)
+	}
+	return append(b, "]}"...)
 }
 
 // decodeMsg splits {info, parts} back apart.

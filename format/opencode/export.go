@@ -60,9 +60,7 @@ func (Export) OpenReader(name string, r io.Reader) (session.Reader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	s := toSession(d, nil)
-	setOrigin(s, ExportName)
-	return &session.SliceReader{S: s}, nil
+	return exportReader(d, nil), nil
 }
 
 // Encode returns the export document of one session, as OpenCode prints it.

@@ -51,17 +51,25 @@ func (Format) Sessions(path string) ([]format.Ref, error) { return sessions(path
 func (Format) Open(ref format.Ref) (session.Reader, error) { return open(ref) }
 
 func (Format) Validate(path string, rep *report.Report, opt format.ValidateOptions) error {
-	return validatePath(path, rep)
+	return validatePath(path, rep, opt.Workers)
 }
 
-func sessions(path string) ([]format.Ref, error) {
-	st, _, err := openStore(path)
+func sessions(path string) ([]format.Ref, error) { return sessionsIn(path, nil) }
+
+func sessionsIn(path string, snap *snapshot) ([]format.Ref, error) {
+	st, _, err := openStoreFrom(path, snap)
 	if err != nil {
 		return nil, err
 	}
 	defer st.Close()
-	refs, err := st.list()
-	if err != nil {
+	var refs []sessionRef
+	if snap.holds(path) {
+		ix, err := snap.index(st)
+		if err != nil {
+			return nil, err
+		}
+		refs = ix.refs
+	} else if refs, err = st.list(); err != nil {
 		return nil, err
 	}
 	out := make([]format.Ref, len(refs))
@@ -71,15 +79,47 @@ func sessions(path string) ([]format.Ref, error) {
 	return out, nil
 }
 
-func open(ref format.Ref) (session.Reader, error) {
-	st, l, err := openStore(ref.Path)
+func open(ref format.Ref) (session.Reader, error) { return openIn(ref, nil) }
+
+func openIn(ref format.Ref, snap *snapshot) (session.Reader, error) {
+	st, l, err := openStoreFrom(ref.Path, snap)
 	if err != nil {
 		return nil, err
 	}
 	defer st.Close()
-	refs, err := st.list()
+	found, children, err := findSession(st, ref, snap)
 	if err != nil {
 		return nil, err
+	}
+	d, err := st.load(*found)
+	if err != nil {
+		return nil, err
+	}
+	if l == layoutExport {
+		return exportReader(d, children), nil
+	}
+	return newDocReader(d, children), nil
+}
+
+// findSession finds ref in st and the sessions whose parent it is.
+func findSession(st store, ref format.Ref, snap *snapshot) (*sessionRef, []string, error) {
+	if snap.holds(ref.Path) {
+		ix, err := snap.index(st)
+		if err != nil {
+			return nil, nil, err
+		}
+		i, ok := ix.byID[ref.ID]
+		if !ok && ref.ID == "" && len(ix.refs) == 1 {
+			i, ok = 0, true
+		}
+		if !ok {
+			return nil, nil, fmt.Errorf("%s: no session %q", ref.Path, ref.ID)
+		}
+		return &ix.refs[i], ix.children[ix.refs[i].ID], nil
+	}
+	refs, err := st.list()
+	if err != nil {
+		return nil, nil, err
 	}
 	var found *sessionRef
 	var children []string
@@ -89,29 +129,21 @@ func open(ref format.Ref) (session.Reader, error) {
 		}
 	}
 	if found == nil {
-		return nil, fmt.Errorf("%s: no session %q", ref.Path, ref.ID)
+		return nil, nil, fmt.Errorf("%s: no session %q", ref.Path, ref.ID)
 	}
 	for _, r := range refs {
 		if r.ParentID == found.ID {
 			children = append(children, r.ID)
 		}
 	}
-	d, err := st.load(*found)
-	if err != nil {
-		return nil, err
-	}
-	s := toSession(d, children)
-	if l == layoutExport {
-		setOrigin(s, ExportName)
-	}
-	return &session.SliceReader{S: s}, nil
+	return found, children, nil
 }
 
-func setOrigin(s *session.Session, origin string) {
-	s.Meta.Origin = origin
-	for _, e := range s.Entries {
-		e.Origin = origin
-	}
+// exportReader reads a session of an export document: its entries say so.
+func exportReader(d *Doc, children []string) session.Reader {
+	r := newDocReader(d, children)
+	r.meta.Origin, r.origin = ExportName, ExportName
+	return r
 }
 
 // Write writes one session into the storage root out (out/session/...),

@@ -5,8 +5,12 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/opencode"
 	"github.com/sesstool/sesstool/internal/fuzzcheck"
+	"github.com/sesstool/sesstool/report"
+	"github.com/sesstool/sesstool/session"
 )
 
 // FuzzOpenCodeTree fuzzes the three files of a one-message, one-part
@@ -22,7 +26,37 @@ func FuzzOpenCodeTree(f *testing.F) {
 			"part/msg_1fc5859fb001AVlB5Jzf5pmiGs/prt_1fc585a860019ydZE88ebLA4gd.json":              part,
 		})
 		fuzzcheck.Check(t, opencode.Format{}, root)
+		loadAgrees(t, root)
 	})
+}
+
+// loadAgrees checks that a store that validates reads the same through Load
+// (what convert and export read) as from the disk.
+func loadAgrees(t *testing.T, root string) {
+	rep := &report.Report{}
+	f, err := opencode.Format{}.Load(root, rep, format.ValidateOptions{Workers: 2})
+	if err != nil || rep.Errors() > 0 {
+		return
+	}
+	refs, err := opencode.Format{}.Sessions(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ref := range refs {
+		var got [2]*session.Session
+		for i, f := range []format.Format{opencode.Format{}, f} {
+			r, err := f.Open(ref)
+			if err == nil {
+				got[i], err = session.ReadAll(r)
+			}
+			if err != nil {
+				t.Fatalf("read %s: %v", ref.ID, err)
+			}
+		}
+		if d := cmp.Diff(got[0], got[1]); d != "" {
+			t.Fatalf("%s (-disk +loaded):\n%s", ref.ID, d)
+		}
+	}
 }
 
 // FuzzOpenCodeExport fuzzes an `opencode export` JSON document.

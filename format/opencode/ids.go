@@ -16,18 +16,30 @@ func ValidID(prefix, id string) bool {
 	if !ok || (prefix != "" && p != prefix) || len(body) != 26 {
 		return false
 	}
-	for i := 0; i < 12; i++ {
-		if !strings.ContainsRune("0123456789abcdef", rune(body[i])) {
-			return false
-		}
-	}
-	for i := 12; i < 26; i++ {
-		if !strings.ContainsRune(base62, rune(body[i])) {
+	for i := 0; i < 26; i++ {
+		if c := idChars[body[i]]; c == 0 || (i < 12 && c != lowerHex) {
 			return false
 		}
 	}
 	return true
 }
+
+// idChars classes bytes for ValidID: lowercase hex digits, other base62
+// characters, and the rest (0).
+var idChars = func() (t [256]uint8) {
+	for i := 0; i < len(base62); i++ {
+		t[base62[i]] = otherBase62
+	}
+	for _, c := range "0123456789abcdef" {
+		t[c] = lowerHex
+	}
+	return t
+}()
+
+const (
+	lowerHex    = 1
+	otherBase62 = 2
+)
 
 // SafeKey reports whether an id may become a file or directory name: no
 // separators, no parent references, no NUL, not empty.

@@ -3,7 +3,6 @@ package opencode
 import (
 	"encoding/base64"
 	"encoding/json"
-	"sort"
 	"strings"
 
 	"github.com/sesstool/sesstool/jsonx"
@@ -27,45 +26,15 @@ const (
 // toSession maps one Doc onto the model. children are the ids of sessions
 // spawned from this one, as far as the store knows them.
 func toSession(d *Doc, children []string) *session.Session {
-	s := &session.Session{Meta: metaOf(d, children)}
-	var prev string
-	for _, m := range d.Messages {
-		for _, e := range entriesOf(m) {
-			e.ParentID = prev
-			prev = e.ID
-			s.Entries = append(s.Entries, e)
+	r := newDocReader(d, children)
+	s := &session.Session{Meta: r.meta}
+	for {
+		e, err := r.Next()
+		if err != nil {
+			return s
 		}
+		s.Entries = append(s.Entries, e)
 	}
-	for _, e := range s.Entries {
-		if e.Message != nil && e.Message.Role == session.RoleTool {
-			continue
-		}
-		// task tools name their child session: link it even when the store
-		// does not hold it (a lone export).
-		for _, b := range messageBlocks(e) {
-			if b.Type == session.BlockToolCall {
-				if c := gjson.GetBytes(b.Extra.Get("metadata"), "sessionId").String(); c != "" {
-					s.Meta.Children = appendUnique(s.Meta.Children, c)
-				}
-			}
-		}
-	}
-	for _, e := range s.Entries {
-		if e.Message != nil && e.Message.Role == session.RoleTool {
-			if c := gjson.GetBytes(e.Message.Extra.Get("metadata"), "sessionId").String(); c != "" {
-				s.Meta.Children = appendUnique(s.Meta.Children, c)
-			}
-		}
-	}
-	sort.Strings(s.Meta.Children)
-	return s
-}
-
-func messageBlocks(e *session.Entry) []session.Block {
-	if e.Message == nil {
-		return nil
-	}
-	return e.Message.Content
 }
 
 func appendUnique(xs []string, x string) []string {
@@ -124,7 +93,7 @@ func millis(r gjson.Result) session.Time {
 // entriesOf maps one message: the message entry, then one RoleTool entry
 // per tool part (its state: output or error, status, title, metadata, time).
 func entriesOf(m Msg) []*session.Entry {
-	info := gjson.ParseBytes(m.Info)
+	info := fields(m.Info)
 	role := info.Get("role").String()
 	e := &session.Entry{Kind: session.KindMessage, Type: role, ID: info.Get("id").String(),
 		Time: millis(info.Get("time.created")), Origin: Name, Raw: m.encode()}
@@ -160,7 +129,7 @@ func entriesOf(m Msg) []*session.Entry {
 	var tools []*session.Entry
 	var others [][]byte
 	for i, p := range m.Parts {
-		pr := gjson.ParseBytes(p)
+		pr := fields(p)
 		switch pr.Get("type").String() {
 		case "text", "reasoning", "file":
 			msg.Content = append(msg.Content, contentBlock(p))
@@ -278,9 +247,19 @@ func contentBlock(p []byte) session.Block {
 	return b
 }
 
+// rawIn returns the bytes of r, a value got from b, where they sit in b (no
+// copy; like the members jsonx.Members hands out), or a copy when gjson does
+// not say where.
+func rawIn(b []byte, r gjson.Result) []byte {
+	if i, n := r.Index, len(r.Raw); i > 0 && i+n <= len(b) && string(b[i:i+n]) == r.Raw {
+		return b[i : i+n : i+n]
+	}
+	return []byte(r.Raw)
+}
+
 // toolBlocks maps a tool part onto a ToolCall block and its result message.
 func toolBlocks(p []byte, owner *session.Entry) (session.Block, *session.Entry) {
-	pr := gjson.ParseBytes(p)
+	pr := fields(p)
 	b := session.Block{Type: session.BlockToolCall, ToolCallID: pr.Get("callID").String(), ToolName: pr.Get("tool").String()}
 	_ = jsonx.Members(p, func(k string, v []byte) {
 		switch k {
@@ -290,11 +269,12 @@ func toolBlocks(p []byte, owner *session.Entry) (session.Block, *session.Entry) 
 		}
 	})
 	st := pr.Get("state")
+	state := rawIn(p, st)
 	res := &session.Entry{Kind: session.KindMessage, Type: "tool", ID: pr.Get("id").String(), Origin: Name}
 	msg := &session.Message{Role: session.RoleTool, SourceRole: "tool", ToolCallID: b.ToolCallID, ToolName: b.ToolName}
 	res.Message = msg
 	hasInput := false
-	_ = jsonx.Members([]byte(st.Raw), func(k string, v []byte) {
+	_ = jsonx.Members(state, func(k string, v []byte) {
 		r := gjson.ParseBytes(v)
 		switch k {
 		case "input":
@@ -315,7 +295,7 @@ func toolBlocks(p []byte, owner *session.Entry) (session.Block, *session.Entry) 
 	if s := st.Get("status").String(); (s == "pending" || s == "running") && len(msg.Content) == 0 {
 		// A call that never finished has no result: other layouts must not
 		// invent an empty one. The state stays on the call, for OpenCode.
-		b.Extra = append(b.Extra, session.Field{Key: xState, Value: json.RawMessage(st.Raw)})
+		b.Extra = append(b.Extra, session.Field{Key: xState, Value: json.RawMessage(state)})
 		return b, nil
 	}
 	if !hasInput {

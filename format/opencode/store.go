@@ -122,13 +122,24 @@ type store interface {
 	Close() error
 }
 
-func openStore(path string) (store, layout, error) {
+func openStore(path string) (store, layout, error) { return openStoreFrom(path, nil) }
+
+// openStoreFrom opens the store at path, from snap when snap holds it.
+func openStoreFrom(path string, snap *snapshot) (store, layout, error) {
+	if snap.holds(path) { // known: no need to classify it again
+		src := source{snap: snap}
+		if snap.layout == layoutLegacy {
+			return &legacyStore{root: snap.root, src: src}, snap.layout, nil
+		}
+		return &treeStore{root: snap.root, src: src}, snap.layout, nil
+	}
 	l, p := classify(path)
+	src := source{}
 	switch l {
 	case layoutTree:
-		return &treeStore{root: p}, l, nil
+		return &treeStore{root: p, src: src}, l, nil
 	case layoutLegacy:
-		return &legacyStore{root: p}, l, nil
+		return &legacyStore{root: p, src: src}, l, nil
 	case layoutDB:
 		s, err := openDB(p)
 		return s, l, err
@@ -172,17 +183,31 @@ func keyOf(path string) string { return strings.TrimSuffix(filepath.Base(path), 
 // sortMessages orders messages by time.created, then id: never by id alone,
 // because the id space wrapped on 2026-08-14.
 func sortMessages(ms []Msg) {
-	sort.SliceStable(ms, func(i, j int) bool {
-		a, b := gjson.GetBytes(ms[i].Info, "time.created").Int(), gjson.GetBytes(ms[j].Info, "time.created").Int()
-		if a != b {
-			return a < b
+	type keyed struct {
+		created int64
+		id      string
+		m       Msg
+	}
+	ks := make([]keyed, len(ms))
+	for i, m := range ms {
+		ks[i] = keyed{gjson.GetBytes(m.Info, "time.created").Int(), gjson.GetBytes(m.Info, "id").String(), m}
+	}
+	sort.SliceStable(ks, func(i, j int) bool {
+		if ks[i].created != ks[j].created {
+			return ks[i].created < ks[j].created
 		}
-		return gjson.GetBytes(ms[i].Info, "id").String() < gjson.GetBytes(ms[j].Info, "id").String()
+		return ks[i].id < ks[j].id
 	})
+	for i := range ks {
+		ms[i] = ks[i].m
+	}
 }
 
 // treeStore is the 1.x storage/ tree.
-type treeStore struct{ root string }
+type treeStore struct {
+	root string
+	src  source
+}
 
 func (t *treeStore) Close() error { return nil }
 
@@ -196,12 +221,13 @@ func (t *treeStore) list() ([]sessionRef, error) {
 		if !p.IsDir() {
 			continue
 		}
-		for _, f := range jsonFiles(filepath.Join(t.root, "session", p.Name())) {
-			info, err := readJSON(f)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, sessionRef{ID: keyOf(f), ProjectID: p.Name(), ParentID: gjson.GetBytes(info, "parentID").String(), File: f})
+		dir := filepath.Join(t.root, "session", p.Name())
+		err := t.src.each(dir, func(key string, info []byte) error {
+			out = append(out, sessionRef{ID: key, ProjectID: p.Name(), ParentID: gjson.GetBytes(info, "parentID").String(), File: filepath.Join(dir, key+".json")})
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
 	sortRefs(out)
@@ -209,34 +235,31 @@ func (t *treeStore) list() ([]sessionRef, error) {
 }
 
 func (t *treeStore) load(ref sessionRef) (*Doc, error) {
-	info, err := readJSON(ref.File)
+	info, err := t.src.read(ref.File)
 	if err != nil {
 		return nil, err
 	}
 	d := &Doc{Info: info, ProjectID: ref.ProjectID}
-	for _, mf := range jsonFiles(filepath.Join(t.root, "message", ref.ID)) {
-		mi, err := readJSON(mf)
-		if err != nil {
-			return nil, err
-		}
+	err = t.src.each(filepath.Join(t.root, "message", ref.ID), func(mkey string, mi []byte) error {
 		m := Msg{Info: mi}
-		for _, pf := range jsonFiles(filepath.Join(t.root, "part", keyOf(mf))) {
-			pb, err := readJSON(pf)
-			if err != nil {
-				return nil, err
-			}
+		err := t.src.each(filepath.Join(t.root, "part", mkey), func(_ string, pb []byte) error {
 			m.Parts = append(m.Parts, pb)
-		}
+			return nil
+		})
 		d.Messages = append(d.Messages, m)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	sortMessages(d.Messages)
-	if d.Todo, err = optJSON(filepath.Join(t.root, "todo", ref.ID+".json")); err != nil {
+	if d.Todo, err = t.src.opt(filepath.Join(t.root, "todo", ref.ID+".json")); err != nil {
 		return nil, err
 	}
-	if d.Diff, err = optJSON(filepath.Join(t.root, "session_diff", ref.ID+".json")); err != nil {
+	if d.Diff, err = t.src.opt(filepath.Join(t.root, "session_diff", ref.ID+".json")); err != nil {
 		return nil, err
 	}
-	if d.Project, err = optJSON(filepath.Join(t.root, "project", ref.ProjectID+".json")); err != nil {
+	if d.Project, err = t.src.opt(filepath.Join(t.root, "project", ref.ProjectID+".json")); err != nil {
 		return nil, err
 	}
 	return d, nil
@@ -254,7 +277,10 @@ func sortRefs(r []sessionRef) {
 }
 
 // legacyStore is the 0.x per-project tree.
-type legacyStore struct{ root string }
+type legacyStore struct {
+	root string
+	src  source
+}
 
 func (l *legacyStore) Close() error { return nil }
 
@@ -264,12 +290,12 @@ func (l *legacyStore) list() ([]sessionRef, error) {
 	var out []sessionRef
 	for _, d := range dirs {
 		slug := filepath.Base(filepath.Dir(filepath.Dir(filepath.Dir(d))))
-		for _, f := range jsonFiles(d) {
-			info, err := readJSON(f)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, sessionRef{ID: keyOf(f), ProjectID: slug, ParentID: gjson.GetBytes(info, "parentID").String(), File: f})
+		err := l.src.each(d, func(key string, info []byte) error {
+			out = append(out, sessionRef{ID: key, ProjectID: slug, ParentID: gjson.GetBytes(info, "parentID").String(), File: filepath.Join(d, key+".json")})
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
 	sortRefs(out)
@@ -277,26 +303,23 @@ func (l *legacyStore) list() ([]sessionRef, error) {
 }
 
 func (l *legacyStore) load(ref sessionRef) (*Doc, error) {
-	info, err := readJSON(ref.File)
+	info, err := l.src.read(ref.File)
 	if err != nil {
 		return nil, err
 	}
 	base := filepath.Dir(filepath.Dir(ref.File)) // .../storage/session
 	d := &Doc{Info: info}
-	for _, mf := range jsonFiles(filepath.Join(base, "message", ref.ID)) {
-		mi, err := readJSON(mf)
-		if err != nil {
-			return nil, err
-		}
+	err = l.src.each(filepath.Join(base, "message", ref.ID), func(mkey string, mi []byte) error {
 		m := Msg{Info: mi}
-		for _, pf := range jsonFiles(filepath.Join(base, "part", ref.ID, keyOf(mf))) {
-			pb, err := readJSON(pf)
-			if err != nil {
-				return nil, err
-			}
+		err := l.src.each(filepath.Join(base, "part", ref.ID, mkey), func(_ string, pb []byte) error {
 			m.Parts = append(m.Parts, pb)
-		}
+			return nil
+		})
 		d.Messages = append(d.Messages, m)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	sortMessages(d.Messages)
 	return d, nil

@@ -46,6 +46,7 @@ var toolStatuses = map[string]bool{"pending": true, "running": true, "completed"
 // export document, or a table row of the database).
 type loc struct {
 	path string
+	name string // when set, path is the directory and name the file: kept locs share these strings
 	ptr  string
 	src  []byte // the file's bytes, to turn pointers into line numbers; nil for database rows
 	file bool   // path is the object's own file: src can be read again when needed
@@ -62,10 +63,17 @@ func (at loc) kept() loc {
 
 func (at loc) source() []byte {
 	if at.src == nil && at.file {
-		b, _ := os.ReadFile(at.path)
+		b, _ := os.ReadFile(at.filePath())
 		return b
 	}
 	return at.src
+}
+
+func (at loc) filePath() string {
+	if at.name != "" {
+		return filepath.Join(at.path, at.name)
+	}
+	return at.path
 }
 
 type msgInfo struct {
@@ -75,10 +83,35 @@ type msgInfo struct {
 	at      loc
 }
 
+// sink takes findings: the report itself, or one file's own list, which a
+// worker fills and the walk adds to the report in file order (so the report
+// is the one a walk of one file at a time makes, MaxErrors cut included).
+type sink interface {
+	Add(f report.Finding)
+	Errorf(path string, line int, pointer, rule, format string, args ...any)
+	Warnf(path string, line int, pointer, rule, format string, args ...any)
+}
+
+// findings is one file's findings, in the order the checks made them.
+type findings []report.Finding
+
+func (fs *findings) Add(f report.Finding) { *fs = append(*fs, f) }
+
+func (fs *findings) Errorf(path string, line int, pointer, rule, format string, args ...any) {
+	fs.Add(report.Finding{Path: path, Line: line, Pointer: pointer, Severity: report.Error, Rule: rule, Message: fmt.Sprintf(format, args...)})
+}
+
+func (fs *findings) Warnf(path string, line int, pointer, rule, format string, args ...any) {
+	fs.Add(report.Finding{Path: path, Line: line, Pointer: pointer, Severity: report.Warning, Rule: rule, Message: fmt.Sprintf(format, args...)})
+}
+
 // checker collects the objects of one store and applies the rules that span
-// objects once everything is read.
+// objects once everything is read. The checks of one object (check*,
+// schema, parse) touch nothing but c.rep, so a worker runs them with a
+// checker of its own whose rep is the file's findings; the add* methods keep
+// the store-wide state and run in store order.
 type checker struct {
-	rep      *report.Report
+	rep      sink
 	files    int
 	entries  int
 	projects map[string]bool
@@ -87,9 +120,10 @@ type checker struct {
 	sessPar  map[string]string
 	messages map[string]msgInfo
 	parts    []partRef
-	src      []byte // bytes of the file parseFile read last
-	lone     bool   // a lone export: parents outside the file are expected
-	noProj   bool   // layouts without project records (legacy, export)
+	names    map[string]string // see intern
+	lone     bool              // a lone export: parents outside the file are expected
+	noProj   bool              // layouts without project records (legacy, export)
+	snap     *snapshot         // when set, keeps every file that parsed
 }
 
 type partRef struct {
@@ -99,15 +133,15 @@ type partRef struct {
 
 func newChecker(rep *report.Report) *checker {
 	return &checker{rep: rep, projects: map[string]bool{}, sessions: map[string]loc{}, sessProj: map[string]string{},
-		sessPar: map[string]string{}, messages: map[string]msgInfo{}}
+		sessPar: map[string]string{}, messages: map[string]msgInfo{}, names: map[string]string{}}
 }
 
 func (c *checker) errorf(at loc, ptr, rule, f string, args ...any) {
-	c.rep.Errorf(at.path, lineOf(at.source(), at.ptr+ptr), at.ptr+ptr, rule, f, args...)
+	c.rep.Errorf(at.filePath(), lineOf(at.source(), at.ptr+ptr), at.ptr+ptr, rule, f, args...)
 }
 
 func (c *checker) warnf(at loc, ptr, rule, f string, args ...any) {
-	c.rep.Warnf(at.path, lineOf(at.source(), at.ptr+ptr), at.ptr+ptr, rule, f, args...)
+	c.rep.Warnf(at.filePath(), lineOf(at.source(), at.ptr+ptr), at.ptr+ptr, rule, f, args...)
 }
 
 // lineOf finds the 1-based line of the value a JSON pointer names in src; 0
@@ -131,31 +165,23 @@ func lineOf(src []byte, ptr string) int {
 	return 0
 }
 
-// parseFile reads one JSON file, reporting a syntax error with its line and
-// column. It returns compact bytes, or nil when the file is not JSON.
-func (c *checker) parseFile(path string) []byte {
-	c.files++
-	b, err := os.ReadFile(path)
-	if err != nil {
-		c.rep.Errorf(path, 0, "", "io", "read: %v", err)
-		return nil
-	}
-	c.src = b
-	return c.parse(loc{path: path}, b)
-}
-
 func (c *checker) parse(at loc, b []byte) []byte {
-	if col, msg, bad := jsonx.SyntaxError(b); bad {
-		line, lc := lineCol(b, col)
-		c.rep.Add(report.Finding{Path: at.path, Line: line, Column: lc, Pointer: at.ptr, Severity: report.Error, Rule: ruleSyntax, Message: msg})
-		return nil
-	}
-	out, err := compact(b)
-	if err != nil {
-		c.errorf(at, "", ruleSyntax, "invalid JSON: %v", err)
+	out, ok := c.parseAppend(nil, at, b)
+	if !ok {
 		return nil
 	}
 	return out
+}
+
+// parseAppend appends b to dst without insignificant whitespace, or reports
+// a syntax error with its line and column (ok false, dst unchanged).
+func (c *checker) parseAppend(dst []byte, at loc, b []byte) (out []byte, ok bool) {
+	if col, msg, bad := jsonx.SyntaxError(b); bad {
+		line, lc := lineCol(b, col)
+		c.rep.Add(report.Finding{Path: at.filePath(), Line: line, Column: lc, Pointer: at.ptr, Severity: report.Error, Rule: ruleSyntax, Message: msg})
+		return dst, false
+	}
+	return appendCompact(dst, b), true
 }
 
 // lineCol turns a 1-based character column over the whole text into a line
@@ -211,40 +237,74 @@ func (c *checker) named(at loc, key, id string) {
 	}
 }
 
-func (c *checker) project(at loc, v []byte, key string) {
+// fields reads members of one JSON object. Each value it returns is a copy
+// of its own: what the checks keep (ids) must not hold on to the whole
+// object, nor to a worker's buffer.
+type fields []byte
+
+func (f fields) Get(path string) gjson.Result { return gjson.GetBytes(f, path) }
+
+// obj is what the store-wide rules need of one project, session, message or
+// part.
+type obj struct {
+	id      string
+	session string // a message's or part's session; a session's project
+	message string // a part's message
+	role    string
+	parent  string
+}
+
+func (c *checker) project(at loc, v []byte, key string) { c.addProject(c.checkProject(at, v, key)) }
+
+func (c *checker) checkProject(at loc, v []byte, key string) obj {
 	id := gjson.GetBytes(v, "id").String()
 	c.named(at, key, id)
 	c.schema(at, "opencode/project.json", v)
-	c.projects[id] = true
+	return obj{id: id}
 }
 
+func (c *checker) addProject(o obj) { c.projects[o.id] = true }
+
 func (c *checker) session(at loc, v []byte, key, dirProject string) {
-	r := gjson.ParseBytes(v)
+	c.addSession(at, c.checkSession(at, v, key, dirProject))
+}
+
+func (c *checker) checkSession(at loc, v []byte, key, dirProject string) obj {
+	r := fields(v)
 	id := r.Get("id").String()
 	c.named(at, key, id)
 	c.id(at, "/id", "ses", id)
-	c.id(at, "/parentID", "ses", r.Get("parentID").String())
-	if p := r.Get("projectID"); dirProject != "" && p.Exists() && p.String() != dirProject {
+	parent := r.Get("parentID").String()
+	c.id(at, "/parentID", "ses", parent)
+	p := r.Get("projectID")
+	if dirProject != "" && p.Exists() && p.String() != dirProject {
 		// OpenCode moves sessions between projects without updating the
 		// field, and trusts the directory: a warning.
 		c.warnf(at, "/projectID", ruleKeyMismatch, "projectID %q, but the session is filed under project %q", p.String(), dirProject)
 	}
 	c.schema(at, "opencode/session.json", v)
-	if _, dup := c.sessions[id]; dup {
-		c.errorf(at, "/id", ruleDuplicate, "session %s appears twice", id)
-	}
-	c.sessions[id] = at.kept()
 	proj := dirProject
 	if proj == "" {
-		proj = r.Get("projectID").String()
+		proj = p.String()
 	}
-	c.sessProj[id] = proj
-	c.sessPar[id] = r.Get("parentID").String()
+	return obj{id: id, session: proj, parent: parent}
+}
+
+func (c *checker) addSession(at loc, o obj) {
+	if _, dup := c.sessions[o.id]; dup {
+		c.errorf(at, "/id", ruleDuplicate, "session %s appears twice", o.id)
+	}
+	c.sessions[o.id] = at.kept()
+	c.sessProj[o.id] = o.session
+	c.sessPar[o.id] = o.parent
 }
 
 func (c *checker) message(at loc, v []byte, key, dirSession string) {
-	c.entries++
-	r := gjson.ParseBytes(v)
+	c.addMessage(at, c.checkMessage(at, v, key, dirSession))
+}
+
+func (c *checker) checkMessage(at loc, v []byte, key, dirSession string) obj {
+	r := fields(v)
 	id := r.Get("id").String()
 	c.named(at, key, id)
 	c.id(at, "/id", "msg", id)
@@ -258,20 +318,30 @@ func (c *checker) message(at loc, v []byte, key, dirSession string) {
 	} else {
 		c.schema(at, "opencode/message.json", v)
 	}
+	parent := r.Get("parentID").String()
 	if role == "assistant" {
-		c.id(at, "/parentID", "msg", r.Get("parentID").String())
+		c.id(at, "/parentID", "msg", parent)
 	}
 	if dirSession != "" {
 		sid = dirSession
 	}
-	if _, dup := c.messages[id]; dup {
-		c.errorf(at, "/id", ruleDuplicate, "message %s appears twice", id)
+	return obj{id: id, session: sid, role: role, parent: parent}
+}
+
+func (c *checker) addMessage(at loc, o obj) {
+	c.entries++
+	if _, dup := c.messages[o.id]; dup {
+		c.errorf(at, "/id", ruleDuplicate, "message %s appears twice", o.id)
 	}
-	c.messages[id] = msgInfo{session: sid, role: role, parent: r.Get("parentID").String(), at: at.kept()}
+	c.messages[o.id] = msgInfo{session: c.intern(o.session), role: o.role, parent: o.parent, at: at.kept()}
 }
 
 func (c *checker) part(at loc, v []byte, key, dirMessage, dirSession string) {
-	r := gjson.ParseBytes(v)
+	c.addPart(at, c.checkPart(at, v, key, dirMessage, dirSession))
+}
+
+func (c *checker) checkPart(at loc, v []byte, key, dirMessage, dirSession string) obj {
+	r := fields(v)
 	id := r.Get("id").String()
 	c.named(at, key, id)
 	c.id(at, "/id", "prt", id)
@@ -293,7 +363,21 @@ func (c *checker) part(at loc, v []byte, key, dirMessage, dirSession string) {
 	default:
 		c.schema(at, "opencode/part.json", v)
 	}
-	c.parts = append(c.parts, partRef{id: id, message: mid, session: sid, at: at.kept()})
+	return obj{id: id, session: sid, message: mid}
+}
+
+func (c *checker) addPart(at loc, o obj) {
+	c.parts = append(c.parts, partRef{id: o.id, message: c.intern(o.message), session: c.intern(o.session), at: at.kept()})
+}
+
+// intern returns one copy of each session and message id the store-wide
+// state keeps: a store's 50,000 parts name a few thousand messages.
+func (c *checker) intern(s string) string {
+	if v, ok := c.names[s]; ok {
+		return v
+	}
+	c.names[s] = s
+	return s
 }
 
 // finish applies the rules that need the whole store.
@@ -349,36 +433,45 @@ func (c *checker) finish() {
 	}
 }
 
-func validatePath(path string, rep *report.Report) error {
+func validatePath(path string, rep *report.Report, workers int) error {
+	_, err := checkPath(path, rep, workers, false)
+	return err
+}
+
+// checkPath validates path. With keep, it returns what it read of a JSON
+// tree store (nil for the other layouts), for reading it without opening
+// its files again.
+func checkPath(path string, rep *report.Report, workers int, keep bool) (*snapshot, error) {
 	l, p := classify(path)
 	c := newChecker(rep)
-	var err error
+	if keep && (l == layoutTree || l == layoutLegacy) {
+		c.snap = newSnapshot(path, p, l)
+	}
 	switch l {
 	case layoutTree:
-		err = c.tree(p)
+		c.tree(p, workers)
 	case layoutLegacy:
 		c.noProj = true
-		err = c.legacy(p)
+		c.legacy(p, workers)
 	case layoutDB:
-		err = c.db(p)
+		if err := c.db(p); err != nil {
+			return nil, err
+		}
 	case layoutExport:
 		b, rerr := os.ReadFile(p)
 		if rerr != nil {
-			return fmt.Errorf("read %s: %w", p, rerr)
+			return nil, fmt.Errorf("read %s: %w", p, rerr)
 		}
 		validateExport(p, b, rep)
-		return nil
+		return nil, nil
 	default:
 		rep.Errorf(path, 0, "", "unknown-format", "not an OpenCode store, database or export")
 		rep.Counted("", 1, 0)
-		return nil
-	}
-	if err != nil {
-		return err
+		return nil, nil
 	}
 	c.finish()
 	rep.Counted(Name, c.files, c.entries)
-	return nil
+	return c.snap, nil
 }
 
 func validateExport(name string, b []byte, rep *report.Report) {
@@ -417,99 +510,6 @@ func validateExport(name string, b []byte, rep *report.Report) {
 		}
 	}
 	c.finish()
-}
-
-// tree checks the 1.x storage/ tree.
-func (c *checker) tree(root string) error {
-	if b, err := os.ReadFile(filepath.Join(root, "migration")); err == nil {
-		c.files++
-		if _, err := strconv.Atoi(strings.TrimSpace(string(b))); err != nil {
-			c.rep.Errorf(filepath.Join(root, "migration"), 1, "", ruleMigration, "migration holds %q, not a number", strings.TrimSpace(string(b)))
-		}
-	}
-	for _, f := range jsonFiles(filepath.Join(root, "project")) {
-		if v := c.parseFile(f); v != nil {
-			c.project(loc{path: f, src: c.src, file: true}, v, keyOf(f))
-		}
-	}
-	for _, dir := range subdirs(filepath.Join(root, "session")) {
-		for _, f := range jsonFiles(dir) {
-			if v := c.parseFile(f); v != nil {
-				c.session(loc{path: f, src: c.src, file: true}, v, keyOf(f), filepath.Base(dir))
-			}
-		}
-	}
-	for _, dir := range subdirs(filepath.Join(root, "message")) {
-		for _, f := range jsonFiles(dir) {
-			if v := c.parseFile(f); v != nil {
-				c.message(loc{path: f, src: c.src, file: true}, v, keyOf(f), filepath.Base(dir))
-			}
-		}
-	}
-	for _, dir := range subdirs(filepath.Join(root, "part")) {
-		for _, f := range jsonFiles(dir) {
-			if v := c.parseFile(f); v != nil {
-				c.part(loc{path: f, src: c.src, file: true}, v, keyOf(f), filepath.Base(dir), "")
-			}
-		}
-	}
-	c.sideFiles(filepath.Join(root, "todo"), "opencode/todo.json")
-	c.sideFiles(filepath.Join(root, "session_diff"), "opencode/session-diff.json")
-	return nil
-}
-
-func (c *checker) sideFiles(dir, schemaName string) {
-	for _, f := range jsonFiles(dir) {
-		if v := c.parseFile(f); v != nil {
-			c.schema(loc{path: f, src: c.src, file: true}, schemaName, v)
-			if _, ok := c.sessions[keyOf(f)]; !ok {
-				c.rep.Warnf(f, 0, "", ruleOrphanSession, "no session %s for this file (OpenCode keeps these after deleting a session)", keyOf(f))
-			}
-		}
-	}
-}
-
-func subdirs(dir string) []string {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, e := range ents {
-		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
-			out = append(out, filepath.Join(dir, e.Name()))
-		}
-	}
-	return out
-}
-
-// legacy checks the 0.x per-project tree.
-func (c *checker) legacy(root string) error {
-	for _, proj := range subdirs(filepath.Join(root, "project")) {
-		base := filepath.Join(proj, "storage", "session")
-		for _, f := range jsonFiles(filepath.Join(base, "info")) {
-			if v := c.parseFile(f); v != nil {
-				c.session(loc{path: f, src: c.src, file: true}, v, keyOf(f), "")
-			}
-		}
-		for _, dir := range subdirs(filepath.Join(base, "message")) {
-			for _, f := range jsonFiles(dir) {
-				if v := c.parseFile(f); v != nil {
-					c.message(loc{path: f, src: c.src, file: true}, v, keyOf(f), filepath.Base(dir))
-				}
-			}
-		}
-		for _, sdir := range subdirs(filepath.Join(base, "part")) {
-			for _, mdir := range subdirs(sdir) {
-				for _, f := range jsonFiles(mdir) {
-					if v := c.parseFile(f); v != nil {
-						c.part(loc{path: f, src: c.src, file: true}, v, keyOf(f), filepath.Base(mdir), filepath.Base(sdir))
-					}
-				}
-			}
-		}
-	}
-	return nil
 }
 
 // db checks every row of an opencode.db; findings point at table/id.

@@ -1,0 +1,128 @@
+package opencode
+
+import (
+	"io"
+	"runtime"
+	"sort"
+
+	"github.com/sesstool/sesstool/session"
+	"github.com/tidwall/gjson"
+)
+
+// docReader maps a Doc onto the model a batch of messages at a time, so a
+// conversion holds the store's bytes but never the whole session's model on
+// top of them. Batches ahead of the caller are mapped on other goroutines
+// (the caller, a writer, works meanwhile); entries come out in order.
+type docReader struct {
+	meta   session.Meta
+	msgs   []Msg // not yet handed to a batch
+	ahead  []*mapped
+	cur    []*session.Entry
+	prev   string
+	origin string // when set, every entry's Origin (the export document)
+}
+
+// mapped is one batch of messages mapped onto entries.
+type mapped struct {
+	entries []*session.Entry
+	panic   any // raised again by Next, on the caller's goroutine
+	done    chan struct{}
+}
+
+// batchMsgs is how many messages a goroutine maps at a time; a session of
+// at most this many is mapped by the caller itself.
+const batchMsgs = 64
+
+func newDocReader(d *Doc, children []string) *docReader {
+	r := &docReader{meta: metaOf(d, children), msgs: d.Messages}
+	// task tools name their child session: link it even when the store
+	// does not hold it (a lone export). The call carries it in its part's
+	// metadata, the result in its state's: the tool blocks say which.
+	for _, m := range d.Messages {
+		for _, p := range m.Parts {
+			if gjson.GetBytes(p, "type").String() != "tool" {
+				continue
+			}
+			b, res := toolBlocks(p, &session.Entry{})
+			if c := gjson.GetBytes(b.Extra.Get("metadata"), "sessionId").String(); c != "" {
+				r.meta.Children = appendUnique(r.meta.Children, c)
+			}
+			if res != nil {
+				if c := gjson.GetBytes(res.Message.Extra.Get("metadata"), "sessionId").String(); c != "" {
+					r.meta.Children = appendUnique(r.meta.Children, c)
+				}
+			}
+		}
+	}
+	sort.Strings(r.meta.Children)
+	return r
+}
+
+func (r *docReader) Meta() *session.Meta { return &r.meta }
+
+func (r *docReader) Next() (*session.Entry, error) {
+	for len(r.cur) == 0 {
+		if !r.advance() {
+			return nil, io.EOF
+		}
+	}
+	e := r.cur[0]
+	r.cur = r.cur[1:]
+	return e, nil
+}
+
+// advance makes the next batch current, false at the end.
+func (r *docReader) advance() bool {
+	if len(r.ahead) == 0 && len(r.msgs) <= batchMsgs {
+		if len(r.msgs) == 0 {
+			return false
+		}
+		r.cur = r.link(mapMessages(r.msgs))
+		r.msgs = nil
+		return true
+	}
+	// Keep a few batches in flight per core; a goroutine maps one batch
+	// and ends, so a reader left unfinished leaves nothing running.
+	for window := 2 * runtime.GOMAXPROCS(0); len(r.ahead) < window && len(r.msgs) > 0; {
+		n := min(batchMsgs, len(r.msgs))
+		m := &mapped{done: make(chan struct{})}
+		go m.run(r.msgs[:n])
+		r.ahead, r.msgs = append(r.ahead, m), r.msgs[n:]
+	}
+	m := r.ahead[0]
+	r.ahead = r.ahead[1:]
+	<-m.done
+	if m.panic != nil {
+		panic(m.panic)
+	}
+	r.cur = r.link(m.entries)
+	return true
+}
+
+func (m *mapped) run(msgs []Msg) {
+	defer close(m.done)
+	defer func() { m.panic = recover() }()
+	m.entries = mapMessages(msgs)
+}
+
+func mapMessages(msgs []Msg) []*session.Entry {
+	var out []*session.Entry
+	for _, msg := range msgs {
+		out = append(out, entriesOf(msg)...)
+	}
+	return out
+}
+
+// link chains entries after the ones before them.
+func (r *docReader) link(es []*session.Entry) []*session.Entry {
+	for _, e := range es {
+		e.ParentID = r.prev
+		r.prev = e.ID
+		if r.origin != "" {
+			e.Origin = r.origin
+		}
+	}
+	return es
+}
+
+func (r *docReader) Close() error { return nil }
