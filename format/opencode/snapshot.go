@@ -22,6 +22,7 @@ type snapshot struct {
 	layout layout
 	dirs   map[string][]snapFile
 	arena  []byte // the files' bytes, in chunks: few objects for the collector to scan
+	size   int    // bytes kept
 
 	once sync.Once // makes ix
 	ix   index
@@ -78,6 +79,7 @@ func (s *snapshot) add(dir, name string, v []byte, n int) {
 	}
 	lo := len(s.arena)
 	s.arena = append(s.arena, v...)
+	s.size += len(v)
 	fs := s.dirs[dir]
 	if fs == nil {
 		fs = make([]snapFile, 0, n)

@@ -206,8 +206,22 @@ func (c *checker) add(t *task, r *result) {
 		}
 	}
 	if c.snap != nil {
-		c.snap.add(t.dir, t.name, r.v, t.n)
+		c.keep(t, r.v)
 	}
+}
+
+// maxSnapshot bounds what a validation keeps of a store for reading it
+// again: a larger store (users have stores of several GB) is validated
+// without keeping its files, and its sessions are then read from the disk,
+// one at a time, so memory stays bounded by the largest session.
+var maxSnapshot = 256 << 20
+
+func (c *checker) keep(t *task, v []byte) {
+	if c.snap.size+len(v) > maxSnapshot {
+		c.snap = nil // read from the disk instead
+		return
+	}
+	c.snap.add(t.dir, t.name, v, t.n)
 }
 
 // batchFiles is how many files a worker takes at a time: enough to make the

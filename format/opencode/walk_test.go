@@ -51,6 +51,25 @@ func TestLoadReadsWhatTheDiskHolds(t *testing.T) {
 	}
 }
 
+// A store larger than maxSnapshot is validated without keeping its files,
+// and read from the disk: Load then returns the plain layout.
+func TestLoadKeepsNothingOfALargeStore(t *testing.T) {
+	defer func(n int) { maxSnapshot = n }(maxSnapshot)
+	maxSnapshot = 1000
+	rep := &report.Report{}
+	f, err := Format{}.Load(treeSample, rep, format.ValidateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, held := f.(loaded); held || rep.Errors() > 0 {
+		t.Fatalf("Load kept a store over the limit (%T), or found errors: %v", f, rep.Findings())
+	}
+	refs, err := f.Sessions(treeSample)
+	if err != nil || len(refs) == 0 {
+		t.Fatalf("sessions: %v, %d", err, len(refs))
+	}
+}
+
 // A store of many files, each with an id that is not its name: the report
 // keeps the first MaxErrors in store order however many workers check it.
 func TestWalkKeepsStoreOrder(t *testing.T) {
