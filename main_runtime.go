@@ -21,9 +21,17 @@ import (
 // the limit). GOMEMLIMIT, when set, always wins.
 const memoryLimit = 40 << 20
 
+// With the limit set, the collector also waits until the heap reaches it
+// (GOGC off) instead of running each time the heap doubles: the live heap of
+// a streaming command is a few MiB, so doubling came every few MiB of
+// garbage. Measured on the 100 MB migrate and the 1 GB validate: 10-20%
+// less CPU, peak RSS 47-53 MiB instead of 43-52. GOGC, when set, wins.
 func init() {
 	if os.Getenv("GOMEMLIMIT") == "" && streams(os.Args[1:]) {
 		debug.SetMemoryLimit(memoryLimit)
+		if os.Getenv("GOGC") == "" {
+			debug.SetGCPercent(-1)
+		}
 	}
 }
 
