@@ -13,17 +13,18 @@ const hex = "0123456789abcdef"
 // and Python's json.dumps(ensure_ascii=False) spell it: only the quote, the
 // backslash and control characters are escaped; <, >, &, U+2028 and U+2029 are
 // left alone (Go's encoding/json escapes them, which would change bytes).
-// Invalid UTF-8 becomes U+FFFD.
-func AppendString(dst []byte, s string) []byte {
+// Invalid UTF-8 becomes U+FFFD. It takes bytes as well as strings, so text
+// rendered into a reused buffer is encoded without a copy.
+func AppendString[T string | []byte](dst []byte, s T) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		if safe[c] {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
 			dst = append(dst, s[start:i]...)
 			switch c {
 			case '"', '\\':
@@ -45,11 +46,12 @@ func AppendString(dst []byte, s string) []byte {
 			start = i
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
+		// at most 4 bytes: converted on the stack, no allocation
+		r, size := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
 		if r == utf8.RuneError && size == 1 {
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, "\ufffd"...)
-			i += size
+			i++
 			start = i
 			continue
 		}
@@ -58,6 +60,14 @@ func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
 }
+
+// safe marks the ASCII bytes that stand for themselves in a JSON string.
+var safe = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // String returns s encoded by AppendString.
 func String(s string) []byte { return AppendString(nil, s) }

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/sesstool/sesstool/export/transcript"
+	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -31,23 +32,23 @@ type node struct {
 // large session.
 func appendNode(dst []byte, n *node, html []byte) []byte {
 	dst = append(dst, `{"id":`...)
-	dst = appendJSON(dst, n.ID)
+	dst = jsonx.AppendString(dst, n.ID)
 	dst = append(dst, `,"p":`...)
 	dst = strconv.AppendInt(dst, int64(n.Parent), 10)
 	if n.Visible {
 		dst = append(dst, `,"v":true`...)
 	}
 	dst = append(dst, `,"r":`...)
-	dst = appendJSON(dst, n.Role)
+	dst = jsonx.AppendString(dst, n.Role)
 	dst = append(dst, `,"t":`...)
-	dst = appendJSON(dst, n.Snippet)
+	dst = jsonx.AppendString(dst, n.Snippet)
 	if n.Label != "" {
 		dst = append(dst, `,"l":`...)
-		dst = appendJSON(dst, n.Label)
+		dst = jsonx.AppendString(dst, n.Label)
 	}
 	if len(html) > 0 {
 		dst = append(dst, `,"h":`...)
-		dst = appendJSON(dst, html)
+		dst = jsonx.AppendString(dst, html)
 	}
 	return append(dst, '}', '\n')
 }

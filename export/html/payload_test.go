@@ -11,7 +11,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sesstool/sesstool/export/transcript"
-	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -20,34 +19,6 @@ var texts = []string{
 	"<script>alert('x')</script> & \"more\"", "é ü 日本 🐈", "bad \xff utf8 \xe2\x82", "line\u2028sep\u2029para",
 	"  lots   of\n\n white \t space  ", strings.Repeat("word ", 40), strings.Repeat("日本", 60) + " end",
 	"\xff\xfe", "trailing space ",
-}
-
-// appendJSON is jsonx.AppendString for strings and bytes alike.
-func TestAppendJSON(t *testing.T) {
-	for _, s := range texts {
-		checkAppendJSON(t, s)
-	}
-}
-
-func FuzzAppendJSON(f *testing.F) {
-	for _, s := range texts {
-		f.Add(s)
-	}
-	f.Fuzz(checkAppendJSON)
-}
-
-func checkAppendJSON(t *testing.T, s string) {
-	want := string(jsonx.AppendString(nil, s))
-	if got := string(appendJSON(nil, s)); got != want {
-		t.Errorf("appendJSON(%q) = %s, want %s", s, got, want)
-	}
-	if got := string(appendJSON(nil, []byte(s))); got != want {
-		t.Errorf("appendJSON([]byte(%q)) = %s, want %s", s, got, want)
-	}
-	var back string
-	if err := json.Unmarshal([]byte(want), &back); err != nil {
-		t.Errorf("appendJSON(%q) = %s is not JSON: %v", s, want, err)
-	}
 }
 
 // buf.text escapes exactly as html.EscapeString does.
