@@ -173,7 +173,8 @@ func (j *JSONL) parse(it *item) {
 		return
 	}
 	v := gjson.Parse(view(it.b)) // it.b never changes once read
-	if accepted(j.Rules.Schema(v), it.b) {
+	sch := j.Rules.Schema(v)     // only used once the line is known to be JSON
+	if accepted(sch, it.b) {
 		it.valid, it.v = true, v
 		return
 	}
@@ -200,8 +201,7 @@ func (j *JSONL) parse(it *item) {
 		it.findings = append(it.findings, report.Finding{Path: j.Path, Line: it.n, Column: off + 1, Severity: report.Error, Rule: "duplicate-key",
 			Message: fmt.Sprintf("key %q appears twice in one object (JavaScript and Python keep the last value, sesstool the first)", key)})
 	}
-	it.v = gjson.Parse(view(it.b)) // it.b never changes once read
-	sch := j.Rules.Schema(it.v)
+	it.v = v
 	if sch == nil {
 		return
 	}
