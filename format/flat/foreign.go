@@ -2,7 +2,6 @@ package flat
 
 import (
 	"bufio"
-	"fmt"
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/mapping"
@@ -19,30 +18,13 @@ import (
 // flat in session size; without, it holds the session.
 func writeForeign(w *bufio.Writer, r session.Reader, opt format.WriteOptions) error {
 	m := r.Meta()
-	var x mapping.PathIndex
-	var entries session.Reader
-	if opt.Reopen == nil {
-		s, err := session.ReadAll(r)
-		if err != nil {
-			return err
-		}
-		for _, e := range s.Entries {
-			x.Add(e)
-		}
-		entries = &session.SliceReader{S: s}
-	} else {
-		if err := session.Each(r, func(e *session.Entry) error { x.Add(e); return nil }); err != nil {
-			return err
-		}
-		again, err := opt.Reopen()
-		if err != nil {
-			return err
-		}
-		defer again.Close()
-		entries = again
+	x, entries, err := mapping.Index(r, opt.Reopen, (*mapping.PathIndex).Add)
+	if err != nil {
+		return err
 	}
+	defer entries.Close()
 	x.Loss(opt.Loss, "flat", x.Plan())
-	return writePath(w, m, &x, entries, opt.Loss)
+	return writePath(w, m, x, entries, opt.Loss)
 }
 
 // writePath writes the entries of r that x puts on the active path.
@@ -73,23 +55,15 @@ func writePath(w *bufio.Writer, src *session.Meta, x *mapping.PathIndex, r sessi
 		fs.lastTime = created
 		fs.header(lw, &meta, m.Parent, created)
 	}
-	i := 0
-	err := session.Each(r, func(e *session.Entry) error {
-		if i >= x.Len() {
-			return fmt.Errorf("the session has more entries than when it was first read")
-		}
-		if x.OnPath(i) {
+	err := x.Walk(r, func(e *session.Entry, on bool) error {
+		if on {
 			if !started {
 				start(e)
 			}
 			fs.emit(lw, e)
 		}
-		i++
 		return lw.err
 	})
-	if err == nil && i != x.Len() {
-		err = fmt.Errorf("the session has %d entries, but had %d when it was first read", i, x.Len())
-	}
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package goat
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/sesstool/sesstool/format"
@@ -44,23 +43,15 @@ func (w *writer) plan(x *mapping.PathIndex, r session.Reader) (*plan, error) {
 	if m.Origin != Name {
 		countMetaLoss(m, loss)
 	}
-	i := 0
-	err = session.Each(r, func(e *session.Entry) error {
-		if i >= x.Len() {
-			return fmt.Errorf("the session has more entries than when it was first read")
-		}
-		defer func() { i++ }()
+	err = x.Walk(r, func(e *session.Entry, on bool) error {
 		switch {
 		case isTranscript(e):
 			return w.transcriptLine(p, jsonx.Merge(e.Raw, e.Custom.Data))
-		case x.OnPath(i):
+		case on:
 			w.pathEntry(p, e)
 		}
 		return p.err()
 	})
-	if err == nil && i != x.Len() {
-		err = fmt.Errorf("the session has %d entries, but had %d when it was first read", i, x.Len())
-	}
 	if err != nil {
 		return nil, err
 	}

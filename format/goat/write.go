@@ -37,7 +37,7 @@ func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]st
 		r.Close()
 		return nil, fmt.Errorf("write goat session: session id %q cannot be a directory name", id)
 	}
-	x, entries, err := index(r, opt)
+	x, entries, err := mapping.Index(r, opt.Reopen, addEntry)
 	if err != nil {
 		return nil, err
 	}
@@ -65,34 +65,14 @@ func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]st
 	return w.written, nil
 }
 
-// index reads the session once for its active path and returns a reader of
-// its entries for the writing pass: a second read with opt.Reopen, or the
-// entries held from the first.
-func index(r session.Reader, opt format.WriteOptions) (*mapping.PathIndex, session.Reader, error) {
-	x := &mapping.PathIndex{}
-	add := func(e *session.Entry) {
-		if isTranscript(e) {
-			x.Skip()
-		} else {
-			x.Add(e)
-		}
+// addEntry indexes one entry: goat writes its transcript entries apart,
+// never as part of the conversation.
+func addEntry(x *mapping.PathIndex, e *session.Entry) {
+	if isTranscript(e) {
+		x.Skip()
+	} else {
+		x.Add(e)
 	}
-	if opt.Reopen == nil {
-		s, err := session.ReadAll(r)
-		if err != nil {
-			return nil, nil, err
-		}
-		for _, e := range s.Entries {
-			add(e)
-		}
-		return x, &session.SliceReader{S: s}, nil
-	}
-	defer r.Close()
-	if err := session.Each(r, func(e *session.Entry) error { add(e); return nil }); err != nil {
-		return nil, nil, err
-	}
-	again, err := opt.Reopen()
-	return x, again, err
 }
 
 // goatIDs gives a session from another layout goat's own id form (a UUID),
