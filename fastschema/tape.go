@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"unicode/utf8"
+
+	"github.com/sesstool/sesstool/jsonx"
 )
 
 // A tape is a JSON text parsed into a flat list of tokens, one per value
@@ -51,21 +53,9 @@ const maxDepth = 512
 // decides).
 func (t *tape) parse(b []byte) bool {
 	t.b, t.toks, t.depth = b, t.toks[:0], 0
-	i := skipSpace(b, 0)
+	i := jsonx.SkipSpace(b, 0)
 	i, ok := t.value(i)
-	return ok && skipSpace(b, i) == len(b)
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) {
-		switch b[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
+	return ok && jsonx.SkipSpace(b, i) == len(b)
 }
 
 func (t *tape) value(i int) (int, bool) {
@@ -106,7 +96,7 @@ func (t *tape) object(i int) (int, bool) {
 	}
 	at := len(t.toks)
 	t.toks = append(t.toks, token{kind: kObject, start: i})
-	i = skipSpace(t.b, i+1)
+	i = jsonx.SkipSpace(t.b, i+1)
 	count := 0
 	if i < len(t.b) && t.b[i] == '}' {
 		return t.close(at, i+1, 0)
@@ -119,21 +109,21 @@ func (t *tape) object(i int) (int, bool) {
 		if i, ok = t.str(i); !ok {
 			return i, false
 		}
-		i = skipSpace(t.b, i)
+		i = jsonx.SkipSpace(t.b, i)
 		if i >= len(t.b) || t.b[i] != ':' {
 			return i, false
 		}
-		if i, ok = t.value(skipSpace(t.b, i+1)); !ok {
+		if i, ok = t.value(jsonx.SkipSpace(t.b, i+1)); !ok {
 			return i, false
 		}
 		count++
-		i = skipSpace(t.b, i)
+		i = jsonx.SkipSpace(t.b, i)
 		if i >= len(t.b) {
 			return i, false
 		}
 		switch t.b[i] {
 		case ',':
-			i = skipSpace(t.b, i+1)
+			i = jsonx.SkipSpace(t.b, i+1)
 		case '}':
 			if !t.uniqueKeys(at, count) {
 				return i, false
@@ -151,7 +141,7 @@ func (t *tape) array(i int) (int, bool) {
 	}
 	at := len(t.toks)
 	t.toks = append(t.toks, token{kind: kArray, start: i})
-	i = skipSpace(t.b, i+1)
+	i = jsonx.SkipSpace(t.b, i+1)
 	if i < len(t.b) && t.b[i] == ']' {
 		return t.close(at, i+1, 0)
 	}
@@ -162,13 +152,13 @@ func (t *tape) array(i int) (int, bool) {
 			return i, false
 		}
 		count++
-		i = skipSpace(t.b, i)
+		i = jsonx.SkipSpace(t.b, i)
 		if i >= len(t.b) {
 			return i, false
 		}
 		switch t.b[i] {
 		case ',':
-			i = skipSpace(t.b, i+1)
+			i = jsonx.SkipSpace(t.b, i+1)
 		case ']':
 			return t.close(at, i+1, count)
 		default:

@@ -41,7 +41,7 @@ func WalkObject(b []byte) (w Walker, ok bool) { return walk(b, '{', '}') }
 func WalkArray(b []byte) (w Walker, ok bool) { return walk(b, '[', ']') }
 
 func walk(b []byte, open, close byte) (Walker, bool) {
-	i := skipSpace(b, 0)
+	i := SkipSpace(b, 0)
 	if i >= len(b) || b[i] != open {
 		return Walker{done: true}, false
 	}
@@ -64,10 +64,10 @@ func (w *Walker) Next() (Member, bool) {
 		return Member{}, false
 	}
 	b := w.b
-	i := skipSpace(b, w.i)
+	i := SkipSpace(b, w.i)
 	if w.n > 0 {
 		if i < len(b) && b[i] == ',' {
-			i = skipSpace(b, i+1)
+			i = SkipSpace(b, i+1)
 		} else {
 			return w.end(i)
 		}
@@ -84,11 +84,11 @@ func (w *Walker) Next() (Member, bool) {
 			return w.fail()
 		}
 		m.KeyStart, m.KeyEnd = i, e
-		i = skipSpace(b, e)
+		i = SkipSpace(b, e)
 		if i >= len(b) || b[i] != ':' {
 			return w.fail()
 		}
-		i = skipSpace(b, i+1)
+		i = SkipSpace(b, i+1)
 	}
 	e := SkipValue(b, i)
 	if e < 0 {
@@ -224,7 +224,9 @@ func skipString(b []byte, i int) int {
 	}
 }
 
-func skipSpace(b []byte, i int) int {
+// SkipSpace returns the offset of the first byte at or after i that is not
+// JSON whitespace.
+func SkipSpace(b []byte, i int) int {
 	for i < len(b) {
 		switch b[i] {
 		case ' ', '\t', '\r', '\n':
