@@ -78,13 +78,13 @@ func seeds() []seed {
 	add("format/ash", "FuzzAshMigrate", "v1-legacy-fixture", "ash/upstream-test-fixtures/invalid/legacy-v1-header/context.jsonl",
 		"ash/upstream-test-fixtures/invalid/legacy-v1-header/history.jsonl", "=")
 	for _, p := range []string{"v1-compaction.jsonl", "v1-crlf.jsonl", "v1-malformed.jsonl", "v2-hook.jsonl", "v3-custom.jsonl", "v1-compaction-header.jsonl", "v1-compaction-out-of-range.jsonl"} {
-		add("migrate", "FuzzTreeMigrate", p, arg("../../migrate/testdata/"+p))
+		add("format/tree/migrate", "FuzzTreeMigrate", p, arg("../../format/tree/migrate/testdata/"+p))
 	}
-	add("migrate", "FuzzTreeMigrate", "pi-replay", "pi/earendil-pi_prompt-cache-replay-session.v1.jsonl")
+	add("format/tree/migrate", "FuzzTreeMigrate", "pi-replay", "pi/earendil-pi_prompt-cache-replay-session.v1.jsonl")
 	treeSeeds := []string{"pi/earendil-pi_prompt-cache-replay-session.v1.jsonl"}
 	for _, p := range []string{"valid/v2_hook.jsonl", "valid/v3_all.jsonl", "valid/v3_omp.jsonl", "invalid/cycle.jsonl", "invalid/dangling-reference-v1.jsonl", "invalid/duplicate-header.jsonl", "invalid/torn-line.jsonl"} {
 		treeSeeds = append(treeSeeds, "../../format/tree/testdata/"+p)
-		add("migrate", "FuzzTreeMigrate", "tree-"+strings.ReplaceAll(p, "/", "-"), arg("../../format/tree/testdata/"+p))
+		add("format/tree/migrate", "FuzzTreeMigrate", "tree-"+strings.ReplaceAll(p, "/", "-"), arg("../../format/tree/testdata/"+p))
 	}
 	single("format/tree", "FuzzTreeConvert", treeSeeds...)
 	return s

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/migrate"
+	"github.com/sesstool/sesstool/format/tree/migrate"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/report"
 )

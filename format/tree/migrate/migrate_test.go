@@ -125,7 +125,7 @@ func TestRefusedDowngrade(t *testing.T) {
 // TestDeterministic migrates two copies of the same file, in place, and
 // requires identical bytes.
 func TestDeterministic(t *testing.T) {
-	for _, in := range []string{"testdata/v1-compaction.jsonl", "../testdata/samples/pi/pi-mono_before-compaction.v1.jsonl"} {
+	for _, in := range []string{"testdata/v1-compaction.jsonl", "../../../testdata/samples/pi/pi-mono_before-compaction.v1.jsonl"} {
 		dir := t.TempDir()
 		a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
 		writeFile(t, a, read(t, in))

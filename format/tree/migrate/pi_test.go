@@ -72,9 +72,9 @@ func TestAgainstPi(t *testing.T) {
 	node, script := peer(t)
 	dir := t.TempDir()
 	inputs := []string{
-		"../testdata/samples/pi/pi-mono_before-compaction.v1.jsonl",
-		"../testdata/samples/pi/pi-mono_large-session.v1.jsonl",
-		"../testdata/samples/pi/earendil-pi_prompt-cache-replay-session.v1.jsonl",
+		"../../../testdata/samples/pi/pi-mono_before-compaction.v1.jsonl",
+		"../../../testdata/samples/pi/pi-mono_large-session.v1.jsonl",
+		"../../../testdata/samples/pi/earendil-pi_prompt-cache-replay-session.v1.jsonl",
 		"testdata/v1-compaction.jsonl",
 		"testdata/v1-compaction-header.jsonl",
 		"testdata/v1-compaction-out-of-range.jsonl",
