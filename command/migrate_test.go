@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/format/tree/migrate"
 	"github.com/sesstool/sesstool/jsonl"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/format/tree/migrate"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"

@@ -131,11 +131,11 @@ func TestSessionKey(t *testing.T) {
 func TestDetect(t *testing.T) {
 	f := Format{}
 	for p, want := range map[string]bool{
-		"testdata/generated-v2/sessions":                            true, // a store
-		"testdata/generated-v2/sessions/cli":                        true,
-		"testdata/generated-v2":                                     false,
-		"testdata/upstream-test-fixtures/invalid/header-missing-id": true,
-		"testdata/generated-v2/sessions/cli/context.jsonl":          false,
+		"testdata/generated-v2/sessions":                   true, // a store
+		"testdata/generated-v2/sessions/cli":               true,
+		"testdata/generated-v2":                            false,
+		upstreamDir(t, "invalid/header-missing-id"):        true,
+		"testdata/generated-v2/sessions/cli/context.jsonl": false,
 	} {
 		if got := f.Detect(p); got != want {
 			t.Errorf("Detect(%s) = %v, want %v", p, got, want)

@@ -129,7 +129,7 @@ func TestReadOmpAndV2(t *testing.T) {
 // v1 entries get ids from session.DerivedID, chained in file order; the
 // compaction's firstKeptEntryIndex (header = 0) becomes that line's id.
 func TestReadV1DerivedIDs(t *testing.T) {
-	s := readFile(t, samples+"/pi-mono_before-compaction.v1.jsonl")
+	s := readFile(t, realSample(t, "pi-mono_before-compaction.v1.jsonl"))
 	if s.Meta.Version != "1" || len(s.Entries) != 1002 {
 		t.Fatalf("version %s, %d entries", s.Meta.Version, len(s.Entries))
 	}

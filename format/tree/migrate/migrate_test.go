@@ -11,6 +11,7 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/internal/golden"
+	"github.com/sesstool/sesstool/internal/shared"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -122,10 +123,13 @@ func TestRefusedDowngrade(t *testing.T) {
 	}
 }
 
+// ownSample is the project's own v3 tree sample, written by pi itself.
+const ownSample = "../../../testdata/samples/tree/pi-v3-branches.jsonl"
+
 // TestDeterministic migrates two copies of the same file, in place, and
 // requires identical bytes.
 func TestDeterministic(t *testing.T) {
-	for _, in := range []string{"testdata/v1-compaction.jsonl", "../../../testdata/samples/pi/pi-mono_before-compaction.v1.jsonl"} {
+	for _, in := range []string{"testdata/v1-compaction.jsonl", shared.Sample(t, "pi/pi-mono_before-compaction.v1.jsonl")} {
 		dir := t.TempDir()
 		a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
 		writeFile(t, a, read(t, in))

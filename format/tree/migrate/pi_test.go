@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/shared"
 )
 
 // piContext is what ../shared/peers/pi-context.mjs prints: what pi's own
@@ -67,22 +68,21 @@ func runPi(t *testing.T, node, script, path string) piContext {
 // result with pi's own SessionManager: pi must not rewrite it (so it needs no
 // migration of its own), and the LLM context pi builds from it must be the
 // one pi builds when it migrates the original itself. v2 inputs include the
-// v2 files our 1 -> 2 step derives from the real v1 samples.
+// v2 files our 1 -> 2 step derives from the real v1 samples (from the shared
+// folder) and our 3 -> 2 step derives from the project's own v3 sample.
 func TestAgainstPi(t *testing.T) {
 	node, script := peer(t)
 	dir := t.TempDir()
-	inputs := []string{
-		"../../../testdata/samples/pi/pi-mono_before-compaction.v1.jsonl",
-		"../../../testdata/samples/pi/pi-mono_large-session.v1.jsonl",
-		"../../../testdata/samples/pi/earendil-pi_prompt-cache-replay-session.v1.jsonl",
+	real := shared.Samples(t, "pi/*.jsonl")
+	inputs := append([]string{
 		"testdata/v1-compaction.jsonl",
 		"testdata/v1-compaction-header.jsonl",
 		"testdata/v1-compaction-out-of-range.jsonl",
 		"testdata/v1-crlf.jsonl",
 		"testdata/v2-hook.jsonl",
-	}
-	// Derive a v2 file from each real v1 sample.
-	for _, in := range inputs[:3] {
+	}, real...)
+	// Derive a v2 file from each real v1 sample and from our own v3 sample.
+	for _, in := range append(real, ownSample) {
 		v2 := filepath.Join(dir, "derived-v2_"+filepath.Base(in))
 		if _, err := testTree.Migrate(in, "2", format.MigrateOptions{Out: v2}); err != nil {
 			t.Fatal(err)
