@@ -57,7 +57,7 @@ func (Format) Detect(path string) bool {
 
 // headerOf returns the first line of dir/context.jsonl when it is an ash header.
 func headerOf(dir string) (gjson.Result, bool) {
-	head := format.Head(filepath.Join(dir, ContextFile), 1<<16)
+	head := format.TrimBOM(format.Head(filepath.Join(dir, ContextFile), 1<<16))
 	if head == nil {
 		return gjson.Result{}, false
 	}

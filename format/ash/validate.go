@@ -422,6 +422,10 @@ func (c *checker) state() error {
 		return fmt.Errorf("read %s: %w", path, err)
 	}
 	c.files++
+	if bytes.HasPrefix(b, format.BOM) {
+		c.rep.Add(format.BOMFinding(path))
+		return nil
+	}
 	if col, msg, bad := jsonx.SyntaxError(b); bad {
 		c.rep.Add(report.Finding{Path: path, Line: lineOfColumn(b, col), Severity: report.Error, Rule: "json-syntax", Message: msg})
 		return nil

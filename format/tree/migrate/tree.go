@@ -231,6 +231,9 @@ func readHeader(path string) (header, error) {
 		if len(bytes.TrimSpace(l.Bytes)) == 0 {
 			continue
 		}
+		// The version is read past a byte order mark, as detection reads
+		// it; the validator refuses the file for it (utf8-bom).
+		l.Bytes = format.TrimBOM(l.Bytes)
 		if f, bad := malformed(path, l); bad {
 			return header{}, &format.InvalidError{Path: path, Findings: []report.Finding{f}}
 		}
