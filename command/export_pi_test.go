@@ -24,6 +24,7 @@ var piUIWords = map[string]bool{
 	"click": true, "ctrl": true, "copy": true, "copied": true, "link": true, "thinking": true, "output": true,
 	"earlier": true, "hidden": true, "tokens": true, "branch": true, "summary": true, "compaction": true,
 	"model": true, "level": true, "error": true, "result": true, "tool": true, "tools": true, "results": true,
+	"switched": true, // "Switched to model: ..." labels a model change
 }
 
 // TestExportBesidePi runs pi's own exporter (the anchor) and ours on the same
