@@ -1,9 +1,13 @@
 package tree
 
 import (
+	"bytes"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"github.com/sesstool/sesstool/internal/peers"
 	"github.com/sesstool/sesstool/internal/shared"
 )
 
@@ -46,5 +50,29 @@ func realSamplesIfThere() []string {
 func TestRealSamples(t *testing.T) {
 	if n := len(realSamples(t)); n != 3 {
 		t.Errorf("want the 3 pi samples, found %d", n)
+	}
+}
+
+// TestOwnSampleIsPis runs the generator of the project's own sample with
+// pi's SessionManager and requires the committed bytes: the sample is what
+// pi writes, not a hand-made imitation.
+func TestOwnSampleIsPis(t *testing.T) {
+	node, dir := peers.Scripts(t)
+	out := filepath.Join(t.TempDir(), "pi.jsonl")
+	cmd := exec.Command(node, "../../testdata/samples/tree/generator/gen.mjs", out)
+	cmd.Env = append(os.Environ(), "SESSTOOL_PEERS="+dir)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("gen.mjs: %v\n%s", err, b)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(ownSamples + "/pi-v3-branches.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("pi's SessionManager wrote %d bytes, the committed sample has %d: run the generator again", len(got), len(want))
 	}
 }

@@ -6,8 +6,8 @@
 // so the project has a tree sample it made itself. Ids and clocks are made
 // deterministic (a counter behind crypto.randomUUID, a fixed clock behind
 // Date), so running it again gives the same bytes.
-// Run from the repository root:
-//   NODE_PATH=.cache/peers/node_modules node testdata/samples/tree/generator/gen.mjs
+// Run after scripts/setup (pi from $SESSTOOL_PEERS, else .cache/peers):
+//   node testdata/samples/tree/generator/gen.mjs [OUT]
 import crypto from "node:crypto";
 import fs from "node:fs";
 import module from "node:module";
@@ -36,7 +36,8 @@ globalThis.Date = class extends RealDate {
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const peers = path.resolve(here, "../../../../.cache/peers/node_modules/@mariozechner/pi-coding-agent/dist/index.js");
+const peersDir = process.env.SESSTOOL_PEERS || path.resolve(here, "../../../../.cache/peers");
+const peers = path.join(peersDir, "node_modules/@mariozechner/pi-coding-agent/dist/index.js");
 const { SessionManager } = await import(peers);
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pi-sample-"));
@@ -101,7 +102,7 @@ sm.appendMessage(user("Thanks, that's all."));
 sm.appendMessage(assistant([{ type: "text", text: "You're welcome." }], "stop", 1400, 8));
 
 const file = sm.getSessionFile();
-const out = path.resolve(here, "..", "pi-v3-branches.jsonl");
+const out = process.argv[2] ? path.resolve(process.argv[2]) : path.resolve(here, "..", "pi-v3-branches.jsonl");
 fs.copyFileSync(file, out);
 fs.rmSync(tmp, { recursive: true, force: true });
 console.log(out);
