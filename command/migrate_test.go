@@ -117,7 +117,7 @@ func TestMigrateCommand(t *testing.T) {
 	out.Reset()
 	errb.Reset()
 	err = Migrate(env, MigrateOptions{To: "1", NoBackup: true, Paths: []string{filepath.Join(dir, "b", "two.jsonl")}})
-	if Code(err) != ExitUsage || !strings.Contains(errb.String(), "version 3 to 2") && !strings.Contains(errb.String(), "version 2 to 1") {
+	if Code(err) != ExitUsage || !strings.Contains(errb.String(), "refused: version 3 to 1") && !strings.Contains(errb.String(), "refused: version 2 to 1") {
 		t.Errorf("downgrade to 1: exit %d, stderr %q", Code(err), errb.String())
 	}
 

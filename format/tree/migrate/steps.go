@@ -38,7 +38,9 @@ func plan(from, to int) ([]step, error) {
 		}
 		s, ok := findStep(v, next)
 		if !ok {
-			return nil, fmt.Errorf("%w: version %d to %d (only the lossless step 3 -> 2 goes down; v1 has no ids or tree, so a step down to 1 would lose them)", format.ErrRefusedStep, v, next)
+			// Name the request, not the step it stops at: a user asking
+			// for 3 -> 1 is told 3 -> 1.
+			return nil, fmt.Errorf("%w: version %d to %d (only the lossless step 3 -> 2 goes down; v1 has no ids or tree, so a step down to 1 would lose them)", format.ErrRefusedStep, from, to)
 		}
 		out = append(out, s)
 		v = next
