@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonl"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/session"
@@ -57,6 +58,9 @@ func newReader(name string, r io.Reader, c io.Closer) (*reader, error) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		if l.n == 1 && bytes.HasPrefix(l.b, format.BOM) {
+			return nil, fmt.Errorf("read %s: line 1: the file starts with a UTF-8 byte order mark, which JSON Lines does not allow (utf8-bom)", name)
 		}
 		t := gjson.GetBytes(l.b, "type").String()
 		if t == "title" && rd.meta.Extra.Get(titleSlotKey) == nil && json1(l.b) {
