@@ -146,9 +146,6 @@ func collect(path, formatName string, r session.Reader) (Stats, error) {
 		st.Entries++
 		st.Kinds[string(e.Kind)]++
 		x.Add(e)
-		if e.Sidechain == "" {
-			st.Leaf = e.ID // the last main entry is the leaf
-		}
 		if e.Message != nil && e.Kind == session.KindMessage {
 			st.Messages++
 			st.Roles[string(e.Message.Role)]++
@@ -156,6 +153,7 @@ func collect(path, formatName string, r session.Reader) (Stats, error) {
 		}
 	}
 	st.Branches = x.Plan()
+	st.Leaf = x.LeafID()
 	return st, nil
 }
 

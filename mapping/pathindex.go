@@ -192,6 +192,22 @@ func (x *PathIndex) OnPath(i int) bool { return x.on[i] }
 // must have run.
 func (x *PathIndex) Leaf() int { return x.leaf }
 
+// LeafID is the leaf's id ("" when it has none or there is no main
+// entry). Plan must have run; it looks the id up among every id seen, so
+// call it once.
+func (x *PathIndex) LeafID() string {
+	if x.leaf < 0 || x.id[x.leaf] < 0 {
+		return ""
+	}
+	want, id := x.id[x.leaf], ""
+	x.names.Each(func(s string, k int32) {
+		if k == want {
+			id = s
+		}
+	})
+	return id
+}
+
 // Parent is the index of the entry the i-th entry hangs from in the
 // conversation tree, -1 for a root or a skipped entry. Plan must have run.
 func (x *PathIndex) Parent(i int) int { return int(x.parent[i]) }

@@ -147,6 +147,13 @@ func TestConversation(t *testing.T) {
 		if leaf != c.leaf || ids(cv.Path()) != c.path || cv.Branches != c.branches {
 			t.Errorf("%s: leaf %q, path %q, %d branches; want %q, %q, %d", c.name, leaf, ids(cv.Path()), cv.Branches, c.leaf, c.path, c.branches)
 		}
+		var x PathIndex
+		for _, e := range c.entries {
+			x.Add(e)
+		}
+		if x.Plan(); x.LeafID() != c.leaf {
+			t.Errorf("%s: PathIndex's leaf is %q, want %q", c.name, x.LeafID(), c.leaf)
+		}
 		path, branches := ActivePath(c.entries)
 		if len(path) != len(cv.Path()) || branches != cv.Branches {
 			t.Errorf("%s: ActivePath gives %d entries and %d branches, Conversation %d and %d", c.name, len(path), branches, len(cv.Path()), cv.Branches)
