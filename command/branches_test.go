@@ -32,7 +32,9 @@ import (
 //     as off the path, and convert reports exactly info's branches less one
 //     as flattened;
 //   - the assistant messages convert --to flat writes are those of the
-//     page's path, in order.
+//     page's path, in order;
+//   - convert --to tree, which keeps every line, gives a file info counts
+//     as many branches in (ash's tool results re-chained by the same rule).
 //
 // Each command is run as the CLI runs it. A session that export or convert
 // refuses as invalid cannot be compared and is logged.
@@ -214,7 +216,7 @@ func agree(t *testing.T, layout, path, sel string, s *session.Session, st Stats)
 
 	// convert: what a linear layout keeps
 	out := filepath.Join(t.TempDir(), "out.jsonl")
-	lr, stderr, err := convertRun(layout, path, sel, out)
+	lr, stderr, err := convertRun(layout, path, sel, out, "flat")
 	if err != nil {
 		t.Fatalf("convert --to flat: %v\n%s", err, stderr)
 	}
@@ -245,13 +247,21 @@ func agree(t *testing.T, layout, path, sel string, s *session.Session, st Stats)
 	if !slices.Equal(got, want) {
 		t.Errorf("convert kept %d assistant messages, the page's path has %d:\n got %q\nwant %q", len(got), len(want), got, want)
 	}
+
+	tree := filepath.Join(t.TempDir(), "tree.jsonl")
+	if _, stderr, err := convertRun(layout, path, sel, tree, "tree"); err != nil {
+		t.Fatalf("convert --to tree: %v\n%s", err, stderr)
+	}
+	if back := infoJSON(t, "tree", tree); len(back) != 1 || back[0].Branches != st.Branches {
+		t.Errorf("convert --to tree gives %+v; info counts %d branches in the source", back, st.Branches)
+	}
 	return true
 }
 
-func convertRun(layout, path, sel, out string) (lossReport, string, error) {
+func convertRun(layout, path, sel, out, to string) (lossReport, string, error) {
 	report := out + ".loss.json"
 	_, stderr, err := run(func(env *Env) error {
-		return Convert(env, ConvertOptions{From: layout, To: "flat", Out: out, Session: sel, LossReport: report, Paths: []string{path}})
+		return Convert(env, ConvertOptions{From: layout, To: to, Out: out, Session: sel, LossReport: report, Paths: []string{path}})
 	})
 	var lr lossReport
 	if err != nil {

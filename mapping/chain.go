@@ -29,26 +29,22 @@ type linker[K comparable] struct {
 	started bool
 	none    K
 	tail    map[K]K // message -> the last attachment hung under it
-	last    K       // the last main-conversation entry
+	last    K       // the last entry
 }
 
 // parent returns the parent of e, named id, whose source parent is p.
 func (l *linker[K]) parent(e *session.Entry, id, p K) K {
-	if !LinksMessagesOnly(e.Origin) {
+	// a sub-agent run keeps its own links: pi's writer leaves it out, and
+	// it must not move where the main conversation continues
+	if !LinksMessagesOnly(e.Origin) || e.Sidechain != "" {
 		return p
 	}
 	if !l.started {
 		l.started, l.tail, l.last = true, map[K]K{}, l.none
 	}
-	main := e.Sidechain == ""
-	if main {
-		defer func() { l.last = id }()
-	}
+	defer func() { l.last = id }()
 	if p == l.none {
-		if main {
-			return l.last
-		}
-		return p
+		return l.last
 	}
 	np := p
 	if t, ok := l.tail[p]; ok {
