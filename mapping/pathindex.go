@@ -21,7 +21,8 @@ import (
 //     dangling parent or an entry naming itself makes a root. A main entry
 //     hangs only from main entries.
 //   - A layout that links messages to messages only (ash) hangs each tool
-//     result or other non-message entry in order after the message it names,
+//     result or other non-message entry of the main conversation in order
+//     after the message it names,
 //     and the next message continues after the last of them (Chain): such
 //     entries are part of the conversation, not lines of their own. A
 //     message that names no parent continues from the entry before it.
