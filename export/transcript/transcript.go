@@ -18,10 +18,10 @@ type Transcript struct {
 	// Conv is the conversation tree, the active path and the branches as
 	// info counts them and convert keeps them.
 	Conv *mapping.Conversation
-	Leaf *session.Entry   // the end of the shown path
+	Leaf *session.Entry // the end of the shown path
 	// LeafAt is Leaf's index in S.Entries, -1 when there is none.
 	LeafAt int
-	Path []*session.Entry // root to Leaf
+	Path   []*session.Entry  // root to Leaf
 	Labels map[string]string // entry id -> label (last label entry wins; empty clears)
 	// Results maps a tool call id to the first tool-result message that answers it.
 	Results map[string]*session.Entry
