@@ -160,12 +160,10 @@ func runPiContext(t *testing.T, node, script, path string) piSees {
 // when that entry is not found), then everything after it. Messages and
 // custom messages count, and branch summaries with a summary.
 func contextMessages(s *session.Session) int {
-	t := session.NewTree(s.Entries)
-	leaf := t.Leaf()
-	if leaf == nil {
+	path := mapping.NewConversation(s.Entries).Path()
+	if len(path) == 0 {
 		return 0
 	}
-	path := t.Path(leaf.ID)
 	last := -1
 	for i, e := range path {
 		if e.Kind == session.KindCompaction {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -81,7 +82,7 @@ func TestReadV3(t *testing.T) {
 			t.Errorf("%s: not as expected", c.name)
 		}
 	}
-	if b := session.NewTree(s.Entries).Branches(); b != 3 {
+	if _, b := mapping.ActivePath(s.Entries); b != 3 {
 		t.Errorf("branches %d, want 3", b)
 	}
 }
