@@ -18,7 +18,7 @@ func foreign() *session.Session {
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 123456000, time.UTC)
 	at := func(s int) session.Time { return session.Time{T: t0.Add(time.Duration(s) * time.Second)} }
 	return &session.Session{
-		Meta: session.Meta{ID: "abc12345", Origin: "tree", Created: session.Time{T: t0}, Provider: "anthropic"},
+		Meta: session.Meta{ID: "abc12345", Source: session.Source{Origin: "tree"}, Created: session.Time{T: t0}, Provider: "anthropic"},
 		Entries: []*session.Entry{
 			{Kind: session.KindMessage, ID: "e1", Time: at(1), Message: &session.Message{Role: session.RoleUser,
 				Content: []session.Block{{Type: session.BlockText, Text: "héllo <b>"}, {Type: session.BlockImage, Data: "AAAA", MimeType: "image/png"}}}},
@@ -92,8 +92,8 @@ func TestWriteForeign(t *testing.T) {
 
 // TestUnsafeSidechain: an id that is not a plain file name never becomes a path.
 func TestUnsafeSidechain(t *testing.T) {
-	s := &session.Session{Meta: session.Meta{ID: "s", Origin: Name, Version: "2", Provider: "cli"},
-		Entries: []*session.Entry{{Kind: session.KindMessage, ID: "m", Sidechain: "../../etc", Origin: Name,
+	s := &session.Session{Meta: session.Meta{ID: "s", Source: session.Source{Origin: Name}, Version: "2", Provider: "cli"},
+		Entries: []*session.Entry{{Kind: session.KindMessage, ID: "m", Sidechain: "../../etc", Source: session.Source{Origin: Name},
 			Message: &session.Message{Role: session.RoleUser, ContentIsString: true, Content: []session.Block{{Type: session.BlockText, Text: "x"}}}}}}
 	out := t.TempDir()
 	if _, err := (Format{}).Write(&session.SliceReader{S: s}, out, format.WriteOptions{}); err == nil {

@@ -302,7 +302,7 @@ func (f *fileReader) readLine() error {
 }
 
 func (f *fileReader) base(raw []byte, typ string, n int) *session.Entry {
-	e := &session.Entry{Type: typ, Origin: Name, Raw: raw, Line: n, Sidechain: f.sidechain}
+	e := &session.Entry{Type: typ, Source: session.Source{Origin: Name, Raw: raw, Line: n}, Sidechain: f.sidechain}
 	if f.sidechain != "" && !gjson.GetBytes(raw, "agent_session_id").Exists() {
 		e.Extra = append(e.Extra, session.Field{Key: xNoASID, Value: json.RawMessage("true")})
 	}

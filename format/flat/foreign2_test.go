@@ -46,7 +46,7 @@ func TestWriteForeignParentAndIDs(t *testing.T) {
 	user := &session.Message{Role: session.RoleUser, Content: []session.Block{text("hi")}}
 	mk := func(parent *session.Parent) *session.Session {
 		return &session.Session{
-			Meta: session.Meta{Cwd: "/w", Created: tm("2026-02-09T10:15:26.123456789-08:00"), Parent: parent, Origin: "goat",
+			Meta: session.Meta{Cwd: "/w", Created: tm("2026-02-09T10:15:26.123456789-08:00"), Parent: parent, Source: session.Source{Origin: "goat"},
 				Checkpoints: []session.Checkpoint{{ID: "session-end"}}},
 			Entries: []*session.Entry{
 				{Kind: session.KindMessage, ID: "9b3c1a2e-0000-4000-8000-000000000001", Message: user},

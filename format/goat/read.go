@@ -300,7 +300,7 @@ func readMeta(dir string) (*session.Meta, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", p, err)
 	}
-	m := &session.Meta{Origin: Name, Raw: raw}
+	m := &session.Meta{Source: session.Source{Origin: Name, Raw: raw}}
 	var parent session.Parent
 	err = jsonx.Members(raw, func(k string, v []byte) {
 		switch k {

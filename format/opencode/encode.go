@@ -110,7 +110,7 @@ func toDoc(s *session.Session, project string, loss *format.Loss) (*Doc, error) 
 		// ash keeps results as blocks of a user message: treat each as a result entry.
 		for _, b := range en.Message.Content {
 			if b.Type == session.BlockToolResult {
-				r := &session.Entry{Kind: session.KindMessage, Time: en.Time, Origin: en.Origin, Message: &session.Message{
+				r := &session.Entry{Kind: session.KindMessage, Time: en.Time, Source: session.Source{Origin: en.Origin}, Message: &session.Message{
 					Role: session.RoleTool, ToolCallID: b.ToolCallID, IsError: b.IsError,
 					Content: []session.Block{{Type: session.BlockText, Text: b.Text}}}}
 				pseudo = append(pseudo, r)

@@ -47,7 +47,7 @@ func appendUnique(xs []string, x string) []string {
 }
 
 func metaOf(d *Doc, children []string) session.Meta {
-	m := session.Meta{Origin: Name, Raw: d.Info, Children: append([]string(nil), children...)}
+	m := session.Meta{Source: session.Source{Origin: Name, Raw: d.Info}, Children: append([]string(nil), children...)}
 	_ = jsonx.Members(d.Info, func(k string, v []byte) {
 		r := gjson.ParseBytes(v)
 		switch k {
@@ -96,7 +96,7 @@ func entriesOf(m Msg) []*session.Entry {
 	info := fields(m.Info)
 	role := info.Get("role").String()
 	e := &session.Entry{Kind: session.KindMessage, Type: role, ID: info.Get("id").String(),
-		Time: millis(info.Get("time.created")), Origin: Name, Raw: m.encode()}
+		Time: millis(info.Get("time.created")), Source: session.Source{Origin: Name, Raw: m.encode()}}
 	msg := &session.Message{Role: session.Role(role), Time: e.Time}
 	if role != "user" && role != "assistant" {
 		msg.Role = session.RoleCustom
@@ -270,7 +270,7 @@ func toolBlocks(p []byte, owner *session.Entry) (session.Block, *session.Entry) 
 	})
 	st := pr.Get("state")
 	state := rawIn(p, st)
-	res := &session.Entry{Kind: session.KindMessage, Type: "tool", ID: pr.Get("id").String(), Origin: Name}
+	res := &session.Entry{Kind: session.KindMessage, Type: "tool", ID: pr.Get("id").String(), Source: session.Source{Origin: Name}}
 	msg := &session.Message{Role: session.RoleTool, SourceRole: "tool", ToolCallID: b.ToolCallID, ToolName: b.ToolName}
 	res.Message = msg
 	hasInput := false

@@ -211,9 +211,9 @@ func TestExportWrite(t *testing.T) {
 func TestWriteLoss(t *testing.T) {
 	s := foreignSession()
 	s.Entries = s.Entries[:2] // drop the RoleTool result
-	s.Entries = append(s.Entries, &session.Entry{Kind: session.KindMessage, ID: "e3", ParentID: "e2", Origin: "ash", Time: session.FromMillis(1795235500003),
+	s.Entries = append(s.Entries, &session.Entry{Kind: session.KindMessage, ID: "e3", ParentID: "e2", Source: session.Source{Origin: "ash"}, Time: session.FromMillis(1795235500003),
 		Message: &session.Message{Role: session.RoleUser, Content: []session.Block{{Type: session.BlockToolResult, ToolCallID: "call_1", Text: "boom", IsError: true}}}},
-		&session.Entry{Kind: session.KindLabel, ID: "l1", ParentID: "e3", Origin: "ash", Label: &session.Label{TargetID: "e1", Label: "x"}})
+		&session.Entry{Kind: session.KindLabel, ID: "l1", ParentID: "e3", Source: session.Source{Origin: "ash"}, Label: &session.Label{TargetID: "e1", Label: "x"}})
 	s.Meta.Extra = session.Extras{{Key: "cwdHash", Value: []byte(`"x"`)}}
 	loss := &format.Loss{}
 	out := t.TempDir()

@@ -160,7 +160,7 @@ func (r *reader) decode(l pending) (*session.Entry, error) {
 	if !isObject(l.b) {
 		return nil, fmt.Errorf("%s:%d: entry is not a JSON object", r.name, l.n)
 	}
-	e := &session.Entry{Origin: Name, Raw: l.b, Line: l.n}
+	e := &session.Entry{Source: session.Source{Origin: Name, Raw: l.b, Line: l.n}}
 	if err := decodeEntry(l.b, e, r.v1); err != nil {
 		return e, fmt.Errorf("%s:%d: %w", r.name, l.n, err)
 	}
