@@ -1,10 +1,10 @@
 package mapping
 
 import (
+	"github.com/sesstool/sesstool/loss"
 	"testing"
 	"time"
 
-	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -14,8 +14,8 @@ func TestFlatten(t *testing.T) {
 	}
 	// a -> b -> c, a -> d (abandoned), b -> f -> g (leaf, last entry)
 	entries := []*session.Entry{e("a", ""), e("b", "a"), e("c", "b"), e("d", "a"), e("f", "b"), e("g", "f")}
-	loss := &format.Loss{}
-	path := Flatten(entries, loss, "flat")
+	lost := &loss.Counter{}
+	path := Flatten(entries, lost, "flat")
 	var ids []string
 	for _, p := range path {
 		ids = append(ids, p.ID)
@@ -23,8 +23,8 @@ func TestFlatten(t *testing.T) {
 	if got := join(ids); got != "a b f g" {
 		t.Errorf("path = %s, want a b f g", got)
 	}
-	items := loss.Items()
-	if len(items) != 2 || items[0].Kind != KindBranch || items[0].Count != 2 || items[1].Kind != KindOffPath || items[1].Count != 2 {
+	items := lost.Items()
+	if len(items) != 2 || items[0].Kind != loss.Branch || items[0].Count != 2 || items[1].Kind != loss.OffPath || items[1].Count != 2 {
 		t.Errorf("loss = %v, want 2 branches flattened and 2 off-path entries", items)
 	}
 	if items[0].String() != "2 branch flattened (flat is linear: only the active path (root to the last entry) is kept)" {

@@ -1,8 +1,8 @@
 package mapping
 
 import (
-	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/internal/idset"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -147,7 +147,7 @@ func (x *PathIndex) OnPath(i int) bool {
 func (x *PathIndex) Len() int { return len(x.main) }
 
 // Loss counts what flattening drops, as Flatten does.
-func (x *PathIndex) Loss(loss *format.Loss, layout string, branches int) {
+func (x *PathIndex) Loss(lost *loss.Counter, layout string, branches int) {
 	path := 0
 	for _, on := range x.on {
 		if on {
@@ -155,11 +155,11 @@ func (x *PathIndex) Loss(loss *format.Loss, layout string, branches int) {
 		}
 	}
 	main := len(x.id)
-	loss.Add(KindSidechain, ActionDropped, layout+" has no sub-agent runs or side files", x.Main()-main)
+	lost.Add(loss.Sidechain, loss.Dropped, layout+" has no sub-agent runs or side files", x.Main()-main)
 	if branches > 1 {
-		loss.Add(KindBranch, ActionFlattened, layout+" is linear: only the active path (root to the last entry) is kept", branches-1)
+		lost.Add(loss.Branch, loss.Flattened, layout+" is linear: only the active path (root to the last entry) is kept", branches-1)
 	}
-	loss.Add(KindOffPath, ActionDropped, layout+" is linear: entries off the active path are not written", main-path)
+	lost.Add(loss.OffPath, loss.Dropped, layout+" is linear: entries off the active path are not written", main-path)
 }
 
 // PathIDs calls f once for each distinct id of an entry on the active path.

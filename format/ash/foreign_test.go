@@ -1,6 +1,7 @@
 package ash
 
 import (
+	"github.com/sesstool/sesstool/loss"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,8 +41,8 @@ func foreign() *session.Session {
 // and a result the validator accepts.
 func TestWriteForeign(t *testing.T) {
 	out := t.TempDir()
-	loss := &format.Loss{}
-	files, err := (Format{}).Write(&session.SliceReader{S: foreign()}, out, format.WriteOptions{Loss: loss})
+	lost := &loss.Counter{}
+	files, err := (Format{}).Write(&session.SliceReader{S: foreign()}, out, format.WriteOptions{Loss: lost})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +56,7 @@ func TestWriteForeign(t *testing.T) {
 		b.WriteString("== " + name + "\n" + string(data) + "\n")
 	}
 	b.WriteString("== directory " + filepath.Base(dir) + "\n== loss\n")
-	for _, it := range loss.Items() {
+	for _, it := range lost.Items() {
 		b.WriteString(it.String() + "\n")
 	}
 	golden.Assert(t, "foreign.txt", []byte(b.String()))

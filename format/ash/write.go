@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/sesstool/sesstool/loss"
 	"io"
 	"os"
 	"path/filepath"
@@ -88,7 +89,7 @@ type writer struct {
 	meta    *session.Meta
 	own     bool // the session was read from ash: keep its ids and spelling
 	version string
-	loss    *format.Loss
+	lost    *loss.Counter
 	sid     string // header id
 	parents map[string]string
 	files   map[string]*outFile // by sidechain; "" is context.jsonl
@@ -111,8 +112,8 @@ type outFile struct {
 	since   int
 }
 
-func newWriter(meta *session.Meta, loss *format.Loss) *writer {
-	w := &writer{meta: meta, own: meta.Origin == Name, version: meta.Version, loss: loss, parents: map[string]string{}, files: map[string]*outFile{}}
+func newWriter(meta *session.Meta, lost *loss.Counter) *writer {
+	w := &writer{meta: meta, own: meta.Origin == Name, version: meta.Version, lost: lost, parents: map[string]string{}, files: map[string]*outFile{}}
 	if !w.own || w.version == "" {
 		w.version = Current
 	}
@@ -348,7 +349,7 @@ func (w *writer) entry(e *session.Entry) error {
 			return fmt.Errorf("entry %s: message entry without a message", e.ID)
 		}
 		if e.Message.Role != session.RoleTool {
-			w.loss.Add("custom-message", "dropped", "ash has no extension messages", 1)
+			w.lost.Add(loss.CustomMessage, loss.Dropped, "ash has no extension messages", 1)
 			return nil
 		}
 		line = w.toolResult(e)
@@ -358,12 +359,12 @@ func (w *writer) entry(e *session.Entry) error {
 		line = w.subagent(e)
 	case session.KindOther:
 		if !w.own || e.Origin != Name || e.Custom == nil {
-			w.loss.Add(mapping.EntryKind(e), "dropped", "ash has no such entry", 1)
+			w.lost.Add(loss.Entry(e), loss.Dropped, "ash has no such entry", 1)
 			return nil
 		}
 		line = e.Custom.Data // a stray tool_use line of an ash source
 	default:
-		w.loss.Add(mapping.EntryKind(e), "dropped", "ash has no such entry", 1)
+		w.lost.Add(loss.Entry(e), loss.Dropped, "ash has no such entry", 1)
 		return nil
 	}
 	of.since++
@@ -381,16 +382,16 @@ func (w *writer) dropped(e *session.Entry) bool {
 		if w.own && e.Origin == Name && e.Custom != nil {
 			return false
 		}
-		w.loss.Add(mapping.EntryKind(e), mapping.ActionDropped, "ash has no such entry", 1)
+		w.lost.Add(loss.Entry(e), loss.Dropped, "ash has no such entry", 1)
 		return true
 	case session.KindCustomMessage:
 		if e.Message != nil && e.Message.Role == session.RoleTool {
 			return false
 		}
-		w.loss.Add("custom-message", mapping.ActionDropped, "ash has no extension messages", 1)
+		w.lost.Add(loss.CustomMessage, loss.Dropped, "ash has no extension messages", 1)
 		return true
 	}
-	w.loss.Add(mapping.EntryKind(e), mapping.ActionDropped, "ash has no such entry", 1)
+	w.lost.Add(loss.Entry(e), loss.Dropped, "ash has no such entry", 1)
 	return true
 }
 
@@ -401,20 +402,20 @@ func (w *writer) lossForeign(e *session.Entry) {
 		return
 	}
 	m := e.Message
-	add := func(kind, reason string, n int) { w.loss.Add(kind, mapping.ActionDropped, reason, n) }
+	add := func(kind loss.Kind, reason string, n int) { w.lost.Add(kind, loss.Dropped, reason, n) }
 	if m.Usage != nil {
-		add(mapping.KindUsage, "ash stores no per-message usage or cost", 1)
+		add(loss.Usage, "ash stores no per-message usage or cost", 1)
 	}
 	if m.Model != "" || m.Provider != "" || m.API != "" {
-		add(mapping.KindModel, "ash stores no model per message", 1)
+		add(loss.MessageModel, "ash stores no model per message", 1)
 	}
 	if m.StopReason != "" || m.Error != "" {
-		add(mapping.KindStopReason, "ash stores no stop reason or error per message", 1)
+		add(loss.StopReason, "ash stores no stop reason or error per message", 1)
 	}
-	add(mapping.KindEntryField, "ash has no slot for another layout's entry fields", len(e.Extra))
-	add(mapping.KindMessageFld, "ash has no slot for another layout's message fields", len(m.Extra))
+	add(loss.EntryField, "ash has no slot for another layout's entry fields", len(e.Extra))
+	add(loss.MessageField, "ash has no slot for another layout's message fields", len(m.Extra))
 	for _, b := range m.Content {
-		add(mapping.KindBlockField, "ash has no slot for another layout's block fields", len(b.Extra))
+		add(loss.BlockField, "ash has no slot for another layout's block fields", len(b.Extra))
 	}
 }
 
@@ -440,11 +441,11 @@ func (w *writer) message(of *outFile, e *session.Entry) error {
 	case session.RoleUser, session.RoleAssistant, session.RoleSystem:
 	case session.RoleDeveloper:
 		role = "system"
-		w.loss.Add(mapping.RoleKind(m.Role), mapping.ActionConverted, "ash has no developer role; written as system", 1)
+		w.lost.Add(loss.Role(m.Role), loss.Converted, "ash has no developer role; written as system", 1)
 	default:
 		role = "user"
 		m = mapping.AsUser(m)
-		w.loss.Add(mapping.RoleKind(e.Message.Role), mapping.ActionConverted, "ash has no such role; written as a user message", 1)
+		w.lost.Add(loss.Role(e.Message.Role), loss.Converted, "ash has no such role; written as a user message", 1)
 	}
 	w.lossForeign(e)
 	var o jsonx.Obj
@@ -511,11 +512,11 @@ func (w *writer) content(m *session.Message, msgID string, e *session.Entry) ([]
 			w.blockExtras(&o, b.Extra)
 			elems = append(elems, o.Bytes())
 		case session.BlockThinking:
-			w.loss.Add("thinking-block", "dropped", "ash has no thinking blocks", 1)
+			w.lost.Add(loss.Block(session.BlockThinking), loss.Dropped, "ash has no thinking blocks", 1)
 		case session.BlockImage, session.BlockFile:
-			w.loss.Add(string(b.Type)+"-block", "dropped", "ash has no images or files", 1)
+			w.lost.Add(loss.Block(b.Type), loss.Dropped, "ash has no images or files", 1)
 		default:
-			w.loss.Add(string(b.Type)+"-block", "dropped", "ash has no such block", 1)
+			w.lost.Add(loss.Block(b.Type), loss.Dropped, "ash has no such block", 1)
 		}
 	}
 	if allText && (len(elems) == 1 && (m.ContentIsString || !w.own) || len(elems) == 0 && (m.ContentIsString || !w.own)) {
@@ -582,7 +583,7 @@ func (w *writer) toolResult(e *session.Entry) []byte {
 	}
 	for _, b := range m.Content {
 		if b.Type != session.BlockText {
-			w.loss.Add(string(b.Type)+"-block", "dropped", "ash tool results are text only", 1)
+			w.lost.Add(loss.Block(b.Type), loss.Dropped, "ash tool results are text only", 1)
 		}
 	}
 	w.sidechain(&o, e)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/sesstool/sesstool/loss"
 	"regexp"
 	"strings"
 	"testing"
@@ -56,14 +57,14 @@ func foreignSession() *session.Session {
 }
 
 func TestWriteForeign(t *testing.T) {
-	loss := &format.Loss{}
+	lost := &loss.Counter{}
 	var out bytes.Buffer
-	if err := New().WriteTo(&out, &session.SliceReader{S: foreignSession()}, format.WriteOptions{Loss: loss}); err != nil {
+	if err := New().WriteTo(&out, &session.SliceReader{S: foreignSession()}, format.WriteOptions{Loss: lost}); err != nil {
 		t.Fatal(err)
 	}
 	golden.Assert(t, "foreign/out.jsonl", out.Bytes())
 	var items strings.Builder
-	for _, it := range loss.Items() {
+	for _, it := range lost.Items() {
 		items.WriteString(it.String() + "\n")
 	}
 	golden.Assert(t, "foreign/loss.txt", []byte(items.String()))

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/sesstool/sesstool/loss"
 	"io"
 	"os"
 	"path/filepath"
@@ -173,7 +174,7 @@ func (w *writer) checkpoint(cp session.Checkpoint) error {
 			continue
 		}
 		if f.Blob == "" || !isHash(f.Hash) {
-			w.opt.Loss.Add("checkpoint-blob", "dropped", "the file's content was not available", 1)
+			w.opt.Loss.Add(loss.CheckpointBlob, loss.Dropped, "the file's content was not available", 1)
 			continue
 		}
 		if err := w.copyBlob(f, filepath.Join(cdir, BlobsDir, f.Hash)); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/sesstool/sesstool/loss"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,8 +54,8 @@ func foreign() *session.Session {
 
 func TestWriteForeign(t *testing.T) {
 	out := t.TempDir()
-	loss := &format.Loss{}
-	written, err := Format{}.Write(&session.SliceReader{S: foreign()}, out, format.WriteOptions{Loss: loss})
+	lost := &loss.Counter{}
+	written, err := Format{}.Write(&session.SliceReader{S: foreign()}, out, format.WriteOptions{Loss: lost})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +68,7 @@ func TestWriteForeign(t *testing.T) {
 		fmt.Fprintf(&got, "== %s\n%s\n", n, mustRead(t, filepath.Join(dir, n)))
 	}
 	got.WriteString("== loss\n")
-	for _, it := range loss.Items() {
+	for _, it := range lost.Items() {
 		fmt.Fprintln(&got, it.String())
 	}
 	golden.Assert(t, "write/foreign.txt", got.Bytes())

@@ -3,9 +3,9 @@ package opencode
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/sesstool/sesstool/loss"
 	"strings"
 
-	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
@@ -52,7 +52,7 @@ func num(n int64) []byte { return []byte(fmt.Sprint(n)) }
 // model, merged with the source bytes when they are OpenCode's own.
 type encoder struct {
 	s        *session.Session
-	loss     *format.Loss
+	lost     *loss.Counter
 	sid      string
 	msgIDs   idGen
 	partIDs  idGen
@@ -64,8 +64,8 @@ type encoder struct {
 
 // toDoc encodes a session. project is the project id to file it under ("" to
 // keep the session's own).
-func toDoc(s *session.Session, project string, loss *format.Loss) (*Doc, error) {
-	e := &encoder{s: s, loss: loss, results: map[string]*session.Entry{}, used: map[*session.Entry]bool{}}
+func toDoc(s *session.Session, project string, lost *loss.Counter) (*Doc, error) {
+	e := &encoder{s: s, lost: lost, results: map[string]*session.Entry{}, used: map[*session.Entry]bool{}}
 	m := &s.Meta
 	own := ours(m.Origin)
 	e.sid = m.ID
@@ -91,13 +91,13 @@ func toDoc(s *session.Session, project string, loss *format.Loss) (*Doc, error) 
 		d.Info = jsonx.Merge(m.Raw, d.Info)
 	}
 	if !own && len(m.Extra) > 0 {
-		loss.Add("session-field", "dropped", "foreign session fields have no OpenCode member", len(m.Extra))
+		lost.Add(loss.SessionField, loss.Dropped, "foreign session fields have no OpenCode member", len(m.Extra))
 	}
 	entries := s.Entries
 	if !own {
 		// OpenCode chains messages in time order: a branched source is
 		// written along its active path.
-		entries = mapping.Flatten(entries, loss, "OpenCode")
+		entries = mapping.Flatten(entries, lost, "OpenCode")
 	}
 	var pseudo []*session.Entry
 	for _, en := range entries {
@@ -129,7 +129,7 @@ func toDoc(s *session.Session, project string, loss *format.Loss) (*Doc, error) 
 	}
 	for _, en := range append(entries, pseudo...) {
 		if en.Message != nil && en.Message.Role == session.RoleTool && !e.used[en] {
-			loss.Add("tool-result", "dropped", "no tool call with this id in an assistant message", 1)
+			lost.Add(loss.ToolResult, loss.Dropped, "no tool call with this id in an assistant message", 1)
 		}
 	}
 	return d, nil
@@ -211,11 +211,11 @@ func (e *encoder) ms(t session.Time) int64 {
 func (e *encoder) entry(en *session.Entry) (*Msg, error) {
 	if en.Message == nil && en.Kind == session.KindCompaction && en.Compaction != nil {
 		m := &session.Message{Role: session.RoleAssistant, Content: []session.Block{{Type: session.BlockText, Text: en.Compaction.Summary}}}
-		e.loss.Add("compaction", "converted", "stored as an OpenCode summary message", 1)
+		e.lost.Add(loss.Compaction, loss.Converted, "stored as an OpenCode summary message", 1)
 		return e.message(en, m, true)
 	}
 	if en.Message == nil {
-		e.loss.Add(mapping.EntryKind(en), "dropped", "OpenCode has no such entry", 1)
+		e.lost.Add(loss.Entry(en), loss.Dropped, "OpenCode has no such entry", 1)
 		return nil, nil
 	}
 	if en.Message.Role == session.RoleTool || onlyResults(en.Message) {
@@ -250,7 +250,7 @@ func (e *encoder) message(en *session.Entry, m *session.Message, summary bool) (
 		if own && m.SourceRole != "" {
 			role = m.SourceRole
 		} else {
-			e.loss.Add(mapping.RoleKind(m.Role), "converted", "stored as an OpenCode user message", 1)
+			e.lost.Add(loss.Role(m.Role), loss.Converted, "stored as an OpenCode user message", 1)
 			role = "user"
 			m = mapping.AsUser(m)
 		}
@@ -268,10 +268,10 @@ func (e *encoder) message(en *session.Entry, m *session.Message, summary bool) (
 	}
 	info := build(first, m.Extra, own)
 	if !own && len(m.Extra) > 0 {
-		e.loss.Add("message-field", "dropped", "foreign message fields have no OpenCode member", len(m.Extra))
+		e.lost.Add(loss.MessageField, loss.Dropped, "foreign message fields have no OpenCode member", len(m.Extra))
 	}
 	if !own && m.API != "" {
-		e.loss.Add("message-api", "dropped", "OpenCode keeps the provider and model, not the API", 1)
+		e.lost.Add(loss.MessageAPI, loss.Dropped, "OpenCode keeps the provider and model, not the API", 1)
 	}
 	if role == "user" {
 		e.lastUser = id
@@ -405,10 +405,10 @@ func (e *encoder) partID(b session.Block, ms int64, mid string, i int) string {
 func (e *encoder) part(b session.Block, mid string, ms int64, i int, own bool) ([]byte, error) {
 	if !own {
 		if len(b.Extra) > 0 {
-			e.loss.Add("block-field", "dropped", "foreign block fields have no OpenCode member", len(b.Extra))
+			e.lost.Add(loss.BlockField, loss.Dropped, "foreign block fields have no OpenCode member", len(b.Extra))
 		}
 		if b.Signature != "" || b.Redacted {
-			e.loss.Add("thinking-signature", "dropped", "OpenCode keeps no reasoning signature", 1)
+			e.lost.Add(loss.Signature, loss.Dropped, "OpenCode keeps no reasoning signature", 1)
 		}
 	}
 	head := []kv{{"id", str(e.partID(b, ms, mid, i))}, {"sessionID", str(e.sid)}, {"messageID", str(mid)}}
@@ -441,7 +441,7 @@ func (e *encoder) part(b session.Block, mid string, ms int64, i int, own bool) (
 	case session.BlockToolResult:
 		return nil, nil // carried into its call's tool part (or counted as lost in toDoc)
 	}
-	e.loss.Add(string(b.Type)+"-block", "dropped", "OpenCode has no such part", 1)
+	e.lost.Add(loss.Block(b.Type), loss.Dropped, "OpenCode has no such part", 1)
 	return nil, nil
 }
 

@@ -2,6 +2,7 @@ package opencode
 
 import (
 	"errors"
+	"github.com/sesstool/sesstool/loss"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -215,13 +216,13 @@ func TestWriteLoss(t *testing.T) {
 		Message: &session.Message{Role: session.RoleUser, Content: []session.Block{{Type: session.BlockToolResult, ToolCallID: "call_1", Text: "boom", IsError: true}}}},
 		&session.Entry{Kind: session.KindLabel, ID: "l1", ParentID: "e3", Source: session.Source{Origin: "ash"}, Label: &session.Label{TargetID: "e1", Label: "x"}})
 	s.Meta.Extra = session.Extras{{Key: "cwdHash", Value: []byte(`"x"`)}}
-	loss := &format.Loss{}
+	lost := &loss.Counter{}
 	out := t.TempDir()
-	if _, err := (Format{}).Write(&session.SliceReader{S: s}, out, format.WriteOptions{Loss: loss}); err != nil {
+	if _, err := (Format{}).Write(&session.SliceReader{S: s}, out, format.WriteOptions{Loss: lost}); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, it := range loss.Items() {
+	for _, it := range lost.Items() {
 		got = append(got, it.String())
 	}
 	want := []string{"1 label-entry dropped (OpenCode has no such entry)", "1 session-field dropped (foreign session fields have no OpenCode member)"}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/sesstool/sesstool/loss"
 	"io"
 	"os"
 	"path/filepath"
@@ -175,11 +176,11 @@ func TestWriteForeign(t *testing.T) {
 			Message: &session.Message{Role: session.RoleTool, ToolCallID: "c1", ToolName: "ls"}},
 	}
 	var out bytes.Buffer
-	loss := &format.Loss{}
-	if err := (Format{}).WriteTo(&out, &session.SliceReader{S: s}, format.WriteOptions{Loss: loss}); err != nil {
+	lost := &loss.Counter{}
+	if err := (Format{}).WriteTo(&out, &session.SliceReader{S: s}, format.WriteOptions{Loss: lost}); err != nil {
 		t.Fatal(err)
 	}
-	if items := loss.Items(); len(items) != 2 || items[0].Kind != "entry-field" || items[1].Kind != "message-field" {
+	if items := lost.Items(); len(items) != 2 || items[0].Kind != "entry-field" || items[1].Kind != "message-field" {
 		t.Errorf("loss %+v", items)
 	}
 	// Ids are pi's own form, derived from the source ids (the same input

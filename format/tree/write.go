@@ -4,12 +4,12 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/sesstool/sesstool/loss"
 	"io"
 
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -75,7 +75,7 @@ func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) er
 			// A sub-agent run or side file (ash subagents/, goat's
 			// transcript) has no place in pi's one file: written into it,
 			// its last line would become the leaf pi continues from.
-			opt.Loss.Add(mapping.KindSidechain, mapping.ActionDropped, "pi has no sub-agent runs or side files", 1)
+			opt.Loss.Add(loss.Sidechain, loss.Dropped, "pi has no sub-agent runs or side files", 1)
 			continue
 		}
 		if enc.foreign && fx != nil {
@@ -108,13 +108,13 @@ func known(v string) bool {
 }
 
 // countLoss notes what pi cannot hold from another format's entry.
-func countLoss(l *format.Loss, e *session.Entry) {
+func countLoss(l *loss.Counter, e *session.Entry) {
 	if l == nil {
 		return
 	}
 	countExtras(l, "entry", e.Extra)
 	if e.Kind == session.KindSubagent || e.Kind == session.KindSubagentEnd {
-		l.Add(mapping.EntryKind(e), "converted", "pi has no sub-agent entries: written as custom entries", 1)
+		l.Add(loss.Entry(e), loss.Converted, "pi has no sub-agent entries: written as custom entries", 1)
 	}
 	if m := e.Message; m != nil {
 		countExtras(l, "message", m.Extra)
@@ -122,10 +122,10 @@ func countLoss(l *format.Loss, e *session.Entry) {
 			countExtras(l, "block", b.Extra)
 		}
 		if m.Usage != nil && m.Usage.Reasoning > 0 {
-			l.Add("reasoning-tokens", "dropped", "pi usage has no reasoning count", 1)
+			l.Add(loss.ReasoningTokens, loss.Dropped, "pi usage has no reasoning count", 1)
 		}
 		if m.AuthorID != "" || m.AuthorName != "" {
-			l.Add("message-author", "dropped", "pi messages have no author", 1)
+			l.Add(loss.MessageAuthor, loss.Dropped, "pi messages have no author", 1)
 		}
 	}
 }
@@ -147,9 +147,9 @@ func writeFile(out string, r session.Reader, opt format.WriteOptions) error {
 }
 
 // countExtras counts another format's unknown members, which pi cannot hold.
-func countExtras(l *format.Loss, where string, x session.Extras) {
-	kind := map[string]string{"header": mapping.KindSessionFld, "entry": mapping.KindEntryField, "message": mapping.KindMessageFld, "block": mapping.KindBlockField}[where]
+func countExtras(l *loss.Counter, where string, x session.Extras) {
+	kind := map[string]loss.Kind{"header": loss.SessionField, "entry": loss.EntryField, "message": loss.MessageField, "block": loss.BlockField}[where]
 	if len(x) > 0 {
-		l.Add(kind, "dropped", "another format's own members have no place in pi", len(x))
+		l.Add(kind, loss.Dropped, "another format's own members have no place in pi", len(x))
 	}
 }
