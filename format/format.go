@@ -5,9 +5,9 @@
 package format
 
 import (
-	"github.com/sesstool/sesstool/loss"
 	"io"
 
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )

@@ -1,10 +1,10 @@
 package mapping
 
 import (
-	"github.com/sesstool/sesstool/loss"
 	"testing"
 	"time"
 
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 

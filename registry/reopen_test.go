@@ -1,13 +1,13 @@
 package registry_test
 
 import (
-	"github.com/sesstool/sesstool/loss"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/session"
 )

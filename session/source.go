@@ -38,3 +38,14 @@ func (s *Source) Unmodelled() int {
 	}
 	return 0
 }
+
+// Unknown is how many parts of the source the entry holds that the model
+// has no slot for: its Extras, and what its Private note counts. A writer
+// of another layout counts them as lost.
+func (e *Entry) Unknown() int { return len(e.Extra) + e.Unmodelled() }
+
+// Unknown is Entry.Unknown for a block.
+func (b *Block) Unknown() int { return len(b.Extra) + b.Unmodelled() }
+
+// Unknown is Entry.Unknown for a session's own data.
+func (m *Meta) Unknown() int { return len(m.Extra) + m.Unmodelled() }

@@ -1,7 +1,6 @@
 package ash
 
 import (
-	"github.com/sesstool/sesstool/loss"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/internal/golden"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )

@@ -131,8 +131,8 @@ func (w *writer) id(src string) string {
 }
 
 func (w *writer) state() gjson.Result {
-	if b := w.meta.Extra.Get(xState); b != nil {
-		return gjson.ParseBytes(b)
+	if n := noteOf[metaNote](&w.meta.Source); n != nil && n.State != nil {
+		return gjson.ParseBytes(n.State)
 	}
 	return gjson.Result{}
 }
@@ -233,7 +233,7 @@ func (w *writer) writeAll(r session.Reader, dir string) ([]string, error) {
 	if err := ctx.line(w.header()); err != nil {
 		return nil, err
 	}
-	if w.meta.Extra.Get(xNoHistory) == nil || !w.own {
+	if n := noteOf[metaNote](&w.meta.Source); !w.own || n == nil || !n.NoHistory {
 		if w.history, err = w.create(HistoryFile); err != nil {
 			return nil, err
 		}
@@ -309,12 +309,10 @@ func (w *writer) header() []byte {
 	return o.Bytes()
 }
 
-// extras adds the members sesstool kept verbatim, skipping its own notes.
+// extras adds the members sesstool kept verbatim.
 func extras(o *jsonx.Obj, x session.Extras) {
 	for _, f := range x {
-		if !strings.HasPrefix(f.Key, "@") {
-			o.Extra(f.Key, f.Value) // never a second "id" or "type"
-		}
+		o.Extra(f.Key, f.Value) // never a second "id" or "type"
 	}
 }
 
@@ -412,10 +410,10 @@ func (w *writer) lossForeign(e *session.Entry) {
 	if m.StopReason != "" || m.Error != "" {
 		add(loss.StopReason, "ash stores no stop reason or error per message", 1)
 	}
-	add(loss.EntryField, "ash has no slot for another layout's entry fields", len(e.Extra))
+	add(loss.EntryField, "ash has no slot for another layout's entry fields", e.Unknown())
 	add(loss.MessageField, "ash has no slot for another layout's message fields", len(m.Extra))
 	for _, b := range m.Content {
-		add(loss.BlockField, "ash has no slot for another layout's block fields", len(b.Extra))
+		add(loss.BlockField, "ash has no slot for another layout's block fields", b.Unknown())
 	}
 }
 
@@ -427,7 +425,7 @@ func (w *writer) merge(e *session.Entry, canon []byte) []byte {
 }
 
 func (w *writer) sidechain(o *jsonx.Obj, e *session.Entry) {
-	if e.Sidechain != "" && e.Extra.Get(xNoASID) == nil {
+	if n := noteOf[entryNote](&e.Source); e.Sidechain != "" && (n == nil || !n.NoASID) {
 		o.Str("agent_session_id", w.id(e.Sidechain))
 	}
 }
@@ -455,7 +453,7 @@ func (w *writer) message(of *outFile, e *session.Entry) error {
 	o.Str("created_at", w.when(e.Time))
 	if m.TokenCount != nil {
 		o.Int("token_count", *m.TokenCount)
-	} else if !w.own {
+	} else if n := noteOf[entryNote](&e.Source); !w.own || n != nil && n.NullTokenCount {
 		o.Null("token_count")
 	}
 	if w.own {
@@ -493,7 +491,7 @@ func (w *writer) content(m *session.Message, msgID string, e *session.Entry) ([]
 			if p, ok := w.toolEntry(b, msgID, e); ok {
 				tools = append(tools, p)
 			}
-			if string(b.Extra.Get(xInline)) == "false" {
+			if n := noteOf[callNote](&b.Source); n != nil && n.NotInline {
 				continue
 			}
 			allText = false
@@ -537,15 +535,18 @@ func (w *writer) blockExtras(o *jsonx.Obj, x session.Extras) {
 // from ash have one only when the source did; calls from other layouts
 // always get one, right after the message, as ash's writer does.
 func (w *writer) toolEntry(b session.Block, msgID string, e *session.Entry) (pendingTool, bool) {
-	note := b.Extra.Get(xEntry)
-	if note == nil && w.own {
+	note := noteOf[callNote](&b.Source)
+	if (note == nil || !note.Entry) && w.own {
 		return pendingTool{}, false
+	}
+	if note == nil {
+		note = &callNote{}
 	}
 	args := b.Arguments
 	if len(args) == 0 {
 		args = []byte("{}")
 	}
-	n := gjson.ParseBytes(note)
+	n := gjson.ParseBytes(note.Members)
 	var o jsonx.Obj
 	o.Str("type", "tool_use").Str("id", b.ToolCallID).Str("message_id", msgID)
 	name, input := jsonx.String(b.ToolName), []byte(args)
@@ -556,22 +557,22 @@ func (w *writer) toolEntry(b session.Block, msgID string, e *session.Entry) (pen
 		input = []byte(v.Raw)
 	}
 	o.Raw("name", name).Raw("input", input)
-	if !n.Get(gjsonKey(xNoASID)).Exists() {
+	if !note.NoASID {
 		w.sidechain(&o, e)
 	}
 	n.ForEach(func(k, v gjson.Result) bool {
 		switch k.String() {
-		case "slot", "name", "input", xNoASID:
+		case "name", "input":
 		default:
 			o.Raw(k.String(), []byte(v.Raw))
 		}
 		return true
 	})
 	line := o.Bytes()
-	if raw := b.Extra.Get(xRaw); raw != nil && w.own {
-		line = jsonx.Merge(raw, line)
+	if note.Raw != nil && w.own {
+		line = jsonx.Merge(note.Raw, line)
 	}
-	return pendingTool{slot: int(n.Get("slot").Int()), line: line}, true
+	return pendingTool{slot: note.Slot, line: line}, true
 }
 
 func (w *writer) toolResult(e *session.Entry) []byte {
@@ -648,7 +649,10 @@ func (w *writer) historyOf(e *session.Entry, role string) error {
 	if w.history == nil || e.Sidechain != "" {
 		return nil
 	}
-	note := e.Extra.Get(xHistory)
+	var note []byte
+	if n := noteOf[entryNote](&e.Source); n != nil {
+		note = n.History
+	}
 	if w.own && note == nil {
 		return nil
 	}
@@ -717,8 +721,8 @@ func contains(xs []string, s string) bool {
 // stateFile is state.json: the source's, re-indented as pydantic writes it,
 // or one built from the header for sessions from other layouts.
 func (w *writer) stateFile() ([]byte, bool) {
-	if st := w.meta.Extra.Get(xState); st != nil {
-		return pretty(st), true
+	if n := noteOf[metaNote](&w.meta.Source); n != nil && n.State != nil {
+		return pretty(n.State), true
 	}
 	if w.own {
 		return nil, false // ash's own test fixtures have none

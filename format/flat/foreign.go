@@ -98,7 +98,7 @@ func lossMeta(m *session.Meta, lost *loss.Counter) {
 	}
 	add(loss.SessionTitle, "flat's header has no title", m.Title != "")
 	add(loss.SessionModel, "flat keeps the model per assistant message only", m.Model != "" || m.Provider != "" || m.ThinkingLevel != "")
-	add(loss.SessionField, "flat's header has no slot for the source's other fields", len(m.Extra) > 0)
+	add(loss.SessionField, "flat's header has no slot for the source's other fields", m.Unknown() > 0)
 	lost.Add(loss.Checkpoint, loss.Dropped, "flat has no file snapshots", len(m.Checkpoints))
 }
 
@@ -180,7 +180,7 @@ func (s *foreignState) emitCompaction(lw *lineWriter, e *session.Entry) {
 	drop(loss.CompactionTokensAfter, c.TokensAfter != nil)
 	drop(loss.CompactionDetails, len(c.Details) > 0 && string(c.Details) != "null")
 	drop(loss.CompactionBranch, c.BranchID != "")
-	s.lossExtras(e.Extra)
+	s.lossExtras(e)
 	id := s.newID(e.ID, true)
 	lw.line(nil, encodeCompaction(e, id, s.last, first, s.when(e.Time), false))
 	s.last = id
@@ -194,7 +194,7 @@ func (s *foreignState) emitMessage(lw *lineWriter, e *session.Entry) {
 		s.lost.Add(loss.Role(m.Role), loss.Dropped, "flat has user, assistant and tool_result messages only", 1)
 		return
 	}
-	s.lossExtras(e.Extra)
+	s.lossExtras(e)
 	msg, results := s.convertMessage(m)
 	when := s.when(e.Time)
 	if msg != nil && msg.Role == session.RoleTool && !s.called(msg) {
@@ -293,9 +293,7 @@ func (s *foreignState) convertBlock(b session.Block) (session.Block, bool) {
 		s.lost.Add(loss.Block(b.Type), loss.Dropped, "flat has text, thinking, image and tool_call blocks only", 1)
 		return out, false
 	}
-	if len(b.Extra) > 0 {
-		s.lost.Add(loss.BlockField, loss.Dropped, "flat's content blocks have no slot for the source's other fields", len(b.Extra))
-	}
+	s.lost.Add(loss.BlockField, loss.Dropped, "flat's content blocks have no slot for the source's other fields", b.Unknown())
 	return out, true
 }
 
@@ -325,8 +323,6 @@ func (s *foreignState) lossMessage(m *session.Message) {
 	}
 }
 
-func (s *foreignState) lossExtras(x session.Extras) {
-	if len(x) > 0 {
-		s.lost.Add(loss.EntryField, loss.Dropped, "flat's entry has no slot for the source's other fields", len(x))
-	}
+func (s *foreignState) lossExtras(e *session.Entry) {
+	s.lost.Add(loss.EntryField, loss.Dropped, "flat's entry has no slot for the source's other fields", e.Unknown())
 }

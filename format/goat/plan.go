@@ -1,10 +1,10 @@
 package goat
 
 import (
-	"github.com/sesstool/sesstool/loss"
 	"strconv"
 
 	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
@@ -154,9 +154,7 @@ func (w *writer) entry(p *plan, sessionID string, e *session.Entry) {
 		id = mapping.UUID(sessionID + ":" + strconv.Itoa(p.messages.n+1))
 	}
 	p.messages.line(encodeLine(&session.Entry{Time: entryTime(e), Message: m}, id, false))
-	if len(e.Extra) > 0 {
-		lost.Add(loss.EntryField, loss.Dropped, "goat has no slot for the source format's extra fields", len(e.Extra))
-	}
+	lost.Add(loss.EntryField, loss.Dropped, "goat has no slot for the source format's extra fields", e.Unknown())
 }
 
 // answers records an assistant message's tool calls, and reports whether
@@ -236,6 +234,10 @@ func foreignMessage(src *session.Message, lost *loss.Counter) (*session.Message,
 	var texts, images, calls []session.Block
 	for _, b := range src.Content {
 		switch b.Type {
+		case session.BlockText, session.BlockImage, session.BlockToolCall:
+			lost.Add(loss.BlockField, loss.Dropped, "goat has no slot for the source format's extra fields", b.Unknown())
+		}
+		switch b.Type {
 		case session.BlockText:
 			texts = append(texts, b)
 		case session.BlockImage:
@@ -314,9 +316,7 @@ func dropCalls(calls []session.Block, lost *loss.Counter) {
 
 // countMetaLoss counts session-level data goat's metadata.json has no slot for.
 func countMetaLoss(m *session.Meta, lost *loss.Counter) {
-	if len(m.Extra) > 0 {
-		lost.Add(loss.SessionField, loss.Dropped, "goat's metadata.json has no slot for the source format's extra fields", len(m.Extra))
-	}
+	lost.Add(loss.SessionField, loss.Dropped, "goat's metadata.json has no slot for the source format's extra fields", m.Unknown())
 	if m.Provider != "" {
 		lost.Add(loss.Provider, loss.Dropped, "goat's metadata.json has no provider", 1)
 	}

@@ -22,7 +22,7 @@ type kv struct {
 }
 
 // build makes an object of the modelled members, then every extra member the
-// model has no slot for (skipping internal "@" keys and members already set).
+// model has no slot for (skipping members already set).
 func build(first []kv, extras session.Extras, useExtras bool) []byte {
 	var o jsonx.Obj
 	seen := map[string]bool{}
@@ -35,7 +35,7 @@ func build(first []kv, extras session.Extras, useExtras bool) []byte {
 	}
 	if useExtras {
 		for _, f := range extras {
-			if !seen[f.Key] && !strings.HasPrefix(f.Key, "@") {
+			if !seen[f.Key] {
 				o.Raw(f.Key, f.Value)
 				seen[f.Key] = true
 			}
@@ -74,8 +74,8 @@ func toDoc(s *session.Session, project string, lost *loss.Counter) (*Doc, error)
 	}
 	e.lastMS = firstMillis(s)
 	d := &Doc{ProjectID: project}
-	if own {
-		d.Todo, d.Diff, d.Project = m.Extra.Get(xTodo), m.Extra.Get(xDiff), m.Extra.Get(xProject)
+	if n := notes[metaNote](&m.Source); n != nil {
+		d.Todo, d.Diff, d.Project = n.Todo, n.Diff, n.Project
 	}
 	if d.ProjectID == "" {
 		d.ProjectID = gjson.GetBytes(m.Extra.Get("projectID"), "@this").String()
@@ -90,8 +90,8 @@ func toDoc(s *session.Session, project string, lost *loss.Counter) (*Doc, error)
 	if own && m.Raw != nil {
 		d.Info = jsonx.Merge(m.Raw, d.Info)
 	}
-	if !own && len(m.Extra) > 0 {
-		lost.Add(loss.SessionField, loss.Dropped, "foreign session fields have no OpenCode member", len(m.Extra))
+	if n := m.Unknown(); !own && n > 0 {
+		lost.Add(loss.SessionField, loss.Dropped, "foreign session fields have no OpenCode member", n)
 	}
 	entries := s.Entries
 	if !own {
@@ -270,13 +270,16 @@ func (e *encoder) message(en *session.Entry, m *session.Message, summary bool) (
 	if !own && len(m.Extra) > 0 {
 		e.lost.Add(loss.MessageField, loss.Dropped, "foreign message fields have no OpenCode member", len(m.Extra))
 	}
+	if n := en.Unknown(); !own && n > 0 {
+		e.lost.Add(loss.EntryField, loss.Dropped, "foreign entry fields have no OpenCode member", n)
+	}
 	if !own && m.API != "" {
 		e.lost.Add(loss.MessageAPI, loss.Dropped, "OpenCode keeps the provider and model, not the API", 1)
 	}
 	if role == "user" {
 		e.lastUser = id
 	}
-	parts, err := e.parts(m, id, ms, own)
+	parts, err := e.parts(en, m, id, ms, own)
 	if err != nil {
 		return nil, err
 	}
@@ -354,9 +357,9 @@ func tokensOf(u *session.Usage) []byte {
 	return o.Raw("cache", c.Int("read", u.CacheRead).Int("write", u.CacheWrite).Bytes()).Bytes()
 }
 
-// parts encodes the content blocks and reinserts the parts kept in @parts at
-// their positions.
-func (e *encoder) parts(m *session.Message, mid string, ms int64, own bool) ([][]byte, error) {
+// parts encodes the content blocks and reinserts the parts kept in the
+// entry's msgNote at their positions.
+func (e *encoder) parts(en *session.Entry, m *session.Message, mid string, ms int64, own bool) ([][]byte, error) {
 	var content [][]byte
 	for i, b := range m.Content {
 		p, err := e.part(b, mid, ms, i, own)
@@ -372,8 +375,8 @@ func (e *encoder) parts(m *session.Message, mid string, ms int64, own bool) ([][
 		part []byte
 	}
 	var others []kept
-	if own {
-		_ = jsonx.Elements(m.Extra.Get(xParts), func(_ int, v []byte) {
+	if n := notes[msgNote](&en.Source); n != nil {
+		_ = jsonx.Elements(n.Parts, func(_ int, v []byte) {
 			r := gjson.ParseBytes(v)
 			p := []byte(r.Get("part").Raw)
 			p = setMember(p, "sessionID", str(e.sid))
@@ -404,8 +407,8 @@ func (e *encoder) partID(b session.Block, ms int64, mid string, i int) string {
 
 func (e *encoder) part(b session.Block, mid string, ms int64, i int, own bool) ([]byte, error) {
 	if !own {
-		if len(b.Extra) > 0 {
-			e.lost.Add(loss.BlockField, loss.Dropped, "foreign block fields have no OpenCode member", len(b.Extra))
+		if n := b.Unknown(); n > 0 {
+			e.lost.Add(loss.BlockField, loss.Dropped, "foreign block fields have no OpenCode member", n)
 		}
 		if b.Signature != "" || b.Redacted {
 			e.lost.Add(loss.Signature, loss.Dropped, "OpenCode keeps no reasoning signature", 1)
@@ -454,10 +457,10 @@ func (e *encoder) tool(b session.Block, head []kv, ms int64, own bool) []byte {
 	if res != nil && e.used[res] {
 		res = nil
 	}
-	if raw := b.Extra.Get(xState); res == nil && own && raw != nil {
+	if n := notes[callNote](&b.Source); res == nil && own && n != nil {
 		// A call read without a result: its state as it was, with the
 		// model's arguments.
-		state := []byte(raw)
+		state := n.State
 		if gjson.GetBytes(state, "input").Exists() {
 			args := []byte(b.Arguments)
 			if len(args) == 0 {
@@ -486,7 +489,12 @@ func (e *encoder) tool(b session.Block, head []kv, ms int64, own bool) []byte {
 		}
 	}
 	st = append(st, kv{"status", str(status)})
-	noInput := resOwn && extras.Get("@no-input") != nil
+	noInput := false
+	if res != nil {
+		if n := notes[resultNote](&res.Source); n != nil {
+			noInput = n.NoInput
+		}
+	}
 	if !noInput {
 		args := []byte(b.Arguments)
 		if len(args) == 0 {

@@ -124,10 +124,7 @@ func TestRoundTrip(t *testing.T) {
 func checkHeader(t *testing.T, m *session.Meta, lines [][]byte) {
 	t.Helper()
 	meta := *m
-	meta.Extra = append(session.Extras(nil), m.Extra...)
-	meta.Extra.Delete(titleSlotKey)
-	if meta.Extra.Get(titleOnlyInSlotKey) != nil {
-		meta.Extra.Delete(titleOnlyInSlotKey)
+	if n := note(m); n != nil && n.TitleOnlyInSlot {
 		meta.Title = ""
 	}
 	canon := encodeHeader(&meta, m.Version)

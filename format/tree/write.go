@@ -33,22 +33,17 @@ func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) er
 	if own && known(m.Version) {
 		version = m.Version
 	}
-	if slot := m.Extra.Get(titleSlotKey); own && slot != nil {
-		bw.Write(slot)
-		bw.WriteByte('\n')
-	}
 	meta := *m
-	meta.Extra = append(session.Extras(nil), m.Extra...)
-	meta.Extra.Delete(titleSlotKey)
-	if !own {
-		countExtras(opt.Loss, "header", meta.Extra)
-		meta.Extra = nil
-	}
-	if meta.Extra.Get(titleOnlyInSlotKey) != nil {
-		meta.Extra.Delete(titleOnlyInSlotKey)
-		if own {
+	if n := note(m); n != nil {
+		bw.Write(n.TitleSlot)
+		bw.WriteByte('\n')
+		if n.TitleOnlyInSlot {
 			meta.Title = ""
 		}
+	}
+	if !own {
+		countExtras(opt.Loss, "header", meta.Unknown())
+		meta.Extra = nil
 	}
 	var fx *foreign
 	if !own {
@@ -112,14 +107,14 @@ func countLoss(l *loss.Counter, e *session.Entry) {
 	if l == nil {
 		return
 	}
-	countExtras(l, "entry", e.Extra)
+	countExtras(l, "entry", e.Unknown())
 	if e.Kind == session.KindSubagent || e.Kind == session.KindSubagentEnd {
 		l.Add(loss.Entry(e), loss.Converted, "pi has no sub-agent entries: written as custom entries", 1)
 	}
 	if m := e.Message; m != nil {
-		countExtras(l, "message", m.Extra)
+		countExtras(l, "message", len(m.Extra))
 		for _, b := range m.Content {
-			countExtras(l, "block", b.Extra)
+			countExtras(l, "block", b.Unknown())
 		}
 		if m.Usage != nil && m.Usage.Reasoning > 0 {
 			l.Add(loss.ReasoningTokens, loss.Dropped, "pi usage has no reasoning count", 1)
@@ -146,10 +141,11 @@ func writeFile(out string, r session.Reader, opt format.WriteOptions) error {
 	return nil
 }
 
-// countExtras counts another format's unknown members, which pi cannot hold.
-func countExtras(l *loss.Counter, where string, x session.Extras) {
+// countExtras counts n members of another format's source the model has no
+// slot for, which pi cannot hold either.
+func countExtras(l *loss.Counter, where string, n int) {
 	kind := map[string]loss.Kind{"header": loss.SessionField, "entry": loss.EntryField, "message": loss.MessageField, "block": loss.BlockField}[where]
-	if len(x) > 0 {
-		l.Add(kind, loss.Dropped, "another format's own members have no place in pi", len(x))
+	if n > 0 {
+		l.Add(kind, loss.Dropped, "another format's own members have no place in pi", n)
 	}
 }
