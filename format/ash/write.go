@@ -306,6 +306,7 @@ func (w *writer) header() []byte {
 		return jsonx.Merge(w.meta.Raw, o.Bytes())
 	}
 	o.Null("user_id").Str("chat_id", w.sid) // the chat_id that names the directory
+	w.lost.Drop(loss.SessionField, "ash's header has no slot for another layout's session fields", w.meta.Unknown())
 	return o.Bytes()
 }
 
@@ -325,6 +326,7 @@ func (w *writer) entry(e *session.Entry) error {
 	if err != nil {
 		return err
 	}
+	w.lossFields(e)
 	if e.Kind == session.KindMessage && e.Message != nil && e.Message.Role != session.RoleTool {
 		if err := of.flush(true); err != nil {
 			return err
@@ -410,10 +412,20 @@ func (w *writer) lossForeign(e *session.Entry) {
 	if m.StopReason != "" || m.Error != "" {
 		add(loss.StopReason, "ash stores no stop reason or error per message", 1)
 	}
-	add(loss.EntryField, "ash has no slot for another layout's entry fields", e.Unknown())
-	add(loss.MessageField, "ash has no slot for another layout's message fields", len(m.Extra))
-	for _, b := range m.Content {
-		add(loss.BlockField, "ash has no slot for another layout's block fields", b.Unknown())
+}
+
+// lossFields counts the members of another layout's entry that the model
+// has no slot for: ash has none either.
+func (w *writer) lossFields(e *session.Entry) {
+	if w.own {
+		return
+	}
+	w.lost.Drop(loss.EntryField, "ash has no slot for another layout's entry fields", e.Unknown())
+	if m := e.Message; m != nil {
+		w.lost.Drop(loss.MessageField, "ash has no slot for another layout's message fields", len(m.Extra))
+		for _, b := range m.Content {
+			w.lost.Drop(loss.BlockField, "ash has no slot for another layout's block fields", b.Unknown())
+		}
 	}
 }
 

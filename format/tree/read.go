@@ -24,6 +24,30 @@ type metaNote struct {
 	// TitleOnlyInSlot marks a session whose header has no title of its
 	// own: the writer must not add the slot's title to the header.
 	TitleOnlyInSlot bool
+	// Header holds the header's members that spell a slot in a way the
+	// model cannot hold (an empty cwd, branchedFrom), written back over
+	// the slots as Extras are.
+	Header session.Extras
+}
+
+// noteOn returns the note on m, creating it.
+func noteOn(m *session.Meta) *metaNote {
+	n, ok := m.Private.(*metaNote)
+	if !ok {
+		n = &metaNote{}
+		m.Private = n
+	}
+	return n
+}
+
+// headerExtras are what encodeHeader writes over the slots of a header
+// read here: its Extras, then the members the note keeps.
+func headerExtras(m *session.Meta) session.Extras {
+	n := note(m)
+	if n == nil || len(n.Header) == 0 {
+		return m.Extra
+	}
+	return append(append(session.Extras(nil), m.Extra...), n.Header...)
 }
 
 // note returns the tree reader's note on m, or nil when m was not read here.

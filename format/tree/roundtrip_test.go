@@ -124,6 +124,7 @@ func TestRoundTrip(t *testing.T) {
 func checkHeader(t *testing.T, m *session.Meta, lines [][]byte) {
 	t.Helper()
 	meta := *m
+	meta.Extra = headerExtras(m)
 	if n := note(m); n != nil && n.TitleOnlyInSlot {
 		meta.Title = ""
 	}

@@ -34,7 +34,8 @@ func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) er
 		version = m.Version
 	}
 	meta := *m
-	if n := note(m); n != nil {
+	meta.Extra = headerExtras(m)
+	if n := note(m); n != nil && n.TitleSlot != nil {
 		bw.Write(n.TitleSlot)
 		bw.WriteByte('\n')
 		if n.TitleOnlyInSlot {
