@@ -15,6 +15,9 @@ const (
 	Moved     Action = "moved"     // written, pointing elsewhere (a compaction's first kept entry)
 )
 
+// Actions is every action.
+var Actions = []Action{Dropped, Flattened, Converted, Moved}
+
 // The kinds with a fixed name.
 const (
 	// Structure.
@@ -69,7 +72,7 @@ const (
 	BlockField   Kind = "block-field"
 )
 
-// Kinds is every fixed kind, in the order docs/convert.md lists them.
+// Kinds is every fixed kind; docs/convert.md lists exactly these and Families.
 var Kinds = []Kind{
 	Branch, OffPath, Sidechain,
 	CustomMessage, CompactionEntry, Compaction, FirstKept,
