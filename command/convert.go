@@ -3,13 +3,13 @@ package command
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/sesstool/sesstool/loss"
 	"path/filepath"
 	"regexp"
 	"strings"
 
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/progress"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/report"

@@ -2,9 +2,9 @@ package flat
 
 import (
 	"bufio"
-	"github.com/sesstool/sesstool/loss"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )

@@ -2,11 +2,11 @@ package flat
 
 import (
 	"bytes"
-	"github.com/sesstool/sesstool/loss"
 	"strings"
 	"testing"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )

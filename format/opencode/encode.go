@@ -3,10 +3,10 @@ package opencode
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/sesstool/sesstool/loss"
 	"strings"
 
 	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"

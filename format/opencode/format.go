@@ -6,11 +6,11 @@ package opencode
 
 import (
 	"fmt"
-	"github.com/sesstool/sesstool/loss"
 	"os"
 	"path/filepath"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )

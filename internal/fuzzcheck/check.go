@@ -10,13 +10,13 @@ package fuzzcheck
 import (
 	"bytes"
 	"fmt"
-	"github.com/sesstool/sesstool/loss"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
