@@ -1,9 +1,13 @@
 package loss_test
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -66,5 +70,42 @@ func TestKindsUnique(t *testing.T) {
 			t.Errorf("%s listed twice", k)
 		}
 		seen[k] = true
+	}
+}
+
+// TestKindsListsEveryConstant keeps Kinds, which the docs check uses,
+// complete: every constant of type Kind declared in this package is in it.
+func TestKindsListsEveryConstant(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "kind.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, k := range loss.Kinds {
+		listed[string(k)] = true
+	}
+	declared := 0
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, s := range g.Specs {
+			v := s.(*ast.ValueSpec)
+			if id, ok := v.Type.(*ast.Ident); !ok || id.Name != "Kind" {
+				continue
+			}
+			for _, val := range v.Values {
+				lit := val.(*ast.BasicLit)
+				declared++
+				if name, _ := strconv.Unquote(lit.Value); !listed[name] {
+					t.Errorf("kind %s is declared but not in loss.Kinds", lit.Value)
+				}
+			}
+		}
+	}
+	if declared != len(loss.Kinds) {
+		t.Errorf("%d Kind constants declared, %d in loss.Kinds", declared, len(loss.Kinds))
 	}
 }
