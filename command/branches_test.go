@@ -222,7 +222,7 @@ func agree(t *testing.T, layout, path, sel string, s *session.Session, st Stats)
 	}
 	counts := map[string]int{}
 	for _, it := range lr.Losses {
-		counts[it.Kind+" "+it.Action] = it.Count
+		counts[string(it.Kind)+" "+string(it.Action)] = it.Count
 	}
 	if counts["branch flattened"] != st.Branches-1 {
 		t.Errorf("convert flattened %d branches; info counts %d", counts["branch flattened"], st.Branches)

@@ -307,7 +307,7 @@ func roundTrip(t *testing.T, src, a, b string) []string {
 	l2, _ := convertCLI(t, ConvertOptions{From: b, To: a, Out: back, Paths: []string{mid}})
 	kinds := map[string]bool{}
 	for _, it := range append(l1.Losses, l2.Losses...) {
-		kinds[it.Kind+" "+it.Action] = true
+		kinds[string(it.Kind)+" "+string(it.Action)] = true
 	}
 	ret := sessionsOf(t, a, back)
 	if len(ret) != len(orig) {

@@ -60,7 +60,7 @@
 // inline images only; goat keeps user images; ash keeps neither. A file
 // referenced by URL only is lost where the target has no URL slot.
 //
-// Loss. What a target cannot hold is counted by kind with format.Loss; the
-// kinds and reasons writers share are the constants and helpers here, so the
-// loss report reads the same whatever the target.
+// Loss. What a target cannot hold is counted with a loss.Counter, by the
+// kinds of package loss (one typed list for every writer), so the loss
+// report reads the same whatever the target.
 package mapping

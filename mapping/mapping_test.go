@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -14,8 +14,8 @@ func TestFlatten(t *testing.T) {
 	}
 	// a -> b -> c, a -> d (abandoned), b -> f -> g (leaf, last entry)
 	entries := []*session.Entry{e("a", ""), e("b", "a"), e("c", "b"), e("d", "a"), e("f", "b"), e("g", "f")}
-	loss := &format.Loss{}
-	path := Flatten(entries, loss, "flat")
+	lost := &loss.Counter{}
+	path := Flatten(entries, lost, "flat")
 	var ids []string
 	for _, p := range path {
 		ids = append(ids, p.ID)
@@ -23,8 +23,8 @@ func TestFlatten(t *testing.T) {
 	if got := join(ids); got != "a b f g" {
 		t.Errorf("path = %s, want a b f g", got)
 	}
-	items := loss.Items()
-	if len(items) != 2 || items[0].Kind != KindBranch || items[0].Count != 2 || items[1].Kind != KindOffPath || items[1].Count != 2 {
+	items := lost.Items()
+	if len(items) != 2 || items[0].Kind != loss.Branch || items[0].Count != 2 || items[1].Kind != loss.OffPath || items[1].Count != 2 {
 		t.Errorf("loss = %v, want 2 branches flattened and 2 off-path entries", items)
 	}
 	if items[0].String() != "2 branch flattened (flat is linear: only the active path (root to the last entry) is kept)" {
@@ -88,9 +88,9 @@ func TestActivePathAttachments(t *testing.T) {
 		{"tree", "u a u2 a2", 4},    // r, c and x are abandoned
 	} {
 		msg := func(id, parent string, role session.Role) *session.Entry {
-			return &session.Entry{Kind: session.KindMessage, ID: id, ParentID: parent, Message: &session.Message{Role: role}, Origin: c.origin}
+			return &session.Entry{Kind: session.KindMessage, ID: id, ParentID: parent, Message: &session.Message{Role: role}, Source: session.Source{Origin: c.origin}}
 		}
-		comp := &session.Entry{Kind: session.KindCompaction, ID: "c", ParentID: "a", Origin: c.origin}
+		comp := &session.Entry{Kind: session.KindCompaction, ID: "c", ParentID: "a", Source: session.Source{Origin: c.origin}}
 		entries := []*session.Entry{msg("u", "", "user"), msg("a", "u", "assistant"), msg("r", "a", "tool"), comp,
 			msg("x", "a", "user"), msg("u2", "a", "user"), msg("a2", "u2", "assistant")}
 		path, branches := ActivePath(entries)
@@ -106,12 +106,12 @@ func TestActivePathAttachments(t *testing.T) {
 
 func TestChain(t *testing.T) {
 	msg := func(id, parent string, role session.Role) *session.Entry {
-		return &session.Entry{Kind: session.KindMessage, ID: id, ParentID: parent, Message: &session.Message{Role: role}, Origin: "ash"}
+		return &session.Entry{Kind: session.KindMessage, ID: id, ParentID: parent, Message: &session.Message{Role: role}, Source: session.Source{Origin: "ash"}}
 	}
 	// ash: results and a compaction hang off the assistant message; the next
 	// user message names the assistant; a later message names no parent.
 	entries := []*session.Entry{msg("u", "", "user"), msg("a", "u", "assistant"), msg("r1", "a", "tool"), msg("r2", "a", "tool"),
-		{Kind: session.KindCompaction, ID: "c", ParentID: "a", Origin: "ash"}, msg("u2", "a", "user"), msg("u3", "", "user")}
+		{Kind: session.KindCompaction, ID: "c", ParentID: "a", Source: session.Source{Origin: "ash"}}, msg("u2", "a", "user"), msg("u3", "", "user")}
 	var c Chain
 	var got []string
 	for _, e := range entries {

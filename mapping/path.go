@@ -1,7 +1,7 @@
 package mapping
 
 import (
-	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -113,13 +113,13 @@ func attachment(e *session.Entry) bool {
 // Flatten returns the active path of entries for a layout that cannot hold
 // branches, and counts in loss the branches flattened and the entries left
 // off the path. layout names the target in the reasons.
-func Flatten(entries []*session.Entry, loss *format.Loss, layout string) []*session.Entry {
+func Flatten(entries []*session.Entry, lost *loss.Counter, layout string) []*session.Entry {
 	var x PathIndex
 	for _, e := range entries {
 		x.Add(e)
 	}
 	branches := x.Plan()
-	x.Loss(loss, layout, branches)
+	x.Loss(lost, layout, branches)
 	var path []*session.Entry
 	for i, e := range entries {
 		if x.OnPath(i) {

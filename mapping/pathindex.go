@@ -1,8 +1,8 @@
 package mapping
 
 import (
-	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/internal/idset"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -217,7 +217,7 @@ func (x *PathIndex) Parent(i int) int { return int(x.parent[i]) }
 func (x *PathIndex) Len() int { return len(x.id) }
 
 // Loss counts what flattening drops, as Flatten does.
-func (x *PathIndex) Loss(loss *format.Loss, layout string, branches int) {
+func (x *PathIndex) Loss(lost *loss.Counter, layout string, branches int) {
 	path, main, side := 0, 0, 0
 	for i, r := range x.role {
 		switch r {
@@ -230,11 +230,11 @@ func (x *PathIndex) Loss(loss *format.Loss, layout string, branches int) {
 			side++
 		}
 	}
-	loss.Add(KindSidechain, ActionDropped, layout+" has no sub-agent runs or side files", side)
+	lost.Add(loss.Sidechain, loss.Dropped, layout+" has no sub-agent runs or side files", side)
 	if branches > 1 {
-		loss.Add(KindBranch, ActionFlattened, layout+" is linear: only the active path (root to the last entry) is kept", branches-1)
+		lost.Add(loss.Branch, loss.Flattened, layout+" is linear: only the active path (root to the last entry) is kept", branches-1)
 	}
-	loss.Add(KindOffPath, ActionDropped, layout+" is linear: entries off the active path are not written", main-path)
+	lost.Add(loss.OffPath, loss.Dropped, layout+" is linear: entries off the active path are not written", main-path)
 }
 
 // PathIDs calls f once for each distinct id of an entry on the active path.

@@ -192,7 +192,9 @@ func TestCanonical(t *testing.T) {
 				e.Raw = nil
 				if e.Message != nil {
 					for i := range e.Message.Content {
-						e.Message.Content[i].Extra.Delete(xRaw)
+						if n := noteOf[callNote](&e.Message.Content[i].Source); n != nil {
+							n.Raw = nil
+						}
 					}
 				}
 			}

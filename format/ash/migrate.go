@@ -227,11 +227,11 @@ type upgrade struct {
 func (u *upgrade) meta() {
 	m := u.Reader.Meta()
 	m.Version = Current
-	if st := m.Extra.Get(xState); st != nil && !gjson.GetBytes(st, "branches").Exists() {
+	if n := noteOf[metaNote](&m.Source); n != nil && n.State != nil && !gjson.GetBytes(n.State, "branches").Exists() {
 		var o jsonx.Obj
-		_ = jsonx.Members(st, func(k string, v []byte) { o.Raw(k, v) })
+		_ = jsonx.Members(n.State, func(k string, v []byte) { o.Raw(k, v) })
 		o.Raw("branches", []byte("[]"))
-		m.Extra.Set(xState, o.Bytes())
+		n.State = o.Bytes()
 	}
 }
 

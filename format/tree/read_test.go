@@ -89,7 +89,7 @@ func TestReadV3(t *testing.T) {
 
 func TestReadOmpAndV2(t *testing.T) {
 	s := readFile(t, "testdata/valid/v3_omp.jsonl")
-	if s.Meta.Title != "Refactor the parser" || s.Meta.Extra.Get(titleSlotKey) == nil {
+	if s.Meta.Title != "Refactor the parser" || note(&s.Meta) == nil || note(&s.Meta).TitleSlot == nil {
 		t.Fatalf("title slot not read: %+v", s.Meta)
 	}
 	roles := map[session.Role]bool{}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -122,10 +123,8 @@ func TestRoundTrip(t *testing.T) {
 func checkHeader(t *testing.T, m *session.Meta, lines [][]byte) {
 	t.Helper()
 	meta := *m
-	meta.Extra = append(session.Extras(nil), m.Extra...)
-	meta.Extra.Delete(titleSlotKey)
-	if meta.Extra.Get(titleOnlyInSlotKey) != nil {
-		meta.Extra.Delete(titleOnlyInSlotKey)
+	meta.Extra = headerExtras(m)
+	if n := note(m); n != nil && n.TitleOnlyInSlot {
 		meta.Title = ""
 	}
 	canon := encodeHeader(&meta, m.Version)
@@ -174,11 +173,11 @@ func TestWriteForeign(t *testing.T) {
 			Message: &session.Message{Role: session.RoleTool, ToolCallID: "c1", ToolName: "ls"}},
 	}
 	var out bytes.Buffer
-	loss := &format.Loss{}
-	if err := (Format{}).WriteTo(&out, &session.SliceReader{S: s}, format.WriteOptions{Loss: loss}); err != nil {
+	lost := &loss.Counter{}
+	if err := (Format{}).WriteTo(&out, &session.SliceReader{S: s}, format.WriteOptions{Loss: lost}); err != nil {
 		t.Fatal(err)
 	}
-	if items := loss.Items(); len(items) != 2 || items[0].Kind != "entry-field" || items[1].Kind != "message-field" {
+	if items := lost.Items(); len(items) != 2 || items[0].Kind != "entry-field" || items[1].Kind != "message-field" {
 		t.Errorf("loss %+v", items)
 	}
 	// Ids are pi's own form, derived from the source ids (the same input
