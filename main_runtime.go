@@ -5,6 +5,8 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+
+	"github.com/sesstool/sesstool/registry"
 )
 
 // A soft memory limit keeps the streaming commands' peak RSS flat in file
@@ -36,8 +38,8 @@ func init() {
 }
 
 // streams reports whether the command line runs a command whose memory does
-// not grow with the session: validate, migrate, and convert to tree, flat or
-// goat.
+// not grow with the session: validate, migrate, and convert to a layout the
+// registry says streams.
 func streams(args []string) bool {
 	cmd := ""
 	for _, a := range args {
@@ -56,11 +58,7 @@ func streams(args []string) bool {
 				to, ok = args[i+1], true
 			}
 			if ok {
-				switch to {
-				case "tree", "pi", "jsonl", "flat", "agent", "goat":
-					return true
-				}
-				return false
+				return registry.Streams(to)
 			}
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/mapping"
+	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/session"
 )
@@ -98,9 +99,9 @@ func sessionsOf(t *testing.T, layout, p string) []*session.Session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	units, _, err := registry.Walk(p, f)
-	if err != nil {
-		t.Fatal(err)
+	units, skips := pipeline.Walk(p, f)
+	if pipeline.Code(skips) == 3 {
+		t.Fatal(skips)
 	}
 	var out []*session.Session
 	for _, u := range units {
