@@ -153,6 +153,13 @@ func (w *walker) claimNamedFile(p string) format.Format {
 }
 
 func (w *walker) unclaimed(p string, named bool) Skip {
+	// A file no layout could read the head of may only be unreadable:
+	// say that, not that it is in no known format.
+	f, err := os.Open(p)
+	if err != nil {
+		return statSkip(p, err, named)
+	}
+	f.Close()
 	if w.forced == nil {
 		return Skip{p, RuleUnknownFormat, "not a session in any known format", named}
 	}
