@@ -163,7 +163,7 @@ func (w *walker) unclaimed(p string, named bool) Skip {
 	if w.forced == nil {
 		return Skip{p, RuleUnknownFormat, "not a session in any known format", named}
 	}
-	return Skip{p, RuleFormatMismatch, fmt.Sprintf("not a %s session (the layout given with --format or --from)", w.forced.Name()), named}
+	return Skip{p, RuleFormatMismatch, fmt.Sprintf("not a session in the %s layout (given with --format or --from)", w.forced.Name()), named}
 }
 
 // folderOfSessions reports whether dir, which f claims, is only a folder
