@@ -99,7 +99,7 @@ func sub(name, usage, argsUsage string, flags []cli.Flag, action cli.ActionFunc)
 }
 
 func formatFlag(name string, aliases ...string) cli.Flag {
-	return &cli.StringFlag{Name: name, Aliases: aliases, Value: "auto", Usage: "layout: auto, " + strings.Join(registry.Names(), ", ")}
+	return &cli.StringFlag{Name: name, Aliases: aliases, Value: "auto", Usage: "layout: auto (detect), " + registry.Choices(registry.Names())}
 }
 
 func outputFlag() cli.Flag {
@@ -125,7 +125,7 @@ func migrateCmd(env *command.Env) *cli.Command {
 	return sub("migrate", "upgrade sessions to a newer format version, in place and atomically", "[PATH...]",
 		[]cli.Flag{
 			&cli.StringFlag{Name: "to", Usage: "target version (default: newest)"},
-			&cli.StringFlag{Name: "format", Value: "auto", Usage: strings.Join(registry.MigratorNames(), " or ") + " (default: detect)"},
+			&cli.StringFlag{Name: "format", Value: "auto", Usage: "layout: auto (detect), " + registry.Choices(registry.MigratorNames())},
 			&cli.StringFlag{Name: "o", Usage: "write to FILE (- for standard output) instead of in place"},
 			&cli.BoolFlag{Name: "in-place", Usage: "replace the input (the default)"},
 			&cli.BoolFlag{Name: "no-backup", Usage: "do not keep FILE.bak"},
@@ -145,13 +145,13 @@ func convertCmd(env *command.Env) *cli.Command {
 	return sub("convert", "move sessions between layouts through the neutral model", "[PATH]",
 		[]cli.Flag{
 			formatFlag("from"),
-			&cli.StringFlag{Name: "to", Usage: "target layout: " + strings.Join(registry.WriterNames(), ", ")},
+			&cli.StringFlag{Name: "to", Usage: "target layout: " + registry.Choices(registry.WriterNames())},
 			&cli.StringFlag{Name: "o", Usage: "output file or directory (- for standard output)"},
 			&cli.BoolFlag{Name: "force", Usage: "replace existing output"},
 			&cli.StringFlag{Name: "session", Usage: "only the session with this id"},
 			&cli.StringFlag{Name: "loss-report", Usage: "write what the target could not hold, as JSON, to FILE"},
 			&cli.BoolFlag{Name: "strict", Usage: "refuse a conversion that would lose anything"},
-			&cli.StringFlag{Name: "project", Usage: "OpenCode project id to file sessions under"},
+			&cli.StringFlag{Name: "project", Usage: registry.ProjectUsage()},
 		},
 		func(_ context.Context, c *cli.Command) error {
 			return command.Convert(env, command.ConvertOptions{

@@ -59,20 +59,10 @@ func targetOf(f format.Format) pipeline.Target {
 	_, file := f.(format.Stream)
 	t := pipeline.Target{Name: f.Name(), File: file, Derived: "." + f.Name()}
 	if file {
-		t.Ext = extOf(f)
+		t.Ext = registry.FileExt(f)
 		t.Derived += t.Ext
 	}
 	return t
-}
-
-// extensioner is implemented by single-file layouts whose files do not end in .jsonl.
-type extensioner interface{ Ext() string }
-
-func extOf(f format.Format) string {
-	if e, ok := f.(extensioner); ok {
-		return e.Ext()
-	}
-	return ".jsonl"
 }
 
 func convertTarget(name string) (format.Format, format.Writer, error) {

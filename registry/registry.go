@@ -27,6 +27,9 @@ type Layout struct {
 	// to it lifts the memory limit set for streaming commands (the
 	// collector would otherwise run all the time).
 	Holds bool
+	// Project, for a layout that files sessions under a project, is the
+	// help of convert's --project flag.
+	Project string
 }
 
 // Layouts is every layout, in detection order: directory layouts with
@@ -34,7 +37,7 @@ type Layout struct {
 var Layouts = []Layout{
 	{Format: goat.Format{}},
 	{Format: ash.Format{}, Holds: true},
-	{Format: opencode.Format{}, Holds: true},
+	{Format: opencode.Format{}, Holds: true, Project: "project id to file sessions under"},
 	{Format: opencode.Export{}, Holds: true},
 	{Format: flat.New()},
 	{Format: tree.Format{}, Default: true},
@@ -141,4 +144,43 @@ func DetectHead(head []byte) format.Format {
 		}
 	}
 	return nil
+}
+
+// ProjectUsage is the help of convert's --project flag, naming the layouts
+// that use it.
+func ProjectUsage() string {
+	var usage string
+	var names []string
+	for _, f := range All {
+		if l := layoutOf(f); l.Project != "" {
+			usage = l.Project
+			names = append(names, f.Name())
+		}
+	}
+	return usage + " (" + strings.Join(names, ", ") + ")"
+}
+
+// extensioner is implemented by single-file layouts whose files do not end
+// in .jsonl.
+type extensioner interface{ Ext() string }
+
+// FileExt is the extension of a file a single-file layout writes.
+func FileExt(f format.Format) string {
+	if e, ok := f.(extensioner); ok {
+		return e.Ext()
+	}
+	return ".jsonl"
+}
+
+// Choices renders names for help text, each with its aliases:
+// "flat (agent), tree (pi, jsonl)".
+func Choices(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = n
+		if f, err := Lookup(n); err == nil && len(f.Aliases()) > 0 {
+			out[i] += " (" + strings.Join(f.Aliases(), ", ") + ")"
+		}
+	}
+	return strings.Join(out, ", ")
 }

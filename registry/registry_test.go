@@ -60,6 +60,18 @@ func TestPolicy(t *testing.T) {
 	if len(WriterNames()) == 0 || len(MigratorNames()) == 0 || len(ExporterNames()) == 0 {
 		t.Errorf("writers %v, migrators %v, exporters %v", WriterNames(), MigratorNames(), ExporterNames())
 	}
+	help := Choices(WriterNames())
+	for _, n := range WriterNames() {
+		f, _ := Lookup(n)
+		for _, a := range append([]string{n}, f.Aliases()...) {
+			if !strings.Contains(help, a) {
+				t.Errorf("--to help %q does not name %s", help, a)
+			}
+		}
+	}
+	if !strings.Contains(ProjectUsage(), "(") {
+		t.Errorf("--project help %q names no layout", ProjectUsage())
+	}
 	if _, err := LookupExporter("pdf"); err == nil {
 		t.Error("LookupExporter(pdf) found one")
 	}
