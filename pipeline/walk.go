@@ -172,6 +172,9 @@ func (w *walker) unclaimed(p string, named bool) Skip {
 // a folder is walked like any other, so a goat or ash session beside other
 // things does not hide them.
 func folderOfSessions(f format.Format, dir string) bool {
+	if !holdsClaimedDir(f, dir) {
+		return false // listing sessions can be costly (a store read whole)
+	}
 	refs, err := f.Sessions(dir)
 	if err != nil || len(refs) == 0 {
 		return false
@@ -182,6 +185,21 @@ func folderOfSessions(f format.Format, dir string) bool {
 		}
 	}
 	return true
+}
+
+// holdsClaimedDir reports whether f claims a directory directly inside dir.
+func holdsClaimedDir(f format.Format, dir string) bool {
+	ents, err := readDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		p := filepath.Join(dir, e.Name())
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() && !strings.HasPrefix(e.Name(), ".") && f.Detect(p) {
+			return true
+		}
+	}
+	return false
 }
 
 func fileID(p string) ([2]uint64, bool) {
