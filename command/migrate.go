@@ -87,11 +87,7 @@ func migrateJobs(env *Env, paths []string, forced format.Format, out string) ([]
 	}
 	if pipeline.DirTarget(out) {
 		for i := range jobs {
-			rel, err := filepath.Rel(roots[i], jobs[i].path)
-			if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
-				rel = filepath.Base(jobs[i].path)
-			}
-			jobs[i].out = filepath.Join(out, rel)
+			jobs[i].out = pipeline.Mirror(out, roots[i], jobs[i].path)
 			if err := os.MkdirAll(filepath.Dir(jobs[i].out), 0o755); err != nil {
 				return nil, 0, IO(fmt.Errorf("create %s: %w", filepath.Dir(jobs[i].out), err))
 			}

@@ -97,6 +97,17 @@ func DirTarget(out string) bool {
 	return err == nil && fi.IsDir()
 }
 
+// Mirror is where p, found under the PATH argument root, goes inside the
+// output directory out: at its path relative to root (its base name when
+// root is p itself), so a store's layout is kept.
+func Mirror(out, root, p string) string {
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == "." || !filepath.IsLocal(rel) {
+		rel = filepath.Base(p)
+	}
+	return filepath.Join(out, rel)
+}
+
 // OneSession reports whether the input is one session: the path itself,
 // or the one session --session picked.
 func (in *Input) OneSession() bool { return len(in.Jobs) == 1 && (!in.Store || in.picked) }
