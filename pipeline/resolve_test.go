@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/exitcode"
+	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/registry"
 )
 
@@ -14,7 +15,7 @@ func (storedMarker) DefaultStore() string { return "/home/u/.stored" }
 
 func TestResolve(t *testing.T) {
 	withMarker(t)
-	registry.All = append(registry.All, storedMarker{})
+	registry.All = append([]format.Format{storedMarker{}}, registry.All...) // the default (last) stays marker, which has no store
 	for _, tc := range []struct {
 		name   string
 		paths  []string
