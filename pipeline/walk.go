@@ -85,7 +85,9 @@ func (w *walker) dir(dir string, named bool) {
 	ents, err := readDir(dir)
 	if err != nil {
 		w.skipped = append(w.skipped, statSkip(dir, err, named))
-		w.rootUnreadable = named
+		if named {
+			w.rootUnreadable = true // its own finding says enough
+		}
 		return
 	}
 	sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
