@@ -11,6 +11,7 @@ import (
 	"github.com/sesstool/sesstool/format/ash"
 	"github.com/sesstool/sesstool/format/flat"
 	"github.com/sesstool/sesstool/format/goat"
+	"github.com/sesstool/sesstool/format/model"
 	"github.com/sesstool/sesstool/format/opencode"
 	"github.com/sesstool/sesstool/format/tree"
 )
@@ -24,6 +25,7 @@ var All = []format.Format{
 	opencode.Export{},
 	flat.New(),
 	tree.Format{},
+	model.Format{}, // not an agent's layout: the model dump (convert --to model), detected by its meta line
 }
 
 // Lookup finds a layout by name or alias (case-insensitive).
