@@ -53,7 +53,7 @@ func decodeTime(j *timeJSON) (session.Time, error) {
 	if j.At != "" {
 		at, err := time.Parse(time.RFC3339Nano, j.At)
 		if err != nil {
-			return t, fmt.Errorf("time %q is not RFC 3339", j.At)
+			return t, fmt.Errorf("%q is not an RFC 3339 time", j.At)
 		}
 		t.T = at
 	}

@@ -33,7 +33,7 @@ func (Format) ValidateReader(name string, r io.Reader, rep *report.Report, opt f
 	if err != nil {
 		return err
 	}
-	ru := &rules{path: name, rep: rep, schema: sch, ids: map[string]int{}}
+	ru := &rules{path: name, rep: rep, schema: sch, ids: map[string]int{}, errors: rep.Errors()}
 	j := validate.JSONL{Path: name, Rules: ru, Report: rep, Workers: opt.Workers}
 	if _, err := j.Run(r); err != nil {
 		return err
@@ -54,6 +54,7 @@ type rules struct {
 	entries int
 	ids     map[string]int // entry id -> line
 	parents []parentRef
+	errors  int // the report's errors after the previous line
 }
 
 type parentRef struct {
@@ -66,6 +67,8 @@ func (r *rules) Schema(gjson.Result) *jsonschema.Schema { return r.schema }
 func (r *rules) Check(l validate.Line) {
 	r.lines++
 	first := r.lines == 1
+	clean := r.rep.Errors() == r.errors // the engine found nothing on this line
+	defer func() { r.errors = r.rep.Errors() }()
 	if !l.Valid {
 		if first {
 			r.rep.Errorf(r.path, l.N, "", "missing-meta", "the first line must be the meta line {\"model\":1,\"meta\":{...}}")
@@ -78,6 +81,9 @@ func (r *rules) Check(l validate.Line) {
 		r.rep.Errorf(r.path, l.N, "", "missing-meta", "the first line must be the meta line {\"model\":1,\"meta\":{...}}, not an entry")
 	case !first && isMeta:
 		r.rep.Errorf(r.path, l.N, "/model", "duplicate-meta", "a second meta line (it belongs on line 1 only)")
+	}
+	if clean {
+		r.checkDecode(l, isMeta)
 	}
 	if isMeta {
 		return
@@ -106,5 +112,27 @@ func (r *rules) Finish() {
 		if _, ok := r.ids[p.id]; !ok {
 			r.rep.Warnf(r.path, p.line, "/parent", "dangling-parent", "parent %q is not an entry of this session", p.id)
 		}
+	}
+}
+
+// checkDecode reads a line the schema accepts as the reader will, so that
+// what validate accepts always reads: a time the schema's pattern lets
+// through but that is no date (month 13), an integer written 1.0 or
+// beyond 64 bits.
+func (r *rules) checkDecode(l validate.Line, isMeta bool) {
+	var err error
+	if isMeta {
+		var ml metaLine
+		if err = strict(l.Bytes, &ml); err == nil && ml.Meta != nil {
+			_, err = decodeMeta(ml.Meta)
+		}
+	} else {
+		var j entryJSON
+		if err = strict(l.Bytes, &j); err == nil {
+			_, err = decodeEntry(&j)
+		}
+	}
+	if err != nil {
+		r.rep.Errorf(r.path, l.N, "", "unreadable", "the model reader cannot read this line: %v", err)
 	}
 }
