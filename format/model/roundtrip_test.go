@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -137,6 +139,15 @@ func TestEverySlotRoundTrips(t *testing.T) {
 	b, err := Dump(s)
 	if err != nil {
 		t.Fatal(err)
+	}
+	rep := &report.Report{}
+	if err := (Format{}).ValidateReader("full", bytes.NewReader(b), rep, format.ValidateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Findings() {
+		if f.Severity == report.Error { // full() has dangling parents on purpose: warnings
+			t.Errorf("the schema refuses what the writer wrote: %s", f.Text()) // every member the writer knows must be in schema/model/v1
+		}
 	}
 	back, err := read(b)
 	if err != nil {
