@@ -13,6 +13,7 @@ import (
 	"github.com/sesstool/sesstool/format/ash"
 	"github.com/sesstool/sesstool/format/flat"
 	"github.com/sesstool/sesstool/format/goat"
+	"github.com/sesstool/sesstool/format/model"
 	"github.com/sesstool/sesstool/format/opencode"
 	"github.com/sesstool/sesstool/format/tree"
 )
@@ -41,6 +42,8 @@ var Layouts = []Layout{
 	{Format: opencode.Export{}, Holds: true},
 	{Format: flat.New()},
 	{Format: tree.Format{}, Default: true},
+	// Not an agent's layout: the model dump (convert --to model), detected by its meta line.
+	{Format: model.Format{}},
 }
 
 // All is every layout's Format, in detection order.
