@@ -205,19 +205,8 @@ func (j *JSONL) parse(it *item) {
 	if sch == nil {
 		return
 	}
-	if !ok {
-		var err error
-		inst, err = jsonschema.UnmarshalJSON(bytes.NewReader(it.b))
-		if err != nil {
-			it.findings = append(it.findings, report.Finding{Path: j.Path, Line: it.n, Severity: report.Error, Rule: "json-syntax", Message: err.Error()})
-			return
-		}
-	}
-	if err := safeValidate(sch, inst); err != nil {
-		for _, is := range SchemaIssues(err) {
-			it.findings = append(it.findings, report.Finding{Path: j.Path, Line: it.n, Pointer: is.Pointer, Severity: report.Error, Rule: "schema", Message: is.Format(schema.Base)})
-		}
-	}
+	// inst is nil when the library must decode the line itself.
+	it.findings = append(it.findings, schema.Doc{Path: j.Path, Line: it.n}.Full(sch, it.b, inst)...)
 }
 
 func (j *JSONL) deliver(it *item, last bool) {
@@ -243,16 +232,4 @@ func accepted(sch *jsonschema.Schema, b []byte) bool {
 		return fastschema.Syntax(b)
 	}
 	return schema.Accepts(sch, b)
-}
-
-// safeValidate turns a panic inside the schema library into an error: v6
-// panics on numbers big.Rat cannot hold (such as 1e999999999), and a panic
-// in a worker goroutine would take the whole process down.
-func safeValidate(sch *jsonschema.Schema, inst any) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("the schema validator failed on this line (%v); a number is probably out of range", r)
-		}
-	}()
-	return sch.Validate(inst)
 }

@@ -12,8 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/report"
@@ -96,25 +94,12 @@ func (v *sessionCheck) readJSONFile(p, schemaName string) (gjson.Result, []byte,
 	return gjson.ParseBytes(b), b, nil
 }
 
-// schemaCheck validates a whole JSON file; findings are at line 0 with a pointer.
+// schemaCheck validates a whole JSON file; findings are at the line of the
+// value their pointer names.
 func schemaCheck(rep *report.Report, p, name string, b []byte) {
-	sch, err := schema.Compile(name)
-	if err != nil {
-		rep.Errorf(p, 0, "", "schema", "%v", err)
-		return
-	}
-	if schema.Accepts(sch, b) {
-		return
-	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	if err != nil {
-		rep.Errorf(p, 0, "", "json-syntax", "%v", err)
-		return
-	}
-	if err := sch.Validate(inst); err != nil {
-		for _, is := range validate.SchemaIssues(err) {
-			rep.Add(report.Finding{Path: p, Line: pointerLine(b, is.Pointer), Pointer: is.Pointer, Severity: report.Error, Rule: "schema", Message: is.Format(schema.Base)})
-		}
+	d := schema.Doc{Path: p, LineOf: func(ptr string) int { return pointerLine(b, ptr) }}
+	for _, f := range d.Check(name, b) {
+		rep.Add(f)
 	}
 }
 

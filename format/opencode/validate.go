@@ -10,12 +10,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/schema"
-	"github.com/sesstool/sesstool/validate"
 	"github.com/tidwall/gjson"
 )
 
@@ -208,25 +206,11 @@ func lineCol(b []byte, col int) (int, int) {
 
 // schema validates v, leaving id format to bad-id (one finding, not two).
 func (c *checker) schema(at loc, name string, v []byte) {
-	sch, err := schema.Compile(name) // cached by package schema
-	if err != nil {
-		c.errorf(at, "", ruleSchema, "%v", err)
-		return
-	}
-	if schema.Accepts(sch, v) {
-		return
-	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(v))
-	if err != nil {
-		return
-	}
-	if err := sch.Validate(inst); err != nil {
-		for _, is := range validate.SchemaIssues(err) {
-			if strings.HasSuffix(is.Keyword, "ID/pattern") {
-				continue
-			}
-			c.errorf(at, is.Pointer, ruleSchema, "%s", is.Format(schema.Base))
-		}
+	d := schema.Doc{Path: at.filePath(), Pointer: at.ptr,
+		LineOf: func(ptr string) int { return lineOf(at.source(), ptr) },
+		Skip:   func(is schema.Issue) bool { return strings.HasSuffix(is.Keyword, "ID/pattern") }}
+	for _, f := range d.Check(name, v) {
+		c.rep.Add(f)
 	}
 }
 

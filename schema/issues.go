@@ -1,4 +1,4 @@
-package validate
+package schema
 
 import (
 	"cmp"
@@ -15,22 +15,22 @@ import (
 
 var printer = message.NewPrinter(language.English)
 
-// SchemaIssue is one leaf of a schema validation error.
-type SchemaIssue struct {
+// Issue is one leaf of a schema validation error.
+type Issue struct {
 	Pointer string // JSON pointer into the instance
 	Keyword string // schema location: file#/keyword/path
 	Message string
 }
 
-// SchemaIssues flattens a jsonschema error into its leaves. v6's own basic
+// Issues flattens a jsonschema error into its leaves. v6's own basic
 // output drops causes nested under $ref inside oneOf, so we walk Causes
-// ourselves.
-func SchemaIssues(err error) []SchemaIssue {
+// ourselves. Any other error is one issue with no schema location.
+func Issues(err error) []Issue {
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
-		return []SchemaIssue{{Message: err.Error()}}
+		return []Issue{{Message: err.Error()}}
 	}
-	var out []SchemaIssue
+	var out []Issue
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) == 0 {
@@ -44,13 +44,13 @@ func SchemaIssues(err error) []SchemaIssue {
 	walk(ve)
 	// v6 collects causes from maps (properties), so their order varies
 	// from run to run; output must not.
-	slices.SortStableFunc(out, func(a, b SchemaIssue) int {
+	slices.SortStableFunc(out, func(a, b Issue) int {
 		return cmp.Or(strings.Compare(a.Pointer, b.Pointer), strings.Compare(a.Keyword, b.Keyword), strings.Compare(a.Message, b.Message))
 	})
 	return out
 }
 
-func leaf(e *jsonschema.ValidationError) SchemaIssue {
+func leaf(e *jsonschema.ValidationError) Issue {
 	ptr := ""
 	for _, tok := range e.InstanceLocation {
 		tok = strings.ReplaceAll(tok, "~", "~0")
@@ -70,10 +70,14 @@ func leaf(e *jsonschema.ValidationError) SchemaIssue {
 		}
 		loc += "/" + strings.Join(kw, "/")
 	}
-	return SchemaIssue{Pointer: ptr, Keyword: loc, Message: e.ErrorKind.LocalizedString(printer)}
+	return Issue{Pointer: ptr, Keyword: loc, Message: e.ErrorKind.LocalizedString(printer)}
 }
 
-// Format renders an issue's message with its schema location.
-func (s SchemaIssue) Format(base string) string {
-	return fmt.Sprintf("%s [schema %s]", s.Message, strings.TrimPrefix(s.Keyword, base))
+// Format renders an issue's message with its schema location, relative to
+// Base; an issue with no location (the panic guard's) is its message alone.
+func (s Issue) Format() string {
+	if s.Keyword == "" {
+		return s.Message
+	}
+	return fmt.Sprintf("%s [schema %s]", s.Message, strings.TrimPrefix(s.Keyword, Base))
 }
