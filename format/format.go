@@ -1,7 +1,14 @@
 // Package format defines the one small interface every session layout
-// implements (detect, read into the model, write from the model, validate)
-// and the options those calls share. Layouts live in sub-packages and are
-// listed once in package registry.
+// implements (detect, list, read into the model, validate), the optional
+// interfaces a layout adds when they apply to it (write, stream, default
+// store, load, migrate, hold, file extension), and the options those calls
+// share. Layouts live in sub-packages, one folder each with the same files
+// (docs/adding-a-layout.md), and are listed once in package registry.
+//
+// As age declares its optional interfaces beside Recipient, the optional
+// ones are declared here beside Format, and the registry and the pipeline
+// find them by type assertion: a layout is never asked for what it did not
+// declare, and no list outside registry names a layout.
 package format
 
 import (
@@ -30,12 +37,75 @@ type Format interface {
 	Validate(path string, rep *report.Report, opt ValidateOptions) error
 }
 
+// Writer is implemented by layouts sesstool can write (convert --to): every
+// layout but one whose files only its own program can make.
+type Writer interface {
+	// Write writes one session. For a single-file layout out is the file to
+	// create; for a directory layout it is the container directory the
+	// session goes under. It returns the paths it created, the session's own
+	// file or directory first (convert prints that one).
+	Write(r session.Reader, out string, opt WriteOptions) ([]string, error)
+}
+
+// Stream is implemented by single-file layouts, which also work as filters
+// on standard input and output. A directory layout does not implement it.
+type Stream interface {
+	// DetectHead reports whether the first bytes of a file look like this layout.
+	DetectHead(head []byte) bool
+	// ValidateReader checks a session read from r; name is used in findings.
+	ValidateReader(name string, r io.Reader, rep *report.Report, opt ValidateOptions) error
+	// OpenReader streams a session from r.
+	OpenReader(name string, r io.Reader) (session.Reader, error)
+	// WriteTo writes one session to w.
+	WriteTo(w io.Writer, r session.Reader, opt WriteOptions) error
+}
+
+// DefaultStorer is implemented by layouts whose program keeps its sessions
+// in a conventional place on a user's machine; that store is read when no
+// PATH is given (CLI.md). A layout with no such place (a dump, an export)
+// does not implement it.
+type DefaultStorer interface {
+	// DefaultStore is the store's path, from the program's own environment
+	// variables and defaults; it need not exist.
+	DefaultStore() string
+}
+
 // Loader is implemented by layouts whose stores are costly to read twice
 // (many small files): Load validates path into rep as Validate does, and
 // returns the layout over what it read, whose Sessions and Open serve path
 // without reading it again. Use the result only when rep has no errors.
 type Loader interface {
 	Load(path string, rep *report.Report, opt ValidateOptions) (Format, error)
+}
+
+// Migrator is implemented by layouts with versions sesstool can upgrade
+// (tree JSONL 1 -> 2 -> 3, ash "1" -> "2"), in the layout's migrate.go.
+type Migrator interface {
+	// Versions lists the layout's versions, oldest first; the last is the newest.
+	Versions() []string
+	// Version reports the version of the session at path.
+	Version(path string) (string, error)
+	// Migrate rewrites the session at path to version to, as opt says. An
+	// invalid input is refused with its findings in rep and left as it was.
+	Migrate(path, to string, opt MigrateOptions) (MigrateResult, error)
+}
+
+// Holder is implemented by writers that hold a whole session in memory
+// before writing it (a directory layout whose files are written together,
+// or one JSON document): converting to one lifts the memory limit set for
+// streaming commands, which would otherwise keep the collector running all
+// the time. A writer whose memory stays flat in the session's size (a JSONL
+// file written line by line) does not implement it.
+type Holder interface {
+	Writer
+	// HoldsSession only marks the writer; it does nothing.
+	HoldsSession()
+}
+
+// Extensioner is implemented by single-file layouts whose files do not end
+// in .jsonl (an OpenCode export is .json); convert names its outputs with it.
+type Extensioner interface {
+	Ext() string
 }
 
 // Ref names one session inside a path.
@@ -47,15 +117,6 @@ type Ref struct {
 // ValidateOptions tune validation.
 type ValidateOptions struct {
 	Workers int
-}
-
-// Writer is implemented by layouts sesstool can write.
-type Writer interface {
-	// Write writes one session. For a single-file layout out is the file to
-	// create; for a directory layout it is the container directory the
-	// session goes under. It returns the paths it created, the session's own
-	// file or directory first (convert prints that one).
-	Write(r session.Reader, out string, opt WriteOptions) ([]string, error)
 }
 
 // WriteOptions tune writing.
@@ -73,17 +134,4 @@ type WriteOptions struct {
 	// memory does not grow with the session; nil when the input can be read
 	// only once, and the writer then holds the session.
 	Reopen func() (session.Reader, error)
-}
-
-// Stream is implemented by single-file layouts, which also work as filters
-// on standard input and output.
-type Stream interface {
-	// DetectHead reports whether the first bytes of a file look like this layout.
-	DetectHead(head []byte) bool
-	// ValidateReader checks a session read from r; name is used in findings.
-	ValidateReader(name string, r io.Reader, rep *report.Report, opt ValidateOptions) error
-	// OpenReader streams a session from r.
-	OpenReader(name string, r io.Reader) (session.Reader, error)
-	// WriteTo writes one session to w.
-	WriteTo(w io.Writer, r session.Reader, opt WriteOptions) error
 }

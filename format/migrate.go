@@ -8,18 +8,6 @@ import (
 	"github.com/sesstool/sesstool/report"
 )
 
-// Migrator is implemented by layouts with versions sesstool can upgrade
-// (tree JSONL 1 -> 2 -> 3, ash "1" -> "2").
-type Migrator interface {
-	// Versions lists the layout's versions, oldest first; the last is the newest.
-	Versions() []string
-	// Version reports the version of the session at path.
-	Version(path string) (string, error)
-	// Migrate rewrites the session at path to version to, as opt says. An
-	// invalid input is refused with its findings in rep and left as it was.
-	Migrate(path, to string, opt MigrateOptions) (MigrateResult, error)
-}
-
 // MigrateOptions tune one migration.
 type MigrateOptions struct {
 	Out         string    // "" in place; a path; "-" for Stdout

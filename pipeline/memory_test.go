@@ -14,6 +14,8 @@ func TestStreams(t *testing.T) {
 		{[]string{"convert", "--to", "flat", "x"}, true},
 		{[]string{"convert", "--to=goat", "x"}, true},
 		{[]string{"convert", "--to", "opencode", "x"}, false},
+		{[]string{"convert", "--to", "ash", "x"}, false},
+		{[]string{"convert", "--to", "opencode-export", "x"}, false},
 		{[]string{"export", "html", "x"}, false},
 		{[]string{"info", "x"}, false},
 		{nil, false},

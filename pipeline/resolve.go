@@ -6,12 +6,6 @@ import (
 	"github.com/sesstool/sesstool/registry"
 )
 
-// DefaultStorer is implemented by layouts that have a conventional store
-// location on a user's machine (used when PATH is omitted).
-type DefaultStorer interface {
-	DefaultStore() string
-}
-
 // LookupFormat resolves a --format/--from value; "" and "auto" mean detect
 // (nil). An unknown name is a usage error.
 func LookupFormat(name string) (format.Format, error) {
@@ -45,7 +39,7 @@ func Resolve(paths []string, formatName string, stdinIsData bool) ([]string, err
 	if f == nil {
 		f = registry.Default()
 	}
-	ds, ok := f.(DefaultStorer)
+	ds, ok := f.(format.DefaultStorer)
 	if !ok {
 		return nil, exitcode.Usagef("missing PATH (%s has no default store)", f.Name())
 	}

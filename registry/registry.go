@@ -24,10 +24,6 @@ type Layout struct {
 	// Default marks the layout used when neither PATH nor --format/--from
 	// names one (its default store is read). Exactly one layout has it.
 	Default bool
-	// Holds marks a writer that holds a whole session in memory; converting
-	// to it lifts the memory limit set for streaming commands (the
-	// collector would otherwise run all the time).
-	Holds bool
 	// Project, for a layout that files sessions under a project, is the
 	// help of convert's --project flag.
 	Project string
@@ -37,9 +33,9 @@ type Layout struct {
 // strong markers first, then single-file layouts.
 var Layouts = []Layout{
 	{Format: goat.Format{}},
-	{Format: ash.Format{}, Holds: true},
-	{Format: opencode.Format{}, Holds: true, Project: "project id to file sessions under"},
-	{Format: opencode.Export{}, Holds: true},
+	{Format: ash.Format{}},
+	{Format: opencode.Format{}, Project: "project id to file sessions under"},
+	{Format: opencode.Export{}},
 	{Format: flat.New()},
 	{Format: tree.Format{}, Default: true},
 	// Not an agent's layout: the model dump (convert --to model), detected by its meta line.
@@ -74,7 +70,7 @@ func Lookup(name string) (format.Format, error) {
 }
 
 // layoutOf is f's line in Layouts (a layout a test added to All alone has
-// none: it neither is the default nor holds).
+// none: it is not the default).
 func layoutOf(f format.Format) Layout {
 	for _, l := range Layouts {
 		if l.Name() == f.Name() {
@@ -119,14 +115,16 @@ func names(keep func(format.Format) bool) []string {
 }
 
 // Streams reports whether writing the named layout keeps memory flat in
-// the session's size (false for an unknown name).
+// the session's size: a writer that is not a format.Holder (false for an
+// unknown name).
 func Streams(name string) bool {
 	f, err := Lookup(name)
 	if err != nil {
 		return false
 	}
 	_, w := f.(format.Writer)
-	return w && !layoutOf(f).Holds
+	_, holds := f.(format.Holder)
+	return w && !holds
 }
 
 // Detect returns the layout of path itself, or nil.
@@ -163,13 +161,9 @@ func ProjectUsage() string {
 	return usage + " (" + strings.Join(names, ", ") + ")"
 }
 
-// extensioner is implemented by single-file layouts whose files do not end
-// in .jsonl.
-type extensioner interface{ Ext() string }
-
 // FileExt is the extension of a file a single-file layout writes.
 func FileExt(f format.Format) string {
-	if e, ok := f.(extensioner); ok {
+	if e, ok := f.(format.Extensioner); ok {
 		return e.Ext()
 	}
 	return ".jsonl"

@@ -76,3 +76,31 @@ func TestPolicy(t *testing.T) {
 		t.Error("LookupExporter(pdf) found one")
 	}
 }
+
+// writer is a test layout sesstool can write; holder also holds a whole
+// session in memory to write it.
+type writer struct{ marker }
+
+func (writer) Name() string      { return "writer" }
+func (writer) Aliases() []string { return nil }
+func (writer) Write(session.Reader, string, format.WriteOptions) ([]string, error) {
+	return nil, nil
+}
+
+type holder struct{ writer }
+
+func (holder) Name() string  { return "holder" }
+func (holder) HoldsSession() {}
+
+// The streaming policy is the layout's own declaration (format.Holder),
+// not a flag in the registry's list.
+func TestStreamsFollowsHolder(t *testing.T) {
+	saved := All
+	All = []format.Format{marker{}, writer{}, holder{}}
+	defer func() { All = saved }()
+	for name, want := range map[string]bool{"marker": false, "writer": true, "holder": false} {
+		if got := Streams(name); got != want {
+			t.Errorf("Streams(%s) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -19,6 +19,11 @@ import (
 	"github.com/tidwall/gjson"
 )
 
+// HoldsSession marks ash's writer as a format.Holder: it builds the whole
+// session directory (context, sub-agent files, state.json) before renaming
+// it into place.
+func (Format) HoldsSession() {}
+
 // Write writes one session as out/<session key>/. The directory is built
 // complete under a temporary name next to it and renamed into place, so a
 // failure leaves nothing half-written; an existing session directory is

@@ -76,6 +76,10 @@ func Encode(r session.Reader, opt format.WriteOptions) ([]byte, error) {
 	return append(pretty(encodeDoc(d)), '\n'), nil
 }
 
+// HoldsSession marks the export writer as a format.Holder: an export is
+// one JSON document, encoded whole.
+func (Export) HoldsSession() {}
+
 func (Export) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
 	b, err := Encode(r, opt)
 	if err != nil {

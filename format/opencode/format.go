@@ -147,6 +147,10 @@ func exportReader(d *Doc, children []string) session.Reader {
 	return r
 }
 
+// HoldsSession marks the storage writer as a format.Holder: it assigns
+// every message and part its id before writing any file.
+func (Format) HoldsSession() {}
+
 // Write writes one session into the storage root out (out/session/...),
 // filed under opt.Extra's project id, or the one OpenCode would choose for
 // the session's directory.

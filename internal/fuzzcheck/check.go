@@ -136,7 +136,7 @@ func convert(t testing.TB, src format.Format, ref format.Ref, target format.Form
 }
 
 func ext(f format.Format) string {
-	if e, ok := f.(interface{ Ext() string }); ok {
+	if e, ok := f.(format.Extensioner); ok {
 		return e.Ext()
 	}
 	return ".jsonl"
