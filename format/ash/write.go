@@ -19,9 +19,8 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// HoldsSession marks ash's writer as a format.Holder: it builds the whole
-// session directory (context, sub-agent files, state.json) before renaming
-// it into place.
+// HoldsSession marks ash's writer as a format.Holder: it keeps every
+// entry's parent while it writes, so its memory grows with the session.
 func (Format) HoldsSession() {}
 
 // Write writes one session as out/<session key>/. The directory is built
