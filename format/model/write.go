@@ -10,6 +10,7 @@ import (
 
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -36,10 +37,12 @@ func (f Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]
 }
 
 // WriteTo dumps one session to w, streaming: the meta line, then each entry
-// as the reader yields it. Nothing is counted as lost: the dump has a slot
-// for everything the model holds, and what it leaves out (source bytes,
-// layout-private data) was never part of the session's content.
-func (Format) WriteTo(w io.Writer, r session.Reader, _ format.WriteOptions) error {
+// as the reader yields it. The dump has a slot for everything the model
+// holds, Extras included; of what it leaves out (source bytes, a layout's
+// Private note on its own spelling) only what a note says the model has no
+// slot for (an OpenCode side file, an ash history line's own members) is
+// counted as lost.
+func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
 	defer r.Close()
 	bw := bufio.NewWriterSize(w, 1<<16)
 	enc := newEncoder(bw)
@@ -47,9 +50,11 @@ func (Format) WriteTo(w io.Writer, r session.Reader, _ format.WriteOptions) erro
 	if err := enc.Encode(encodeMeta(meta)); err != nil {
 		return fmt.Errorf("meta: %w", err)
 	}
+	opt.Loss.Drop(loss.SessionField, "the model has no slot for what the layout keeps beside its members", meta.Unmodelled())
 	n := 0
 	err := session.Each(r, func(e *session.Entry) error {
 		n++
+		countUnmodelled(opt.Loss, e)
 		if err := enc.Encode(encodeEntry(e, meta.Origin)); err != nil {
 			return fmt.Errorf("entry %d (id %q): %w", n, e.ID, err)
 		}
@@ -59,6 +64,17 @@ func (Format) WriteTo(w io.Writer, r session.Reader, _ format.WriteOptions) erro
 		return err
 	}
 	return bw.Flush()
+}
+
+// countUnmodelled counts what a layout's notes on e keep that the model
+// has no slot for: Extras are dumped, the notes are not.
+func countUnmodelled(lost *loss.Counter, e *session.Entry) {
+	lost.Drop(loss.EntryField, "the model has no slot for what the layout keeps beside its members", e.Unmodelled())
+	if e.Message != nil {
+		for i := range e.Message.Content {
+			lost.Drop(loss.BlockField, "the model has no slot for what the layout keeps beside its members", e.Message.Content[i].Unmodelled())
+		}
+	}
 }
 
 // newEncoder writes one compact object per line and leaves <, > and & as
