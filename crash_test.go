@@ -11,16 +11,19 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sesstool/sesstool/internal/shared"
 )
 
 // Crash safety (issue 10): a process killed at any moment, a full disk and
 // two concurrent migrations leave the old file or the complete new one.
 
-// bigTree builds a ~9.5 MB tree v1 session from a pi sample (its entries
-// repeated; v1 entries have no ids, so repeats stay valid).
+// bigTree builds a ~9.5 MB tree v1 session from a real pi sample in the
+// shared folder (its entries repeated; v1 entries have no ids, so repeats
+// stay valid).
 func bigTree(t *testing.T, dir string) string {
 	t.Helper()
-	b, err := os.ReadFile("testdata/samples/pi/pi-mono_before-compaction.v1.jsonl")
+	b, err := os.ReadFile(shared.Sample(t, "pi/pi-mono_before-compaction.v1.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,11 +3,13 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/sesstool/sesstool/internal/shared"
 	"github.com/sesstool/sesstool/registry"
 )
 
@@ -43,6 +45,10 @@ func TestScripts(t *testing.T) {
 				return err
 			}
 			e.Setenv("SAMPLES", wd+"/testdata/samples")
+			// Real sessions copied from public repositories are not
+			// carried by the project; scripts read them from here, on
+			// lines marked [shared].
+			e.Setenv("SHARED", shared.Dir())
 			e.Setenv("NO_COLOR", "1")
 			return nil
 		},
@@ -51,6 +57,16 @@ func TestScripts(t *testing.T) {
 		Condition: func(cond string) (bool, error) {
 			if name, ok := strings.CutPrefix(cond, "format:"); ok {
 				_, err := registry.Lookup(name)
+				return err == nil, nil
+			}
+			// [shared] holds when the shared samples are there; their
+			// absence fails a script under SESSTOOL_REQUIRE_PEERS=1, as a
+			// missing peer fails a test.
+			if cond == "shared" {
+				_, err := os.Stat(filepath.Join(shared.Dir(), "samples"))
+				if err != nil && os.Getenv("SESSTOOL_REQUIRE_PEERS") == "1" {
+					return false, fmt.Errorf("shared samples not found (SESSTOOL_SHARED): %v", err)
+				}
 				return err == nil, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)

@@ -17,7 +17,8 @@ out="$root/bench/out"
 mkdir -p "$out"
 shared="${SESSTOOL_SHARED:-$root/../shared}"
 peers="${SESSTOOL_PEERS:-$root/.cache/peers}"
-sample="$root/testdata/samples/pi/pi-mono_before-compaction.v1.jsonl"
+sample="$shared/samples/pi/pi-mono_before-compaction.v1.jsonl"
+[ -f "$sample" ] || { echo "bench: $sample not found (set SESSTOOL_SHARED to the shared folder)" >&2; exit 1; }
 ocsample="$shared/samples/opencode/json-tree-v1.1.34/storage"
 SIZES="${SIZES:-1MB 100MB 1GB}"
 big=1GB

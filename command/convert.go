@@ -9,6 +9,7 @@ import (
 
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/progress"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/report"
@@ -37,7 +38,7 @@ func Convert(env *Env, o ConvertOptions) error {
 		return err
 	}
 	defer st.remove()
-	loss := &format.Loss{}
+	loss := &loss.Counter{}
 	batch := map[string]bool{}
 	for _, j := range in.jobs {
 		batch[sessionIDOf(j)] = true
@@ -127,23 +128,23 @@ func checkOutput(env *Env, target format.Format, st *stage, pl *outputPlan) erro
 
 // lossReport is the --loss-report document.
 type lossReport struct {
-	Input    string            `json:"input"`
-	From     string            `json:"from"`
-	To       string            `json:"to"`
-	Sessions int               `json:"sessions"`
-	Lossless bool              `json:"lossless"`
-	Losses   []format.LossItem `json:"losses"`
+	Input    string      `json:"input"`
+	From     string      `json:"from"`
+	To       string      `json:"to"`
+	Sessions int         `json:"sessions"`
+	Lossless bool        `json:"lossless"`
+	Losses   []loss.Item `json:"losses"`
 }
 
-func reportLoss(env *Env, o ConvertOptions, in *input, loss *format.Loss) error {
-	items := loss.Items()
+func reportLoss(env *Env, o ConvertOptions, in *input, lost *loss.Counter) error {
+	items := lost.Items()
 	for _, it := range items {
 		fmt.Fprintf(env.Stderr, "loss: %s\n", it)
 	}
 	if o.LossReport != "" {
 		doc := lossReport{Input: in.path, From: in.jobs[0].src.Name(), To: o.To, Sessions: len(in.jobs), Lossless: len(items) == 0, Losses: items}
 		if doc.Losses == nil {
-			doc.Losses = []format.LossItem{}
+			doc.Losses = []loss.Item{}
 		}
 		b, _ := json.MarshalIndent(doc, "", "  ")
 		if err := atomicfile.WriteFile(o.LossReport, append(b, '\n'), 0o644, true); err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/sesstool/sesstool/internal/browsertest"
+	"github.com/sesstool/sesstool/internal/shared"
 	"github.com/sesstool/sesstool/registry"
 )
 
@@ -23,6 +24,7 @@ var piUIWords = map[string]bool{
 	"click": true, "ctrl": true, "copy": true, "copied": true, "link": true, "thinking": true, "output": true,
 	"earlier": true, "hidden": true, "tokens": true, "branch": true, "summary": true, "compaction": true,
 	"model": true, "level": true, "error": true, "result": true, "tool": true, "tools": true, "results": true,
+	"switched": true, // "Switched to model: ..." labels a model change
 }
 
 // TestExportBesidePi runs pi's own exporter (the anchor) and ours on the same
@@ -39,18 +41,11 @@ func TestExportBesidePi(t *testing.T) {
 	if peers == "" || err != nil || !fileExists(script) {
 		browsertest.NeedPeer(t, "pi's exporter not available (set SESSTOOL_PEERS to scripts/setup's .cache/peers, with node on PATH)")
 	}
-	shared := os.Getenv("SESSTOOL_SHARED") // scripts/test sets it to ../shared
-	if shared == "" {
-		shared = filepath.Join("..", "..", "shared")
-	}
-	var samples []string
-	for _, g := range []string{"../testdata/samples/tree/*.jsonl", "../testdata/samples/pi/*.jsonl", filepath.Join(shared, "samples", "pi", "*.jsonl")} {
-		m, _ := filepath.Glob(g)
-		samples = append(samples, m...)
-	}
+	samples, _ := filepath.Glob("../testdata/samples/tree/*.jsonl")
 	if len(samples) == 0 {
-		t.Skip("no pi samples in testdata/samples/tree, testdata/samples/pi or $SESSTOOL_SHARED/samples/pi")
+		t.Fatal("no tree samples in testdata/samples/tree")
 	}
+	samples = append(samples, shared.Samples(t, "pi/*.jsonl")...)
 	b := browsertest.New(t)
 	seen := map[string]bool{}
 	for _, s := range samples {

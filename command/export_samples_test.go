@@ -144,18 +144,22 @@ func switchBranch(t *testing.T, b *browsertest.Browser, s *session.Session, tr *
 		on[e] = true
 	}
 	index := map[*session.Entry]int{}
+	kids := make([][]int, len(s.Entries))
 	for i, e := range s.Entries {
 		index[e] = i
+		if p := tr.Conv.Parent(i); p >= 0 {
+			kids[p] = append(kids[p], i)
+		}
 	}
-	for _, leaf := range tr.Tree.Leaves() {
-		if leaf == tr.Leaf || leaf.ID == "" {
+	for leaf := range s.Entries {
+		if len(kids[leaf]) > 0 || leaf == tr.LeafAt || s.Entries[leaf].ID == "" {
 			continue
 		}
-		for _, e := range tr.Tree.Path(leaf.ID) {
+		for _, e := range tr.Conv.PathTo(leaf) {
 			if on[e] || !tr.Visible(e) {
 				continue
 			}
-			newest := newestLeaf(tr.Tree, e, index)
+			newest := s.Entries[newestLeaf(kids, index[e])]
 			b.Do(t, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#tree .row[data-i="%d"]`, index[e]))))
 			other, err := transcript.New(s, newest.ID)
 			if err != nil {
@@ -167,8 +171,10 @@ func switchBranch(t *testing.T, b *browsertest.Browser, s *session.Session, tr *
 	}
 }
 
-func newestLeaf(tree *session.Tree, e *session.Entry, index map[*session.Entry]int) *session.Entry {
-	best, stack, seen := e, []*session.Entry{e}, map[*session.Entry]bool{}
+// newestLeaf is the last entry in source order below i that nothing hangs
+// from, as the page picks it.
+func newestLeaf(kids [][]int, i int) int {
+	best, stack, seen := -1, []int{i}, map[int]bool{}
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -176,11 +182,13 @@ func newestLeaf(tree *session.Tree, e *session.Entry, index map[*session.Entry]i
 			continue
 		}
 		seen[x] = true
-		kids := tree.Children[x.ID]
-		if len(kids) == 0 && (best == e || index[x] > index[best]) {
+		if len(kids[x]) == 0 && x > best {
 			best = x
 		}
-		stack = append(stack, kids...)
+		stack = append(stack, kids[x]...)
+	}
+	if best < 0 {
+		return i
 	}
 	return best
 }

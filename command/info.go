@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/session"
 )
@@ -122,7 +123,9 @@ func infoPath(env *Env, p string, forced format.Format) ([]Stats, error) {
 	return out, nil
 }
 
-// collect streams one session, keeping only ids and parent links.
+// collect streams one session, keeping a few bytes per entry for its
+// branches and leaf (mapping.PathIndex: as export shows them and convert
+// keeps them).
 func collect(path, formatName string, r session.Reader) (Stats, error) {
 	defer r.Close()
 	m := r.Meta()
@@ -131,8 +134,7 @@ func collect(path, formatName string, r session.Reader) (Stats, error) {
 	if !m.Created.T.IsZero() {
 		st.Created = m.Created.T.UTC().Format("2006-01-02T15:04:05Z")
 	}
-	isParent := map[string]bool{}
-	var ids []string
+	var x mapping.PathIndex
 	for {
 		e, err := r.Next()
 		if errors.Is(err, io.EOF) {
@@ -143,22 +145,15 @@ func collect(path, formatName string, r session.Reader) (Stats, error) {
 		}
 		st.Entries++
 		st.Kinds[string(e.Kind)]++
-		ids = append(ids, e.ID)
-		if e.ParentID != "" {
-			isParent[e.ParentID] = true
-		}
-		st.Leaf = e.ID
+		x.Add(e)
 		if e.Message != nil && e.Kind == session.KindMessage {
 			st.Messages++
 			st.Roles[string(e.Message.Role)]++
 			addUsage(&st, e.Message.Usage)
 		}
 	}
-	for _, id := range ids {
-		if !isParent[id] {
-			st.Branches++
-		}
-	}
+	st.Branches = x.Plan()
+	st.Leaf = x.LeafID()
 	return st, nil
 }
 

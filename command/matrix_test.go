@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/shared"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/session"
@@ -31,7 +32,7 @@ import (
 type sample struct {
 	name   string // row name in the tables
 	layout string // the layout it is read as, and converted back to
-	path   string // under testdata/samples
+	path   string // under testdata/samples, or under the shared samples for "shared/..."
 	// exact is how A -> A output maps onto the source files: "file" (one
 	// file), "dir" (the source is the container), "sessions" (goat: the
 	// container's sessions/ folder); "" when the source is a read-only
@@ -43,24 +44,36 @@ var matrixSamples = []sample{
 	{"flat/f487536d", "flat", "flat/20261121-042424-f487536d.jsonl", "file"},
 	{"flat/a1bea1d6", "flat", "flat/20261121-042425-a1bea1d6.jsonl", "file"},
 	{"ash/generated-v2", "ash", "ash/generated-v2/sessions", "dir"},
-	{"ash/all-entry-types", "ash", "ash/upstream-test-fixtures/valid/all-entry-types", "parent"},
-	{"ash/external-ids", "ash", "ash/upstream-test-fixtures/valid/external-ids", "parent"},
-	{"ash/plain-chat", "ash", "ash/upstream-test-fixtures/valid/plain-chat", "parent"},
+	{"ash/all-entry-types", "ash", "shared/ash/upstream-test-fixtures/valid/all-entry-types", "parent"},
+	{"ash/external-ids", "ash", "shared/ash/upstream-test-fixtures/valid/external-ids", "parent"},
+	{"ash/plain-chat", "ash", "shared/ash/upstream-test-fixtures/valid/plain-chat", "parent"},
 	{"goat/generated", "goat", "goat/generated/projects/srv-gen-goat-work-project", "sessions"},
 	{"opencode/tree-1.1.34", "opencode", "opencode/xdg/opencode/storage", "dir"},
 	{"opencode/sqlite-1.2.1", "opencode", "opencode/sqlite/opencode-1.2.1-after-json-migration.db", ""},
 	{"opencode/legacy-0.5.29", "opencode", "opencode/legacy-v0.5.29", ""},
 	{"opencode-export/parent", "opencode-export", "opencode/export/v1.1.34__ses_e03a7a64affe0wHc2prdw2R2s7.json", "file"},
 	{"opencode-export/child", "opencode-export", "opencode/export/v1.1.34__ses_e03a73772ffeu66Dofli58suGI.child.json", "file"},
-	{"tree/prompt-cache-replay", "tree", "pi/earendil-pi_prompt-cache-replay-session.v1.jsonl", "file"},
-	{"tree/before-compaction", "tree", "pi/pi-mono_before-compaction.v1.jsonl", "file"},
-	{"tree/large-session", "tree", "pi/pi-mono_large-session.v1.jsonl", "file"},
+	{"tree/pi-v3-branches", "tree", "tree/pi-v3-branches.jsonl", "file"},
+	{"tree/prompt-cache-replay", "tree", "shared/pi/earendil-pi_prompt-cache-replay-session.v1.jsonl", "file"},
+	{"tree/before-compaction", "tree", "shared/pi/pi-mono_before-compaction.v1.jsonl", "file"},
+	{"tree/large-session", "tree", "shared/pi/pi-mono_large-session.v1.jsonl", "file"},
 }
 
 // matrixTargets are the writable layouts, in table order.
 var matrixTargets = []string{"tree", "flat", "ash", "opencode", "opencode-export", "goat"}
 
 func haveLayout(name string) bool { _, err := registry.Lookup(name); return err == nil }
+
+// source is the sample's absolute path. A sample copied from a public
+// repository is read from the shared folder, not carried by the project;
+// without it the test is skipped (fails under SESSTOOL_REQUIRE_PEERS=1).
+func (s sample) source(t *testing.T) string {
+	t.Helper()
+	if rel, ok := strings.CutPrefix(s.path, "shared/"); ok {
+		return shared.Sample(t, rel)
+	}
+	return filepath.Join(samplesDir(t), s.path)
+}
 
 func samplesDir(t *testing.T) string {
 	t.Helper()
@@ -126,13 +139,12 @@ func sessionsOf(t *testing.T, layout, p string) []*session.Session {
 // TestMatrixSameLayoutExact: for every layout, A -> A through the model gives
 // the source bytes back.
 func TestMatrixSameLayoutExact(t *testing.T) {
-	root := samplesDir(t)
 	for _, s := range matrixSamples {
 		t.Run(s.name, func(t *testing.T) {
 			if !haveLayout(s.layout) {
 				t.Skipf("layout %s is not in this build", s.layout)
 			}
-			src := filepath.Join(root, s.path)
+			src := s.source(t)
 			out := filepath.Join(t.TempDir(), "out")
 			if s.exact == "file" {
 				out += ".out"
@@ -249,7 +261,6 @@ func TestMatrixRoundTrip(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the round-trip matrix is long")
 	}
-	root := samplesDir(t)
 	var rows []string
 	for _, s := range matrixSamples {
 		for _, to := range matrixTargets {
@@ -258,7 +269,7 @@ func TestMatrixRoundTrip(t *testing.T) {
 				if !haveLayout(s.layout) || !haveLayout(to) {
 					t.Skipf("layout %s or %s is not in this build", s.layout, to)
 				}
-				got := roundTrip(t, filepath.Join(root, s.path), s.layout, to)
+				got := roundTrip(t, s.source(t), s.layout, to)
 				rows = append(rows, fmt.Sprintf("\t%q: %#v,", s.name+" -> "+to, got))
 				want, ok := expectedLoss[s.name+" -> "+to]
 				if !ok {
@@ -296,7 +307,7 @@ func roundTrip(t *testing.T, src, a, b string) []string {
 	l2, _ := convertCLI(t, ConvertOptions{From: b, To: a, Out: back, Paths: []string{mid}})
 	kinds := map[string]bool{}
 	for _, it := range append(l1.Losses, l2.Losses...) {
-		kinds[it.Kind+" "+it.Action] = true
+		kinds[string(it.Kind)+" "+string(it.Action)] = true
 	}
 	ret := sessionsOf(t, a, back)
 	if len(ret) != len(orig) {

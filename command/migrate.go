@@ -88,8 +88,10 @@ func migrateJobs(env *Env, paths []string, forced format.Format, out string) ([]
 			return nil, Invalid("%s: no sessions found", p)
 		}
 		for _, u := range units {
-			jobs = append(jobs, migrateJob{f: u.Format, path: u.Path})
-			roots = append(roots, p)
+			for _, sp := range sessionPaths(u) {
+				jobs = append(jobs, migrateJob{f: u.Format, path: sp})
+				roots = append(roots, p)
+			}
 		}
 	}
 	if out == "" {
@@ -102,6 +104,11 @@ func migrateJobs(env *Env, paths []string, forced format.Format, out string) ([]
 				rel = filepath.Base(jobs[i].path)
 			}
 			jobs[i].out = filepath.Join(out, rel)
+			if _, file := jobs[i].f.(format.Stream); !file {
+				// A directory layout's output is the container its
+				// session goes under (its name may change: ash's key).
+				jobs[i].out = filepath.Dir(jobs[i].out)
+			}
 			if err := os.MkdirAll(filepath.Dir(jobs[i].out), 0o755); err != nil {
 				return nil, IO(fmt.Errorf("create %s: %w", filepath.Dir(jobs[i].out), err))
 			}
@@ -115,6 +122,29 @@ func migrateJobs(env *Env, paths []string, forced format.Format, out string) ([]
 		jobs[i].out = out
 	}
 	return jobs, nil
+}
+
+// sessionPaths lists the sessions of a unit one by one, so that a store of
+// a layout that keeps a session as a directory (ash) migrates session by
+// session, as a folder of tree files does. A unit that names one session,
+// or whose sessions are not paths of their own, is one job; Migrate reports
+// what is wrong with it.
+func sessionPaths(u registry.Unit) []string {
+	if _, ok := u.Format.(format.Migrator); !ok {
+		return []string{u.Path}
+	}
+	refs, err := u.Format.Sessions(u.Path)
+	if err != nil || len(refs) == 0 {
+		return []string{u.Path}
+	}
+	out := make([]string, 0, len(refs))
+	for _, r := range refs {
+		if r.ID != "" {
+			return []string{u.Path}
+		}
+		out = append(out, r.Path)
+	}
+	return out
 }
 
 type migrateRun struct {

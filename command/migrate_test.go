@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/format/tree/migrate"
 	"github.com/sesstool/sesstool/jsonl"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/migrate"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
@@ -87,7 +87,7 @@ func copyTo(t *testing.T, src, dst string) {
 func TestMigrateCommand(t *testing.T) {
 	withDoubleTree(t)
 	dir := t.TempDir()
-	td := "../migrate/testdata/"
+	td := "../format/tree/migrate/testdata/"
 	copyTo(t, td+"v1-compaction.jsonl", filepath.Join(dir, "a", "one.jsonl"))
 	copyTo(t, td+"v3-custom.jsonl", filepath.Join(dir, "a", "three.jsonl"))
 	copyTo(t, td+"v1-malformed.jsonl", filepath.Join(dir, "b", "bad.jsonl"))
@@ -117,7 +117,7 @@ func TestMigrateCommand(t *testing.T) {
 	out.Reset()
 	errb.Reset()
 	err = Migrate(env, MigrateOptions{To: "1", NoBackup: true, Paths: []string{filepath.Join(dir, "b", "two.jsonl")}})
-	if Code(err) != ExitUsage || !strings.Contains(errb.String(), "version 3 to 2") && !strings.Contains(errb.String(), "version 2 to 1") {
+	if Code(err) != ExitUsage || !strings.Contains(errb.String(), "refused: version 3 to 1") && !strings.Contains(errb.String(), "refused: version 2 to 1") {
 		t.Errorf("downgrade to 1: exit %d, stderr %q", Code(err), errb.String())
 	}
 
@@ -132,11 +132,11 @@ func TestMigrateCommand(t *testing.T) {
 
 func TestMigrateStdin(t *testing.T) {
 	withDoubleTree(t)
-	in, err := os.ReadFile("../migrate/testdata/v2-hook.jsonl")
+	in, err := os.ReadFile("../format/tree/migrate/testdata/v2-hook.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := os.ReadFile("../migrate/testdata/v3-custom.jsonl")
+	want, err := os.ReadFile("../format/tree/migrate/testdata/v3-custom.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

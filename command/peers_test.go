@@ -52,14 +52,13 @@ func TestPiOpensWhatWeWrite(t *testing.T) {
 		t.Skip("layout tree is not in this build")
 	}
 	node, script := piPeer(t)
-	root := samplesDir(t)
 	for _, s := range matrixSamples {
 		t.Run(s.name, func(t *testing.T) {
 			if !haveLayout(s.layout) {
 				t.Skipf("layout %s is not in this build", s.layout)
 			}
 			out := filepath.Join(t.TempDir(), "out")
-			convertCLI(t, ConvertOptions{From: s.layout, To: "tree", Out: out, Paths: []string{filepath.Join(root, s.path)}})
+			convertCLI(t, ConvertOptions{From: s.layout, To: "tree", Out: out, Paths: []string{s.source(t)}})
 			files := []string{out}
 			if fi, err := os.Stat(out); err == nil && fi.IsDir() {
 				files, _ = filepath.Glob(filepath.Join(out, "*.jsonl"))
@@ -68,7 +67,7 @@ func TestPiOpensWhatWeWrite(t *testing.T) {
 				t.Fatal("no tree file written")
 			}
 			sources := map[string]int{} // source session id -> messages on its active path
-			for _, src := range sessionsOf(t, s.layout, filepath.Join(root, s.path)) {
+			for _, src := range sessionsOf(t, s.layout, s.source(t)) {
 				sources[src.Meta.ID] = sourceMessages(src)
 			}
 			for _, f := range files {
@@ -132,7 +131,7 @@ func onlyToolResults(m *session.Message) bool {
 func sourceID(t *testing.T, f string, s sample) string {
 	t.Helper()
 	id := sessionsOf(t, "tree", f)[0].Meta.ID
-	for _, src := range sessionsOf(t, s.layout, filepath.Join(samplesDir(t), s.path)) {
+	for _, src := range sessionsOf(t, s.layout, s.source(t)) {
 		if src.Meta.ID == id || mapping.UUID("tree:"+src.Meta.ID) == id {
 			return src.Meta.ID
 		}
@@ -161,12 +160,10 @@ func runPiContext(t *testing.T, node, script, path string) piSees {
 // when that entry is not found), then everything after it. Messages and
 // custom messages count, and branch summaries with a summary.
 func contextMessages(s *session.Session) int {
-	t := session.NewTree(s.Entries)
-	leaf := t.Leaf()
-	if leaf == nil {
+	path := mapping.NewConversation(s.Entries).Path()
+	if len(path) == 0 {
 		return 0
 	}
-	path := t.Path(leaf.ID)
 	last := -1
 	for i, e := range path {
 		if e.Kind == session.KindCompaction {
@@ -205,14 +202,13 @@ func contextMessages(s *session.Session) int {
 // JSON-equal to our own export of what we wrote.
 func TestOpenCodeExportsWhatWeWrite(t *testing.T) {
 	bin := peers.OpenCode(t)
-	root := samplesDir(t)
 	home := t.TempDir()
 	store := filepath.Join(home, "data", "opencode", "storage")
 	for _, s := range matrixSamples {
 		if !haveLayout(s.layout) {
 			continue
 		}
-		convertCLI(t, ConvertOptions{From: s.layout, To: "opencode", Out: store, Project: "global", Force: true, Paths: []string{filepath.Join(root, s.path)}})
+		convertCLI(t, ConvertOptions{From: s.layout, To: "opencode", Out: store, Project: "global", Force: true, Paths: []string{s.source(t)}})
 	}
 	refs, err := opencode.Format{}.Sessions(store)
 	if err != nil {

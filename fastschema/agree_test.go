@@ -14,6 +14,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/sesstool/sesstool/fastschema"
+	"github.com/sesstool/sesstool/internal/shared"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/schema"
 )
@@ -82,18 +83,27 @@ func clip(b []byte) string {
 	return string(b)
 }
 
-// corpus is every JSONL line and JSON file of the repository's samples.
+// corpus is every JSONL line and JSON file of the repository's samples, and
+// of the real pi sessions and ash fixtures in the shared folder when it is
+// there (the project does not carry copies of them).
 func corpus(t testing.TB) (texts [][]byte, where []string) {
-	root := filepath.Join("..", "testdata", "samples")
 	var files []string
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".json")) {
-			files = append(files, p)
+	roots := []string{filepath.Join("..", "testdata", "samples")}
+	for _, rel := range []string{"pi", "ash/upstream-test-fixtures"} {
+		if p, ok := shared.Lookup(rel); ok {
+			roots = append(roots, p)
 		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
+	}
+	for _, root := range roots {
+		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".json")) {
+				files = append(files, p)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 	sort.Strings(files)
 	for _, f := range files {

@@ -1,8 +1,11 @@
 package format
 
 import (
+	"bytes"
 	"io"
 	"os"
+
+	"github.com/sesstool/sesstool/report"
 )
 
 // Head returns up to n bytes from the start of a regular file, for cheap
@@ -20,4 +23,23 @@ func Head(path string, n int) []byte {
 	buf := make([]byte, n)
 	k, _ := io.ReadFull(f, buf)
 	return buf[:k]
+}
+
+// BOM is the UTF-8 byte order mark. Neither JSON nor JSON Lines allows one,
+// but detection looks past it, so that a file starting with one is claimed
+// by its layout and validate names the problem (utf8-bom) instead of calling
+// the file unknown.
+var BOM = []byte("\xef\xbb\xbf")
+
+// TrimBOM returns b without a leading UTF-8 byte order mark.
+func TrimBOM(b []byte) []byte { return bytes.TrimPrefix(b, BOM) }
+
+// RuleBOM is the rule of a byte order mark's finding, for every layout.
+const RuleBOM = "utf8-bom"
+
+// BOMFinding is the error for a JSON document (not JSON Lines, whose engine
+// reports it) at path that starts with a byte order mark.
+func BOMFinding(path string) report.Finding {
+	return report.Finding{Path: path, Line: 1, Column: 1, Severity: report.Error, Rule: RuleBOM,
+		Message: "the file starts with a UTF-8 byte order mark (EF BB BF), which JSON does not allow"}
 }

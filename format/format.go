@@ -7,6 +7,7 @@ package format
 import (
 	"io"
 
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
@@ -59,9 +60,9 @@ type Writer interface {
 
 // WriteOptions tune writing.
 type WriteOptions struct {
-	Force bool   // replace existing files
-	Loss  *Loss  // where to count what the layout cannot hold; may be nil
-	Extra string // layout-specific choice (OpenCode --project)
+	Force bool          // replace existing files
+	Loss  *loss.Counter // where to count what the layout cannot hold; may be nil
+	Extra string        // layout-specific choice (OpenCode --project)
 	// Batch holds the source ids of every session written in the same run,
 	// so a writer can tell whether a child's parent travels with it; nil
 	// when unknown.

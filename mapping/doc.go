@@ -38,10 +38,13 @@
 //
 // Compactions, branches, forks and child sessions. A linear layout (flat,
 // goat, OpenCode) writes the active path: root to the leaf, the last entry
-// in source order, as pi, ash and flat resume there, plus the tool results
-// and compactions ash hangs off path messages (ActivePath). The entries
-// left out are counted, and so are the branches and sub-agent entries
-// (Flatten). Writing ash into pi re-chains those attachments (Chain). A
+// of the main conversation in source order, as pi, ash and flat resume
+// there. The conversation tree, its leaf, active path and branches have one
+// definition, PathIndex (Conversation and ActivePath in memory), which info
+// and export use too; in it the tool results and compactions ash hangs off a
+// message follow that message, so they are on its line. The entries left
+// out are counted, and so are the branches and sub-agent entries (Flatten).
+// Writing ash into pi re-chains those attachments by the same rule (Chain). A
 // compaction is kept where the target has one (tree, flat, ash; an OpenCode
 // summary message); its first kept entry is rewritten to the new id, or set
 // to the entry before the summary when the target must name one. A fork
@@ -57,7 +60,7 @@
 // inline images only; goat keeps user images; ash keeps neither. A file
 // referenced by URL only is lost where the target has no URL slot.
 //
-// Loss. What a target cannot hold is counted by kind with format.Loss; the
-// kinds and reasons writers share are the constants and helpers here, so the
-// loss report reads the same whatever the target.
+// Loss. What a target cannot hold is counted with a loss.Counter, by the
+// kinds of package loss (one typed list for every writer), so the loss
+// report reads the same whatever the target.
 package mapping

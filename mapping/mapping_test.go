@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -14,8 +14,8 @@ func TestFlatten(t *testing.T) {
 	}
 	// a -> b -> c, a -> d (abandoned), b -> f -> g (leaf, last entry)
 	entries := []*session.Entry{e("a", ""), e("b", "a"), e("c", "b"), e("d", "a"), e("f", "b"), e("g", "f")}
-	loss := &format.Loss{}
-	path := Flatten(entries, loss, "flat")
+	lost := &loss.Counter{}
+	path := Flatten(entries, lost, "flat")
 	var ids []string
 	for _, p := range path {
 		ids = append(ids, p.ID)
@@ -23,8 +23,8 @@ func TestFlatten(t *testing.T) {
 	if got := join(ids); got != "a b f g" {
 		t.Errorf("path = %s, want a b f g", got)
 	}
-	items := loss.Items()
-	if len(items) != 2 || items[0].Kind != KindBranch || items[0].Count != 2 || items[1].Kind != KindOffPath || items[1].Count != 2 {
+	items := lost.Items()
+	if len(items) != 2 || items[0].Kind != loss.Branch || items[0].Count != 2 || items[1].Kind != loss.OffPath || items[1].Count != 2 {
 		t.Errorf("loss = %v, want 2 branches flattened and 2 off-path entries", items)
 	}
 	if items[0].String() != "2 branch flattened (flat is linear: only the active path (root to the last entry) is kept)" {
@@ -76,32 +76,42 @@ func TestTimes(t *testing.T) {
 }
 
 // ash links messages to messages only: a tool result or compaction hanging
-// off a path message is part of the conversation, not a branch.
+// off a path message is part of the conversation, not a branch. pi links
+// every entry, so there the same shape is a branch the user left.
 func TestActivePathAttachments(t *testing.T) {
-	msg := func(id, parent string, role session.Role) *session.Entry {
-		return &session.Entry{Kind: session.KindMessage, ID: id, ParentID: parent, Message: &session.Message{Role: role}}
-	}
-	comp := &session.Entry{Kind: session.KindCompaction, ID: "c", ParentID: "a"}
-	entries := []*session.Entry{msg("u", "", "user"), msg("a", "u", "assistant"), msg("r", "a", "tool"), comp,
-		msg("x", "a", "user"), msg("u2", "a", "user"), msg("a2", "u2", "assistant")}
-	path, branches := ActivePath(entries)
-	var ids []string
-	for _, p := range path {
-		ids = append(ids, p.ID)
-	}
-	if got := join(ids); got != "u a r c u2 a2" || branches != 2 {
-		t.Errorf("path = %s, %d branches; want u a r c u2 a2 and 2 (x is abandoned)", got, branches)
+	for _, c := range []struct {
+		origin   string
+		path     string
+		branches int
+	}{
+		{"ash", "u a r c u2 a2", 2}, // x is abandoned
+		{"tree", "u a u2 a2", 4},    // r, c and x are abandoned
+	} {
+		msg := func(id, parent string, role session.Role) *session.Entry {
+			return &session.Entry{Kind: session.KindMessage, ID: id, ParentID: parent, Message: &session.Message{Role: role}, Source: session.Source{Origin: c.origin}}
+		}
+		comp := &session.Entry{Kind: session.KindCompaction, ID: "c", ParentID: "a", Source: session.Source{Origin: c.origin}}
+		entries := []*session.Entry{msg("u", "", "user"), msg("a", "u", "assistant"), msg("r", "a", "tool"), comp,
+			msg("x", "a", "user"), msg("u2", "a", "user"), msg("a2", "u2", "assistant")}
+		path, branches := ActivePath(entries)
+		var ids []string
+		for _, p := range path {
+			ids = append(ids, p.ID)
+		}
+		if got := join(ids); got != c.path || branches != c.branches {
+			t.Errorf("%s: path = %s, %d branches; want %s and %d", c.origin, got, branches, c.path, c.branches)
+		}
 	}
 }
 
 func TestChain(t *testing.T) {
 	msg := func(id, parent string, role session.Role) *session.Entry {
-		return &session.Entry{Kind: session.KindMessage, ID: id, ParentID: parent, Message: &session.Message{Role: role}}
+		return &session.Entry{Kind: session.KindMessage, ID: id, ParentID: parent, Message: &session.Message{Role: role}, Source: session.Source{Origin: "ash"}}
 	}
 	// ash: results and a compaction hang off the assistant message; the next
 	// user message names the assistant; a later message names no parent.
 	entries := []*session.Entry{msg("u", "", "user"), msg("a", "u", "assistant"), msg("r1", "a", "tool"), msg("r2", "a", "tool"),
-		{Kind: session.KindCompaction, ID: "c", ParentID: "a"}, msg("u2", "a", "user"), msg("u3", "", "user")}
+		{Kind: session.KindCompaction, ID: "c", ParentID: "a", Source: session.Source{Origin: "ash"}}, msg("u2", "a", "user"), msg("u3", "", "user")}
 	var c Chain
 	var got []string
 	for _, e := range entries {

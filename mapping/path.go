@@ -1,23 +1,81 @@
 package mapping
 
 import (
-	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
+// Conversation is a session in memory with its conversation tree, by the
+// rules of PathIndex: what export shows, info counts and convert keeps.
+type Conversation struct {
+	Entries  []*session.Entry
+	Leaf     *session.Entry // the last main entry; nil when there is none
+	Branches int
+	x        PathIndex
+	byID     map[string]int // the last entry with each id
+}
+
+// NewConversation indexes entries (source order). It holds pointers into
+// entries, not copies.
+func NewConversation(entries []*session.Entry) *Conversation {
+	c := &Conversation{Entries: entries, byID: make(map[string]int, len(entries))}
+	for i, e := range entries {
+		c.x.Add(e)
+		if e.ID != "" {
+			c.byID[e.ID] = i
+		}
+	}
+	c.Branches = c.x.Plan()
+	if l := c.x.Leaf(); l >= 0 {
+		c.Leaf = entries[l]
+	}
+	return c
+}
+
+// LeafAt is the index of Leaf, -1 when there is none.
+func (c *Conversation) LeafAt() int { return c.x.Leaf() }
+
+// Parent is the index of the entry the i-th entry hangs from in the
+// conversation tree, -1 for a root.
+func (c *Conversation) Parent(i int) int { return c.x.Parent(i) }
+
+// Index is the index of the last entry with id, -1 when there is none.
+func (c *Conversation) Index(id string) int {
+	if i, ok := c.byID[id]; ok && id != "" {
+		return i
+	}
+	return -1
+}
+
+// OnPath reports whether the i-th entry is on the active path.
+func (c *Conversation) OnPath(i int) bool { return c.x.OnPath(i) }
+
+// Path is the active path, root first.
+func (c *Conversation) Path() []*session.Entry {
+	if c.Leaf == nil {
+		return nil
+	}
+	return c.PathTo(c.x.Leaf())
+}
+
+// PathTo is the path from the root down to the i-th entry (another branch
+// than the active one); a cycle ends it.
+func (c *Conversation) PathTo(i int) []*session.Entry {
+	var rev []*session.Entry
+	seen := map[int]bool{}
+	for ; i >= 0 && !seen[i]; i = c.x.Parent(i) {
+		seen[i] = true
+		rev = append(rev, c.Entries[i])
+	}
+	out := make([]*session.Entry, len(rev))
+	for k, e := range rev {
+		out[len(rev)-1-k] = e
+	}
+	return out
+}
+
 // ActivePath returns the entries of the active path, in source order, and
-// how many branches the session has. The active path runs from the root to
-// the leaf (the last entry in source order: the one a reopened session
-// continues from), plus the attachments of the entries on it: a tool result
-// or a non-message entry (compaction, label, ...) that hangs off a path
-// entry and has no children of its own. ash links only messages to
-// messages, so its tool results and compactions are such attachments; they
-// belong to the conversation, not to an abandoned branch.
-//
-// Entries of a sub-agent run or side file (Sidechain set: ash subagents/,
-// goat's transcript) are not part of the main conversation and never on the
-// path. A session whose last entry has no id, or whose entries carry no
-// parent links at all, is taken whole, in order.
+// how many branches the session has (see PathIndex).
 func ActivePath(all []*session.Entry) (path []*session.Entry, branches int) {
 	var x PathIndex
 	for _, e := range all {
@@ -43,6 +101,8 @@ func Main(entries []*session.Entry) []*session.Entry {
 	return out
 }
 
+// attachment is an entry a layout that links messages only hangs off a
+// message: a tool result or any entry that is not a message.
 func attachment(e *session.Entry) bool {
 	if e.Kind != session.KindMessage {
 		return true
@@ -53,13 +113,13 @@ func attachment(e *session.Entry) bool {
 // Flatten returns the active path of entries for a layout that cannot hold
 // branches, and counts in loss the branches flattened and the entries left
 // off the path. layout names the target in the reasons.
-func Flatten(entries []*session.Entry, loss *format.Loss, layout string) []*session.Entry {
+func Flatten(entries []*session.Entry, lost *loss.Counter, layout string) []*session.Entry {
 	var x PathIndex
 	for _, e := range entries {
 		x.Add(e)
 	}
 	branches := x.Plan()
-	x.Loss(loss, layout, branches)
+	x.Loss(lost, layout, branches)
 	var path []*session.Entry
 	for i, e := range entries {
 		if x.OnPath(i) {

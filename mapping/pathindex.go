@@ -1,49 +1,84 @@
 package mapping
 
 import (
-	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/internal/idset"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
-// PathIndex finds the active path of a session read one entry at a time,
-// keeping a few bytes per entry instead of the entries: a writer for a
-// linear layout reads the session once to Add every entry, calls Plan, and
-// then reads it again, writing the entries OnPath says. ActivePath is the
-// same computation on entries in memory.
+// PathIndex is the one definition of a session's conversation tree, its
+// leaf, its active path and its branches; info counts with it, export shows
+// it (Conversation) and convert's linear writers keep it. It reads a
+// session one entry at a time and keeps a few bytes per entry instead of the
+// entries: a writer for a linear layout reads the session once to Add every
+// entry, calls Plan, and then reads it again, writing the entries OnPath
+// says.
+//
+// The rules (docs/commands.md says them for users):
+//   - The main conversation is every entry outside a sub-agent run or side
+//     file (Sidechain set: ash subagents/, goat's transcript).
+//   - An entry hangs from its parent, the last entry with its parent id. A
+//     dangling parent or an entry naming itself makes a root. A main entry
+//     hangs only from main entries.
+//   - A layout that links messages to messages only (ash) hangs each tool
+//     result or other non-message entry of the main conversation in order
+//     after the message it names,
+//     and the next message continues after the last of them (Chain): such
+//     entries are part of the conversation, not lines of their own. A
+//     message that names no parent continues from the entry before it.
+//   - A session in which no entry hangs from another is one line, in source
+//     order.
+//   - The leaf is the last main entry in source order: where pi, ash and
+//     flat resume. The active path runs from the root down to the leaf (a
+//     cycle ends it).
+//   - The branches are the lines of conversation: the active path, and one
+//     more for each main entry off it that nothing hangs from. A linear
+//     session has one, an empty one none.
 type PathIndex struct {
 	names  idset.Index // entry id -> name number
 	nnames int32
-	// Per entry of the main conversation, in source order.
-	id, parent []int32 // name numbers; -1 for ""
-	attach     []bool
-	// Per entry in source order, sidechains included: its index among the
-	// main entries, or -1 for a sidechain entry.
-	main    []int32
-	on      []bool // per main entry, after Plan
-	skipped int
+	link   linker[int32]
+	// Per entry, in the order added: its name and its parent's (-1 for
+	// none); after Plan, parent is the index of the parent entry (-1 for a
+	// root).
+	id, parent []int32
+	role       []uint8 // main, sidechain or skipped
+	on         []bool  // after Plan
+	planned    bool
+	leaf       int
+	branches   int
+	skipped    int
 }
+
+const (
+	roleMain uint8 = iota
+	roleSide
+	roleSkipped
+)
 
 // Skip records the next entry as one the writer handles apart (goat's
 // transcript): never on the path, and not counted as lost.
 func (x *PathIndex) Skip() {
-	x.main = append(x.main, -1)
+	x.id = append(x.id, -1)
+	x.parent = append(x.parent, -1)
+	x.role = append(x.role, roleSkipped)
 	x.skipped++
 }
 
 // Main is the number of entries added with Add, sidechains included.
-func (x *PathIndex) Main() int { return len(x.main) - x.skipped }
+func (x *PathIndex) Main() int { return len(x.id) - x.skipped }
 
 // Add records the next entry in source order.
 func (x *PathIndex) Add(e *session.Entry) {
+	role := roleMain
 	if e.Sidechain != "" {
-		x.main = append(x.main, -1)
-		return
+		role = roleSide
 	}
-	x.main = append(x.main, int32(len(x.id)))
-	x.id = append(x.id, x.name(e.ID))
-	x.parent = append(x.parent, x.name(e.ParentID))
-	x.attach = append(x.attach, attachment(e))
+	id := x.name(e.ID)
+	x.link.none = -1
+	x.id = append(x.id, id)
+	x.parent = append(x.parent, x.link.parent(e, id, x.name(e.ParentID)))
+	x.role = append(x.role, role)
 }
 
 func (x *PathIndex) name(id string) int32 {
@@ -59,107 +94,147 @@ func (x *PathIndex) name(id string) int32 {
 	return n
 }
 
-// Plan computes the active path (see ActivePath) and returns the number of
-// branches.
+// Plan computes the active path and returns the number of branches; later
+// calls return the same.
 func (x *PathIndex) Plan() (branches int) {
+	if x.planned {
+		return x.branches
+	}
+	x.planned = true
 	n := len(x.id)
 	x.on = make([]bool, n)
-	if n == 0 {
-		return 0
-	}
-	byName := make([]int32, x.nnames) // the last entry with each id, as session.Tree's ByID
-	for i := range byName {
-		byName[i] = -1
-	}
-	for i, id := range x.id {
-		if id >= 0 {
-			byName[id] = int32(i)
-		}
-	}
-	children, roots := x.children(byName)
-	leaf := n - 1
-	if x.id[leaf] < 0 || roots == n {
-		for i := range x.on {
-			x.on[i] = true
-		}
-		return 1
-	}
-	x.walk(leaf, byName)
-	// session.Tree files entries without an id under "", the roots.
-	hasChildren := func(i int) bool { return x.id[i] < 0 && roots > 0 || x.id[i] >= 0 && children[x.id[i]] > 0 }
-	for i := range x.on {
-		p := x.parentEntry(i, byName)
-		if p >= 0 && x.on[p] && !x.on[i] && x.attach[i] && !hasChildren(i) {
-			x.on[i] = true
-		}
-	}
-	branches = 1
-	for i := range x.on {
-		if !x.on[i] && (x.id[i] < 0 || !hasChildren(i)) {
-			branches++ // the tip of an abandoned branch
-		}
-	}
-	return branches
-}
-
-// children counts, per id, the entries whose parent it is; a dangling parent
-// makes a root, as in session.NewTree.
-func (x *PathIndex) children(byName []int32) (count []int32, roots int) {
-	count = make([]int32, x.nnames)
-	for i := range x.id {
-		if p := x.parentEntry(i, byName); p >= 0 {
-			count[x.parent[i]]++
-		} else {
-			roots++
-		}
-	}
-	return count, roots
-}
-
-func (x *PathIndex) parentEntry(i int, byName []int32) int {
-	if x.parent[i] < 0 {
-		return -1
-	}
-	return int(byName[x.parent[i]])
-}
-
-// walk marks the path from the root down to entry i, as session.Tree.Path:
-// a cycle or a dangling parent ends it.
-func (x *PathIndex) walk(i int, byName []int32) {
-	seen := map[int32]bool{}
-	for e := int(byName[x.id[i]]); e >= 0 && !seen[x.id[e]]; e = x.parentEntry(e, byName) {
-		seen[x.id[e]] = true
-		x.on[e] = true
-		if x.parent[e] < 0 {
+	mainRoots, mainN := x.resolve()
+	x.leaf = -1
+	for i := n - 1; i >= 0; i-- {
+		if x.role[i] == roleMain {
+			x.leaf = i
 			break
 		}
 	}
+	if x.leaf < 0 {
+		return 0
+	}
+	if mainN > 1 && mainRoots == mainN {
+		prev := int32(-1)
+		for i := range x.id {
+			if x.role[i] == roleMain {
+				x.parent[i], prev = prev, int32(i)
+			}
+		}
+	}
+	for i := x.leaf; i >= 0 && !x.on[i]; i = int(x.parent[i]) {
+		x.on[i] = true
+	}
+	hasChild := make([]bool, n)
+	for i, p := range x.parent {
+		if p >= 0 && x.role[i] == roleMain {
+			hasChild[p] = true
+		}
+	}
+	x.branches = 1
+	for i := range x.id {
+		if x.role[i] == roleMain && !x.on[i] && !hasChild[i] {
+			x.branches++ // the tip of another line
+		}
+	}
+	return x.branches
+}
+
+// resolve turns parent names into entry indexes: the last main entry with
+// that id for a main entry, the last entry of any kind for a sidechain
+// entry. It returns how many main entries are roots, of how many.
+func (x *PathIndex) resolve() (roots, mainN int) {
+	byMain := x.lastByName(func(r uint8) bool { return r == roleMain })
+	var byAny []int32
+	for i, p := range x.parent {
+		r := int32(-1)
+		switch {
+		case p < 0:
+		case x.role[i] == roleMain:
+			r = byMain[p]
+		default:
+			if byAny == nil {
+				byAny = x.lastByName(func(r uint8) bool { return r != roleSkipped })
+			}
+			r = byAny[p]
+		}
+		if r == int32(i) {
+			r = -1
+		}
+		x.parent[i] = r
+		if x.role[i] == roleMain {
+			mainN++
+			if r < 0 {
+				roots++
+			}
+		}
+	}
+	return roots, mainN
+}
+
+func (x *PathIndex) lastByName(keep func(uint8) bool) []int32 {
+	by := make([]int32, x.nnames)
+	for i := range by {
+		by[i] = -1
+	}
+	for i, id := range x.id {
+		if id >= 0 && keep(x.role[i]) {
+			by[id] = int32(i)
+		}
+	}
+	return by
 }
 
 // OnPath reports whether the i-th entry added (0-based, source order) is on
 // the active path. Plan must have run.
-func (x *PathIndex) OnPath(i int) bool {
-	m := x.main[i]
-	return m >= 0 && x.on[m]
+func (x *PathIndex) OnPath(i int) bool { return x.on[i] }
+
+// Leaf is the index of the leaf entry, -1 when there is no main entry. Plan
+// must have run.
+func (x *PathIndex) Leaf() int { return x.leaf }
+
+// LeafID is the leaf's id ("" when it has none or there is no main
+// entry). Plan must have run; it looks the id up among every id seen, so
+// call it once.
+func (x *PathIndex) LeafID() string {
+	if x.leaf < 0 || x.id[x.leaf] < 0 {
+		return ""
+	}
+	want, id := x.id[x.leaf], ""
+	x.names.Each(func(s string, k int32) {
+		if k == want {
+			id = s
+		}
+	})
+	return id
 }
 
+// Parent is the index of the entry the i-th entry hangs from in the
+// conversation tree, -1 for a root or a skipped entry. Plan must have run.
+func (x *PathIndex) Parent(i int) int { return int(x.parent[i]) }
+
 // Len is the number of entries added.
-func (x *PathIndex) Len() int { return len(x.main) }
+func (x *PathIndex) Len() int { return len(x.id) }
 
 // Loss counts what flattening drops, as Flatten does.
-func (x *PathIndex) Loss(loss *format.Loss, layout string, branches int) {
-	path := 0
-	for _, on := range x.on {
-		if on {
-			path++
+func (x *PathIndex) Loss(lost *loss.Counter, layout string, branches int) {
+	path, main, side := 0, 0, 0
+	for i, r := range x.role {
+		switch r {
+		case roleMain:
+			main++
+			if x.on[i] {
+				path++
+			}
+		case roleSide:
+			side++
 		}
 	}
-	main := len(x.id)
-	loss.Add(KindSidechain, ActionDropped, layout+" has no sub-agent runs or side files", x.Main()-main)
+	lost.Add(loss.Sidechain, loss.Dropped, layout+" has no sub-agent runs or side files", side)
 	if branches > 1 {
-		loss.Add(KindBranch, ActionFlattened, layout+" is linear: only the active path (root to the last entry) is kept", branches-1)
+		lost.Add(loss.Branch, loss.Flattened, layout+" is linear: only the active path (root to the last entry) is kept", branches-1)
 	}
-	loss.Add(KindOffPath, ActionDropped, layout+" is linear: entries off the active path are not written", main-path)
+	lost.Add(loss.OffPath, loss.Dropped, layout+" is linear: entries off the active path are not written", main-path)
 }
 
 // PathIDs calls f once for each distinct id of an entry on the active path.

@@ -9,33 +9,53 @@ import (
 	"github.com/sesstool/sesstool/session"
 )
 
-// referencePath is ActivePath as first written, on session.Tree: PathIndex
-// must pick exactly the same entries and count the same branches.
+// referencePath is the definition of PathIndex spelled plainly, with
+// maps of ids: PathIndex must pick exactly the same entries and count the
+// same branches.
 func referencePath(all []*session.Entry) ([]*session.Entry, int) {
-	entries := Main(all)
-	if len(entries) == 0 {
+	var chain Chain
+	linked := make([]string, len(all))
+	for i, e := range all {
+		linked[i] = chain.Parent(e)
+	}
+	byID := map[string]int{}
+	var main []int
+	for i, e := range all {
+		if e.Sidechain == "" {
+			main = append(main, i)
+			if e.ID != "" {
+				byID[e.ID] = i
+			}
+		}
+	}
+	if len(main) == 0 {
 		return nil, 0
 	}
-	t := session.NewTree(entries)
-	leaf := t.Leaf()
-	if leaf.ID == "" || len(t.Children[""]) == len(entries) {
-		return entries, 1
-	}
-	on := map[*session.Entry]bool{}
-	for _, e := range t.Path(leaf.ID) {
-		on[e] = true
-	}
-	for _, e := range entries {
-		if p := t.ByID[e.ParentID]; p != nil && on[p] && !on[e] && attachment(e) && len(t.Children[e.ID]) == 0 {
-			on[e] = true
+	parent := map[int]int{}
+	for _, i := range main {
+		if j, ok := byID[linked[i]]; ok && linked[i] != "" && j != i {
+			parent[i] = j
 		}
+	}
+	if len(main) > 1 && len(parent) == 0 {
+		for k := 1; k < len(main); k++ {
+			parent[main[k]] = main[k-1]
+		}
+	}
+	on := map[int]bool{}
+	for i, ok := main[len(main)-1], true; ok && !on[i]; i, ok = parent[i] {
+		on[i] = true
+	}
+	hasChild := map[int]bool{}
+	for _, j := range parent {
+		hasChild[j] = true
 	}
 	var path []*session.Entry
 	branches := 1
-	for _, e := range entries {
-		if on[e] {
-			path = append(path, e)
-		} else if e.ID == "" || len(t.Children[e.ID]) == 0 {
+	for _, i := range main {
+		if on[i] {
+			path = append(path, all[i])
+		} else if !hasChild[i] {
 			branches++
 		}
 	}
@@ -52,6 +72,7 @@ func randomSession(r *rand.Rand) []*session.Entry {
 		}
 		return strconv.Itoa(r.IntN(n + 2))
 	}
+	ash := r.IntN(2) == 0
 	var out []*session.Entry
 	for range n {
 		e := &session.Entry{ID: id(), ParentID: id(), Kind: session.KindMessage, Message: &session.Message{Role: session.RoleAssistant}}
@@ -63,6 +84,9 @@ func randomSession(r *rand.Rand) []*session.Entry {
 		}
 		if r.IntN(8) == 0 {
 			e.Sidechain = "agent"
+		}
+		if ash {
+			e.Origin = "ash"
 		}
 		out = append(out, e)
 	}
@@ -78,5 +102,72 @@ func TestPathIndexMatchesTree(t *testing.T) {
 		if !slices.Equal(got, want) || gotB != wantB {
 			t.Fatalf("session %d: got %d entries, %d branches; want %d, %d", i, len(got), gotB, len(want), wantB)
 		}
+	}
+}
+
+// TestConversation: the in-memory view gives the same leaf, path and
+// branches as PathIndex, parents for the page's tree, and paths to other
+// leaves.
+func TestConversation(t *testing.T) {
+	e := func(id, parent, side string) *session.Entry {
+		return &session.Entry{Kind: session.KindMessage, ID: id, ParentID: parent, Sidechain: side, Message: &session.Message{Role: session.RoleUser}}
+	}
+	ids := func(es []*session.Entry) string {
+		var s []string
+		for _, x := range es {
+			s = append(s, x.ID)
+		}
+		return join(s)
+	}
+	for _, c := range []struct {
+		name     string
+		entries  []*session.Entry
+		leaf     string
+		path     string
+		branches int
+	}{
+		{"empty", nil, "", "", 0},
+		{"linear", []*session.Entry{e("a", "", ""), e("b", "a", ""), e("c", "b", "")}, "c", "a b c", 1},
+		// a sub-agent run written last is neither the leaf nor a branch
+		{"sidechain last", []*session.Entry{e("a", "", ""), e("b", "a", ""), e("s1", "b", "run"), e("s2", "s1", "run")}, "b", "a b", 1},
+		{"fork", []*session.Entry{e("a", "", ""), e("b", "a", ""), e("c", "a", "")}, "c", "a c", 2},
+		// no entry names another: one line in source order
+		{"no links", []*session.Entry{e("a", "", ""), e("b", "", ""), e("c", "", "")}, "c", "a b c", 1},
+		// a leaf without an id still has its parent
+		{"leaf without id", []*session.Entry{e("a", "", ""), e("b", "a", ""), e("", "a", "")}, "", "a ", 2},
+		// an entry naming itself is a root; a dangling parent too
+		{"self and dangling", []*session.Entry{e("a", "a", ""), e("b", "nope", ""), e("c", "b", "")}, "c", "b c", 2},
+		{"cycle", []*session.Entry{e("a", "c", ""), e("b", "a", ""), e("c", "b", "")}, "c", "a b c", 1},
+	} {
+		cv := NewConversation(c.entries)
+		leaf := ""
+		if cv.Leaf != nil {
+			leaf = cv.Leaf.ID
+		}
+		if leaf != c.leaf || ids(cv.Path()) != c.path || cv.Branches != c.branches {
+			t.Errorf("%s: leaf %q, path %q, %d branches; want %q, %q, %d", c.name, leaf, ids(cv.Path()), cv.Branches, c.leaf, c.path, c.branches)
+		}
+		var x PathIndex
+		for _, e := range c.entries {
+			x.Add(e)
+		}
+		if x.Plan(); x.LeafID() != c.leaf {
+			t.Errorf("%s: PathIndex's leaf is %q, want %q", c.name, x.LeafID(), c.leaf)
+		}
+		path, branches := ActivePath(c.entries)
+		if len(path) != len(cv.Path()) || branches != cv.Branches {
+			t.Errorf("%s: ActivePath gives %d entries and %d branches, Conversation %d and %d", c.name, len(path), branches, len(cv.Path()), cv.Branches)
+		}
+	}
+	fork := []*session.Entry{e("a", "", ""), e("b", "a", ""), e("s", "b", "run"), e("c", "a", "")}
+	cv := NewConversation(fork)
+	if got := ids(cv.PathTo(cv.Index("b"))); got != "a b" {
+		t.Errorf("path to b = %s", got)
+	}
+	if got := ids(cv.PathTo(cv.Index("s"))); got != "a b s" {
+		t.Errorf("path to the sub-agent entry = %s", got)
+	}
+	if cv.Parent(0) != -1 || cv.Parent(3) != 0 || cv.Index("nope") != -1 || cv.Index("") != -1 {
+		t.Errorf("parents %d %d, index of nope %d", cv.Parent(0), cv.Parent(3), cv.Index("nope"))
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/session"
 )
@@ -58,7 +59,7 @@ func TestReopenWritesWhatOnePassDoes(t *testing.T) {
 
 // write converts one session into a new directory and returns every file
 // written, by path relative to it.
-func write(t *testing.T, target format.Format, open, reopen func() (session.Reader, error)) (map[string]string, []format.LossItem, error) {
+func write(t *testing.T, target format.Format, open, reopen func() (session.Reader, error)) (map[string]string, []loss.Item, error) {
 	t.Helper()
 	r, err := open()
 	if err != nil {
@@ -69,7 +70,7 @@ func write(t *testing.T, target format.Format, open, reopen func() (session.Read
 	if _, file := target.(format.Stream); file {
 		out = filepath.Join(dir, "out")
 	}
-	loss := &format.Loss{}
+	loss := &loss.Counter{}
 	_, err = target.(format.Writer).Write(r, out, format.WriteOptions{Loss: loss, Reopen: reopen})
 	r.Close()
 	if err != nil {

@@ -37,5 +37,6 @@ type Block struct {
 	// Tool result inside a block list (ash); Text holds its content.
 	IsError bool
 
-	Extra Extras
+	Extra  Extras // members of the source the model has no slot for
+	Source        // set by layouts that keep a Private note on a block
 }

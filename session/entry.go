@@ -43,14 +43,8 @@ type Entry struct {
 	Custom        *Custom        // KindCustom, KindOther (Data holds the whole body)
 	Subagent      *Subagent      // KindSubagent, KindSubagentEnd
 
-	Extra Extras
-
-	// Origin names the format that read this entry; Raw holds its source bytes
-	// (one JSONL line, or one JSON file). A writer of the same format merges its
-	// output with Raw so that what did not change stays byte-identical.
-	Origin string
-	Raw    json.RawMessage
-	Line   int // 1-based source line, 0 when not from a line-oriented file
+	Extra Extras // members of the source the model has no slot for
+	Source
 }
 
 // Compaction replaces the context before it with a summary.

@@ -8,9 +8,11 @@ type Field struct {
 	Value json.RawMessage
 }
 
-// Extras are the unknown members of one JSON object, in source order. They are
-// only meaningful to the format named by the owning Entry's or Meta's Origin:
-// a writer of another format reports them as lost rather than emitting them.
+// Extras are the members of one source JSON object the model has no slot
+// for, in source order, and nothing else: a layout's notes on its own
+// spelling go in Source.Private. They are only meaningful to the layout named
+// by the owning Entry's or Meta's Origin: a writer of another layout counts
+// them as lost rather than emitting them.
 type Extras []Field
 
 // Get returns the raw value of key, or nil.

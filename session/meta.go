@@ -27,9 +27,8 @@ type Meta struct {
 	// by id; they are read as sessions of their own.
 	Children []string
 
-	Extra  Extras
-	Origin string
-	Raw    []byte // header line or metadata file, as read
+	Extra  Extras // members of the source the model has no slot for
+	Source        // Raw: the header line or metadata file, as read
 }
 
 // Parent is where a session was forked or spawned from.

@@ -89,11 +89,8 @@ func Write(w io.Writer, t *transcript.Transcript) error {
 }
 
 // buildNode describes entry i; the HTML of a visible entry goes into h.
-func buildNode(t *transcript.Transcript, index map[*session.Entry]int, e *session.Entry, i int, h *buf) node {
-	n := node{ID: Anchor(e, i), Parent: -1, Visible: t.Visible(e), Role: roleOf(e), Snippet: snippet(e), Label: t.Labels[e.ID]}
-	if p := t.Tree.ByID[e.ParentID]; p != nil && e.ParentID != "" && p != e {
-		n.Parent = index[p]
-	}
+func buildNode(t *transcript.Transcript, e *session.Entry, i int, h *buf) node {
+	n := node{ID: Anchor(e, i), Parent: t.Conv.Parent(i), Visible: t.Visible(e), Role: roleOf(e), Snippet: snippet(e), Label: t.Labels[e.ID]}
 	if n.Visible {
 		entryHTML(h, t, e, i)
 	}

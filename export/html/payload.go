@@ -12,7 +12,6 @@ import (
 
 	"github.com/sesstool/sesstool/export/transcript"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/session"
 )
 
 // node is one entry in the embedded data.
@@ -85,19 +84,13 @@ func payload(w io.Writer, t *transcript.Transcript) error {
 	if _, err := b64.Write(gzipHeader); err != nil {
 		return err
 	}
-	index := make(map[*session.Entry]int, len(t.S.Entries))
-	for i, e := range t.S.Entries {
-		index[e] = i
-	}
-	leaf := -1
-	if t.Leaf != nil {
-		leaf = index[t.Leaf]
-	}
-	head := `{"leaf":` + strconv.Itoa(leaf) + `,"nodes":[` + "\n"
+	// the page walks parents up from the leaf: the conversation tree's
+	// parents, so it shows the active path info counts and convert keeps
+	head := `{"leaf":` + strconv.Itoa(t.LeafAt) + `,"nodes":[` + "\n"
 	crc, size := uint32(0), uint32(0)
 	stop := make(chan struct{})
 	defer close(stop) // after an error, no more chunks are started
-	for ch := range renderChunks(t, index, head, stop) {
+	for ch := range renderChunks(t, head, stop) {
 		c := <-ch
 		crc = crc32.Update(crc, crc32.IEEETable, c.raw)
 		size += uint32(len(c.raw)) // gzip keeps the size modulo 2^32
@@ -133,7 +126,7 @@ type worker struct {
 
 // render renders and deflates entries [start, end); the first chunk starts
 // with head, the last ends the JSON and the deflate stream.
-func (w *worker) render(t *transcript.Transcript, index map[*session.Entry]int, head string, start, end int) *chunk {
+func (w *worker) render(t *transcript.Transcript, head string, start, end int) *chunk {
 	c := chunks.Get().(*chunk)
 	raw := c.raw[:0]
 	if start == 0 {
@@ -142,7 +135,7 @@ func (w *worker) render(t *transcript.Transcript, index map[*session.Entry]int, 
 	last := end == len(t.S.Entries)
 	for i := start; i < end; i++ {
 		w.h.b = w.h.b[:0]
-		n := buildNode(t, index, t.S.Entries[i], i, &w.h)
+		n := buildNode(t, t.S.Entries[i], i, &w.h)
 		if i > 0 {
 			raw = append(raw, ',')
 		}
@@ -171,7 +164,7 @@ func (w *worker) render(t *transcript.Transcript, index map[*session.Entry]int, 
 // renderChunks renders and deflates the entries in chunks on every core and
 // hands the results out in entry order: one channel per chunk, queued in
 // order, at most a few chunks per core ahead of the writer.
-func renderChunks(t *transcript.Transcript, index map[*session.Entry]int, head string, stop <-chan struct{}) <-chan chan *chunk {
+func renderChunks(t *transcript.Transcript, head string, stop <-chan struct{}) <-chan chan *chunk {
 	n := runtime.GOMAXPROCS(0)
 	type job struct {
 		start, end int
@@ -183,7 +176,7 @@ func renderChunks(t *transcript.Transcript, index map[*session.Entry]int, head s
 			fw, _ := flate.NewWriter(nil, compression) // a valid level cannot fail
 			w := &worker{fw: fw}
 			for j := range jobs {
-				j.out <- w.render(t, index, head, j.start, j.end)
+				j.out <- w.render(t, head, j.start, j.end)
 			}
 		}()
 	}

@@ -158,13 +158,9 @@ func TestPayloadChunks(t *testing.T) {
 		if n > 0 && leaf != n-1 {
 			t.Errorf("%d entries: leaf %d", n, leaf)
 		}
-		index := map[*session.Entry]int{}
-		for i, e := range s.Entries {
-			index[e] = i
-		}
 		for i, e := range s.Entries {
 			var h buf
-			want := buildNode(tr, index, e, i, &h)
+			want := buildNode(tr, e, i, &h)
 			want.HTML = h.String()
 			if d := cmp.Diff(want, nodes[i]); d != "" {
 				t.Fatalf("%d entries: node %d differs (-rendered alone +decoded):\n%s", n, i, d)

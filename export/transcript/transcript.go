@@ -8,15 +8,20 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
 // Transcript is a session indexed for rendering.
 type Transcript struct {
-	S      *session.Session
-	Tree   *session.Tree
-	Leaf   *session.Entry
-	Path   []*session.Entry
+	S *session.Session
+	// Conv is the conversation tree, the active path and the branches as
+	// info counts them and convert keeps them.
+	Conv *mapping.Conversation
+	Leaf *session.Entry // the end of the shown path
+	// LeafAt is Leaf's index in S.Entries, -1 when there is none.
+	LeafAt int
+	Path   []*session.Entry  // root to Leaf
 	Labels map[string]string // entry id -> label (last label entry wins; empty clears)
 	// Results maps a tool call id to the first tool-result message that answers it.
 	Results map[string]*session.Entry
@@ -24,24 +29,20 @@ type Transcript struct {
 	Paired map[*session.Entry]bool
 }
 
-// New indexes s. leaf picks the branch to show ("" = the last entry, where
-// the agent resumes, as pi does); an unknown leaf is an error.
+// New indexes s. leaf picks the branch to show ("" = the active path, to
+// the last entry of the main conversation, where the agent resumes); an
+// unknown leaf is an error.
 func New(s *session.Session, leaf string) (*Transcript, error) {
-	t := &Transcript{S: s, Tree: session.NewTree(s.Entries), Labels: map[string]string{},
+	t := &Transcript{S: s, Conv: mapping.NewConversation(s.Entries), Labels: map[string]string{},
 		Results: map[string]*session.Entry{}, Paired: map[*session.Entry]bool{}}
 	if leaf != "" {
-		t.Leaf = t.Tree.ByID[leaf]
-		if t.Leaf == nil {
+		i := t.Conv.Index(leaf)
+		if i < 0 {
 			return nil, fmt.Errorf("--leaf %s: no entry with that id", leaf)
 		}
+		t.Leaf, t.LeafAt, t.Path = s.Entries[i], i, t.Conv.PathTo(i)
 	} else {
-		t.Leaf = t.Tree.Leaf()
-	}
-	if t.Leaf != nil {
-		t.Path = t.Tree.Path(t.Leaf.ID)
-		if t.Leaf.ID == "" {
-			t.Path = []*session.Entry{t.Leaf}
-		}
+		t.Leaf, t.LeafAt, t.Path = t.Conv.Leaf, t.Conv.LeafAt(), t.Conv.Path()
 	}
 	calls := map[string]bool{}
 	for _, e := range s.Entries {
@@ -102,7 +103,7 @@ type Turn struct {
 
 // Stats counts the whole session (every branch) and charts the active path.
 func (t *Transcript) Stats() Stats {
-	st := Stats{Roles: map[string]int{}, Entries: len(t.S.Entries), Branches: t.Tree.Branches()}
+	st := Stats{Roles: map[string]int{}, Entries: len(t.S.Entries), Branches: t.Conv.Branches}
 	models := map[string]bool{}
 	addModel := func(p, m string) {
 		if m == "" {

@@ -23,7 +23,7 @@ func TestTranscript(t *testing.T) {
 		t.Errorf("labels = %v, want a4=fixed and u1 cleared", tr.Labels)
 	}
 	for _, id := range []string{"r1", "r2", "r3"} {
-		if tr.Visible(tr.Tree.ByID[id]) {
+		if tr.Visible(s.Entries[tr.Conv.Index(id)]) {
 			t.Errorf("result %s is shown on its own, want it inside its call", id)
 		}
 	}

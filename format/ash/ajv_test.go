@@ -35,8 +35,8 @@ func TestSchemasInAjv(t *testing.T) {
 		{"ash/v2/history.json", cli + "history.jsonl", "4 lines, 0 invalid"},
 		{"ash/v2/state.json", stateLine, "1 lines, 0 invalid"},
 		{"ash/v1/line.json", v1Sample + "/context.jsonl", "7 lines, 0 invalid"},
-		{"ash/v2/line.json", "testdata/upstream-test-fixtures/invalid/unknown-content-block/context.jsonl", "2 lines, 1 invalid"},
-		{"ash/v2/line.json", "testdata/upstream-test-fixtures/invalid/header-missing-id/context.jsonl", "1 lines, 1 invalid"},
+		{"ash/v2/line.json", upstreamDir(t, "invalid/unknown-content-block/context.jsonl"), "2 lines, 1 invalid"},
+		{"ash/v2/line.json", upstreamDir(t, "invalid/header-missing-id/context.jsonl"), "1 lines, 1 invalid"},
 	} {
 		out, err := exec.Command(node, script, dir, filepath.Join(dir, c.schema), c.data).CombinedOutput()
 		if err != nil && !strings.Contains(string(out), "invalid") {

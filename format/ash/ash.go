@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/tidwall/gjson"
@@ -56,7 +57,7 @@ func (Format) Detect(path string) bool {
 
 // headerOf returns the first line of dir/context.jsonl when it is an ash header.
 func headerOf(dir string) (gjson.Result, bool) {
-	head := format.Head(filepath.Join(dir, ContextFile), 1<<16)
+	head := format.TrimBOM(format.Head(filepath.Join(dir, ContextFile), 1<<16))
 	if head == nil {
 		return gjson.Result{}, false
 	}
@@ -74,13 +75,21 @@ func isSession(path string) bool {
 	return ok
 }
 
+// notLive reports whether a store's entry is not a live session by its name:
+// hidden (a migration's temporary directory) or a backup migrate kept
+// (<dir>.bak), as the walk passes over hidden entries and *.bak files. Named
+// on the command line, such a directory is read like any other session.
+func notLive(name string) bool {
+	return strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".bak")
+}
+
 func isStore(path string) bool {
 	ents, err := os.ReadDir(path)
 	if err != nil {
 		return false
 	}
 	for _, e := range ents {
-		if e.IsDir() && isSession(filepath.Join(path, e.Name())) {
+		if e.IsDir() && !notLive(e.Name()) && isSession(filepath.Join(path, e.Name())) {
 			return true
 		}
 	}
@@ -107,7 +116,7 @@ func (Format) Sessions(path string) ([]format.Ref, error) {
 	var out []format.Ref
 	for _, e := range ents {
 		p := filepath.Join(path, e.Name())
-		if e.IsDir() && isSession(p) {
+		if e.IsDir() && !notLive(e.Name()) && isSession(p) {
 			out = append(out, format.Ref{Path: p})
 		}
 	}

@@ -10,23 +10,32 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/internal/golden"
+	"github.com/sesstool/sesstool/internal/shared"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
 
-// sessionDirs lists every session directory of the samples in testdata.
+// sessionDirs lists every session directory of the samples in testdata,
+// and of ash's upstream test fixtures in the shared folder when it is there
+// (the project does not carry copies of them; TestUpstreamFixtures needs them).
 func sessionDirs(t *testing.T) []string {
 	t.Helper()
 	var out []string
-	err := filepath.Walk("testdata", func(p string, fi os.FileInfo, err error) error {
-		if err == nil && fi.Name() == ContextFile && !strings.Contains(p, "/stores/") {
-			out = append(out, filepath.Dir(p))
+	roots := []string{"testdata"}
+	if p, ok := shared.Lookup(upstream); ok {
+		roots = append(roots, p)
+	}
+	for _, root := range roots {
+		err := filepath.Walk(root, func(p string, fi os.FileInfo, err error) error {
+			if err == nil && fi.Name() == ContextFile && !strings.Contains(p, "/stores/") {
+				out = append(out, filepath.Dir(p))
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	sort.Strings(out)
 	if len(out) < 10 {
@@ -35,9 +44,38 @@ func sessionDirs(t *testing.T) []string {
 	return out
 }
 
+// upstream is ash's own test fixtures, under the shared samples.
+const upstream = "ash/upstream-test-fixtures"
+
+// upstreamDir is where the shared fixture dir is, or skips t without it.
+func upstreamDir(t *testing.T, rel string) string {
+	t.Helper()
+	return shared.Sample(t, upstream+"/"+rel)
+}
+
+// shown is how a session directory is named in golden files: the shared
+// fixtures as testdata/upstream-test-fixtures/..., wherever the shared
+// folder is.
+func shown(dir string) string {
+	root, _ := shared.Lookup(upstream)
+	if rel, ok := strings.CutPrefix(dir, root+string(filepath.Separator)); ok {
+		return "testdata/upstream-test-fixtures/" + filepath.ToSlash(rel)
+	}
+	return dir
+}
+
+// TestUpstreamFixtures makes the shared fixtures' absence a skip (a failure
+// under SESSTOOL_REQUIRE_PEERS=1) rather than a silent gap in the tests
+// that walk sessionDirs.
+func TestUpstreamFixtures(t *testing.T) {
+	if n := len(shared.Samples(t, upstream+"/*/*/"+ContextFile)); n != 8 {
+		t.Errorf("%d upstream fixtures, want 8", n)
+	}
+}
+
 func TestValidateGolden(t *testing.T) {
 	for _, dir := range sessionDirs(t) {
-		name := strings.ReplaceAll(strings.TrimPrefix(dir, "testdata/"), "/", "_")
+		name := strings.ReplaceAll(strings.TrimPrefix(shown(dir), "testdata/"), "/", "_")
 		t.Run(name, func(t *testing.T) {
 			rep := &report.Report{}
 			if err := (Format{}).Validate(dir, rep, format.ValidateOptions{Workers: 2}); err != nil {
@@ -50,8 +88,8 @@ func TestValidateGolden(t *testing.T) {
 			if err := rep.WriteJSON(&js); err != nil {
 				t.Fatal(err)
 			}
-			golden.Assert(t, "validate/"+name+".txt", text.Bytes())
-			golden.Assert(t, "validate/"+name+".json", js.Bytes())
+			golden.Assert(t, "validate/"+name+".txt", []byte(strings.ReplaceAll(text.String(), dir, shown(dir))))
+			golden.Assert(t, "validate/"+name+".json", []byte(strings.ReplaceAll(js.String(), dir, shown(dir))))
 			invalid := strings.Contains(dir, "/invalid/") || strings.Contains(dir, "generated-v1")
 			if got := rep.Errors() > 0; got != invalid {
 				t.Errorf("errors=%d, want invalid=%v", rep.Errors(), invalid)
@@ -70,7 +108,7 @@ func TestInvalidReasons(t *testing.T) {
 		"invalid/unknown-content-block":              "schema",
 	} {
 		rep := &report.Report{}
-		if err := (Format{}).Validate(filepath.Join("testdata/upstream-test-fixtures", dir), rep, format.ValidateOptions{}); err != nil {
+		if err := (Format{}).Validate(upstreamDir(t, dir), rep, format.ValidateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		found := false
@@ -154,7 +192,9 @@ func TestCanonical(t *testing.T) {
 				e.Raw = nil
 				if e.Message != nil {
 					for i := range e.Message.Content {
-						e.Message.Content[i].Extra.Delete(xRaw)
+						if n := noteOf[callNote](&e.Message.Content[i].Source); n != nil {
+							n.Raw = nil
+						}
 					}
 				}
 			}

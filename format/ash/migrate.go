@@ -43,29 +43,24 @@ func (f Format) Migrate(path, to string, opt format.MigrateOptions) (format.Migr
 	}
 	res.From = from
 	if res.To != "1" && res.To != Current {
-		return res, fmt.Errorf("ash has no version %q (known: 1, 2)", res.To)
+		return res, fmt.Errorf("%w: ash has no version %q (known: 1, 2)", format.ErrRefusedStep, res.To)
+	}
+	if from != "1" && from != Current {
+		return res, invalid(path, from) // an unknown version is a finding of validate's
 	}
 	if from == res.To {
 		return res, nil // already current: not touched at all
 	}
-	if from != "1" || res.To != Current {
-		return res, fmt.Errorf("%s: cannot migrate ash version %q to %q", path, from, res.To)
+	if res.To == "1" {
+		// The same refusal, worded the same way, as a tree step down to 1:
+		// the caller names the path.
+		return res, fmt.Errorf("%w: version %s to 1 (ash only upgrades; v1 has no parent links or branches, so a step down would lose them)", format.ErrRefusedStep, from)
 	}
 	if opt.Out == "-" {
 		return res, fmt.Errorf("an ash session is a directory; it cannot be written to standard output")
 	}
-	rep := &report.Report{}
-	if err := validateSession(path, "", rep, format.ValidateOptions{}, true); err != nil {
+	if err := invalid(path, from); err != nil {
 		return res, err
-	}
-	if rep.Errors() > 0 {
-		var errs []report.Finding
-		for _, fd := range rep.Findings() {
-			if fd.Severity == report.Error {
-				errs = append(errs, fd)
-			}
-		}
-		return res, &format.InvalidError{Path: path, Findings: errs}
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -136,6 +131,29 @@ func (f Format) Migrate(path, to string, opt format.MigrateOptions) (format.Migr
 		res.Backup = backup
 	}
 	return res, nil
+}
+
+// invalid validates the session at path by the rules of its version and
+// returns its errors as a format.InvalidError, or nil when it has none (or
+// the I/O error that stopped validation).
+func invalid(path, version string) error {
+	rep := &report.Report{}
+	if err := validateSession(path, "", rep, format.ValidateOptions{}, version == "1"); err != nil {
+		return err
+	}
+	var errs []report.Finding
+	for _, fd := range rep.Findings() {
+		if fd.Severity == report.Error {
+			errs = append(errs, fd)
+		}
+	}
+	if len(errs) == 0 {
+		if version != "1" && version != Current {
+			return fmt.Errorf("unknown ash version %q (known: 1, 2)", version)
+		}
+		return nil
+	}
+	return &format.InvalidError{Path: path, Findings: errs}
 }
 
 // place moves the finished tmp to dst and the original out of the way.
@@ -209,11 +227,11 @@ type upgrade struct {
 func (u *upgrade) meta() {
 	m := u.Reader.Meta()
 	m.Version = Current
-	if st := m.Extra.Get(xState); st != nil && !gjson.GetBytes(st, "branches").Exists() {
+	if n := noteOf[metaNote](&m.Source); n != nil && n.State != nil && !gjson.GetBytes(n.State, "branches").Exists() {
 		var o jsonx.Obj
-		_ = jsonx.Members(st, func(k string, v []byte) { o.Raw(k, v) })
+		_ = jsonx.Members(n.State, func(k string, v []byte) { o.Raw(k, v) })
 		o.Raw("branches", []byte("[]"))
-		m.Extra.Set(xState, o.Bytes())
+		n.State = o.Bytes()
 	}
 }
 

@@ -118,3 +118,63 @@ func TestMigrateBadTarget(t *testing.T) {
 		t.Error("migrating a directory to stdout succeeded")
 	}
 }
+
+// After a migration in place the store holds the backup <dir>.bak beside the
+// new directory; the store's sessions, its detection and its validation
+// leave the backup (and any hidden temporary directory) out.
+func TestStoreLeavesBackupsOut(t *testing.T) {
+	src := copyDir(t, v1Sample)
+	store := filepath.Dir(src)
+	if _, err := (Format{}).Migrate(src, "2", format.MigrateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("cp", "-r", src+".bak", filepath.Join(store, ".tmp-left-over")).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v %s", err, out)
+	}
+	refs, err := (Format{}).Sessions(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(refs) != 1 || filepath.Base(refs[0].Path) != "telegram_-542863895_958786881_77" {
+		t.Errorf("sessions of the store: %v, want the migrated one only", refs)
+	}
+	rep := &report.Report{}
+	if err := (Format{}).Validate(store, rep, format.ValidateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Findings()) != 0 {
+		t.Errorf("store after migration has findings: %v", rep.Findings())
+	}
+	// Only backups: not a store. Named itself, a backup is a session.
+	bakOnly := t.TempDir()
+	if err := os.Rename(src+".bak", filepath.Join(bakOnly, "x.bak")); err != nil {
+		t.Fatal(err)
+	}
+	if (Format{}).Detect(bakOnly) {
+		t.Errorf("a folder holding only a backup is detected as a store")
+	}
+	if !(Format{}).Detect(filepath.Join(bakOnly, "x.bak")) {
+		t.Errorf("a backup named itself is not detected as a session")
+	}
+}
+
+// A step down is refused as a step (the command's exit 2), with no path in
+// the message (the command names it once), and nothing is written.
+func TestMigrateDownRefused(t *testing.T) {
+	src := copyDir(t, "testdata/generated-v2/sessions/cli")
+	before := readDir(t, src)
+	_, err := (Format{}).Migrate(src, "1", format.MigrateOptions{})
+	if !errors.Is(err, format.ErrRefusedStep) {
+		t.Fatalf("err = %v, want a refused step", err)
+	}
+	if strings.Contains(err.Error(), src) {
+		t.Errorf("the refusal names the path itself: %v", err)
+	}
+	after := readDir(t, src)
+	if len(after) != len(before) {
+		t.Errorf("session changed: %d files, had %d", len(after), len(before))
+	}
+	if _, err := os.Stat(src + ".bak"); !os.IsNotExist(err) {
+		t.Errorf("a backup was made: %v", err)
+	}
+}

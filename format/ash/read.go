@@ -18,18 +18,6 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// Keys starting with "@" in Extras are sesstool's own notes about the ash
-// source (never emitted as members); see docs/ash.md.
-const (
-	xState     = "@state"               // Meta: state.json, compact
-	xNoHistory = "@no_history"          // Meta: the session had no history.jsonl
-	xHistory   = "@history"             // Entry: the message has a history.jsonl line; holds its extra members
-	xEntry     = "@entry"               // Block: the tool call also has a tool_use entry; {"slot":N, other members}
-	xInline    = "@inline"              // Block: false when the call is not a block of the message content
-	xRaw       = "@raw"                 // Block: the tool_use entry's source line, for jsonx.Merge
-	xNoASID    = "@no_agent_session_id" // Entry, or in @entry: a sub-agent line without agent_session_id
-)
-
 // Open streams one session: context.jsonl in order, each subagent file's
 // entries right after the agent_session entry that started it.
 func (Format) Open(ref format.Ref) (session.Reader, error) {
@@ -175,7 +163,7 @@ func (r *reader) readHistory() error {
 	p := filepath.Join(r.dir, HistoryFile)
 	f, err := os.Open(p)
 	if os.IsNotExist(err) {
-		r.meta.Extra = append(r.meta.Extra, session.Field{Key: xNoHistory, Value: json.RawMessage("true")})
+		metaNoteOf(&r.meta).NoHistory = true
 		return nil
 	}
 	if err != nil {
@@ -215,7 +203,7 @@ func (r *reader) readState() error {
 	if err := json.Compact(&buf, b); err != nil {
 		return fmt.Errorf("%s: %v", p, err)
 	}
-	r.meta.Extra = append(r.meta.Extra, session.Field{Key: xState, Value: buf.Bytes()})
+	metaNoteOf(&r.meta).State = buf.Bytes()
 	return nil
 }
 
@@ -302,9 +290,9 @@ func (f *fileReader) readLine() error {
 }
 
 func (f *fileReader) base(raw []byte, typ string, n int) *session.Entry {
-	e := &session.Entry{Type: typ, Origin: Name, Raw: raw, Line: n, Sidechain: f.sidechain}
+	e := &session.Entry{Type: typ, Source: session.Source{Origin: Name, Raw: raw, Line: n}, Sidechain: f.sidechain}
 	if f.sidechain != "" && !gjson.GetBytes(raw, "agent_session_id").Exists() {
-		e.Extra = append(e.Extra, session.Field{Key: xNoASID, Value: json.RawMessage("true")})
+		entryNoteOf(e).NoASID = true
 	}
 	return e
 }
@@ -424,6 +412,11 @@ func (f *fileReader) message(e *session.Entry, raw []byte, n int) error {
 				m.TokenCount = &i
 				return
 			}
+			if string(val) == "null" {
+				// ash's own spelling of "no count": the model's nil.
+				entryNoteOf(e).NullTokenCount = true
+				return
+			}
 			e.Extra = append(e.Extra, session.Field{Key: k, Value: bytes.Clone(val)})
 		case "parent_id":
 			if gjson.ParseBytes(val).Type == gjson.String && f.version != "1" {
@@ -505,6 +498,12 @@ func (f *fileReader) content(m *session.Message, val []byte) error {
 	return err
 }
 
+// hasEntry reports a tool call block a tool_use entry was folded into.
+func hasEntry(b *session.Block) bool {
+	n := noteOf[callNote](&b.Source)
+	return n != nil && n.Entry
+}
+
 // toolUse folds a tool_use entry into the ToolCall block of its message,
 // recording where the line stood (slot: how many entries after the message)
 // so the writer puts it back there.
@@ -532,18 +531,17 @@ func (f *fileReader) toolUse(raw []byte, v gjson.Result, n int) error {
 	var blk *session.Block
 	for i := range msg.Content {
 		b := &msg.Content[i]
-		if b.Type == session.BlockToolCall && b.ToolCallID == id && b.Extra.Get(xEntry) == nil {
+		if b.Type == session.BlockToolCall && b.ToolCallID == id && !hasEntry(b) {
 			blk = b
 			break
 		}
 	}
 	if blk == nil {
 		msg.Content = append(msg.Content, session.Block{Type: session.BlockToolCall, ToolCallID: id, ToolName: v.Get("name").String(),
-			Arguments: []byte(v.Get("input").Raw), Extra: session.Extras{{Key: xInline, Value: json.RawMessage("false")}}})
+			Arguments: []byte(v.Get("input").Raw), Source: session.Source{Origin: Name, Private: &callNote{NotInline: true}}})
 		blk = &msg.Content[len(msg.Content)-1]
 	}
 	var o jsonx.Obj
-	o.Int("slot", int64(len(f.held)-1))
 	_ = jsonx.Members(raw, func(k string, val []byte) {
 		switch k {
 		case "type", "id", "message_id":
@@ -563,10 +561,13 @@ func (f *fileReader) toolUse(raw []byte, v gjson.Result, n int) error {
 			o.Raw(k, val)
 		}
 	})
-	if f.sidechain != "" && !v.Get("agent_session_id").Exists() {
-		o.Bool(xNoASID, true)
+	note, _ := blk.Private.(*callNote)
+	if note == nil {
+		note = &callNote{}
 	}
-	blk.Extra = append(blk.Extra, session.Field{Key: xEntry, Value: o.Bytes()}, session.Field{Key: xRaw, Value: raw})
+	note.Entry, note.Slot, note.Members, note.Raw = true, len(f.held)-1, o.Bytes(), raw
+	note.NoASID = f.sidechain != "" && !v.Get("agent_session_id").Exists()
+	blk.Source = session.Source{Origin: Name, Line: n, Private: note}
 	return nil
 }
 
@@ -631,7 +632,7 @@ func (f *fileReader) attachHistory(e *session.Entry, h []byte) {
 		}
 		o.Raw(k, val)
 	})
-	e.Extra = append(e.Extra, session.Field{Key: xHistory, Value: o.Bytes()})
+	entryNoteOf(e).History = o.Bytes()
 }
 
 // gjsonKey escapes a member name for a gjson path.

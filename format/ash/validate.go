@@ -40,6 +40,14 @@ func (f Format) Validate(path string, rep *report.Report, opt format.ValidateOpt
 	return nil
 }
 
+// shellWord spells p so that a shell reads it back as one word.
+func shellWord(p string) string {
+	if p != "" && strings.Trim(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./~+=:,@%") == "" {
+		return p
+	}
+	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+}
+
 // brokenInStore reports the directories of a store that hold a
 // context.jsonl but are not sessions, instead of skipping them silently.
 func brokenInStore(store string, rep *report.Report) {
@@ -48,6 +56,9 @@ func brokenInStore(store string, rep *report.Report) {
 		return
 	}
 	for _, e := range ents {
+		if notLive(e.Name()) {
+			continue
+		}
 		dir := filepath.Join(store, e.Name())
 		ctx := filepath.Join(dir, ContextFile)
 		if e.IsDir() && !isSession(dir) {
@@ -257,7 +268,7 @@ func (r *lineRules) header(l validate.Line) {
 		// the schema reports a non-string version
 	case ver.String() == "1" && !r.c.legacyOK:
 		r.c.rep.Errorf(r.path, l.N, "/version", "legacy-version",
-			`version "1" is rejected by ash today (it reads only "2"); upgrade with: sesstool migrate --format ash --to 2`)
+			`version "1" is rejected by ash today (it reads only "2"); upgrade with: sesstool migrate --format ash --to 2 %s`, shellWord(r.c.dir))
 	case ver.String() != "1" && ver.String() != "2":
 		r.c.rep.Errorf(r.path, l.N, "/version", "unknown-version", "unknown ash session version %q (known: \"1\", \"2\")", ver.String())
 	}
@@ -411,6 +422,10 @@ func (c *checker) state() error {
 		return fmt.Errorf("read %s: %w", path, err)
 	}
 	c.files++
+	if bytes.HasPrefix(b, format.BOM) {
+		c.rep.Add(format.BOMFinding(path))
+		return nil
+	}
 	if col, msg, bad := jsonx.SyntaxError(b); bad {
 		c.rep.Add(report.Finding{Path: path, Line: lineOfColumn(b, col), Severity: report.Error, Rule: "json-syntax", Message: msg})
 		return nil

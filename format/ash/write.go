@@ -13,6 +13,7 @@ import (
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
@@ -88,7 +89,7 @@ type writer struct {
 	meta    *session.Meta
 	own     bool // the session was read from ash: keep its ids and spelling
 	version string
-	loss    *format.Loss
+	lost    *loss.Counter
 	sid     string // header id
 	parents map[string]string
 	files   map[string]*outFile // by sidechain; "" is context.jsonl
@@ -111,8 +112,8 @@ type outFile struct {
 	since   int
 }
 
-func newWriter(meta *session.Meta, loss *format.Loss) *writer {
-	w := &writer{meta: meta, own: meta.Origin == Name, version: meta.Version, loss: loss, parents: map[string]string{}, files: map[string]*outFile{}}
+func newWriter(meta *session.Meta, lost *loss.Counter) *writer {
+	w := &writer{meta: meta, own: meta.Origin == Name, version: meta.Version, lost: lost, parents: map[string]string{}, files: map[string]*outFile{}}
 	if !w.own || w.version == "" {
 		w.version = Current
 	}
@@ -130,8 +131,8 @@ func (w *writer) id(src string) string {
 }
 
 func (w *writer) state() gjson.Result {
-	if b := w.meta.Extra.Get(xState); b != nil {
-		return gjson.ParseBytes(b)
+	if n := noteOf[metaNote](&w.meta.Source); n != nil && n.State != nil {
+		return gjson.ParseBytes(n.State)
 	}
 	return gjson.Result{}
 }
@@ -232,7 +233,7 @@ func (w *writer) writeAll(r session.Reader, dir string) ([]string, error) {
 	if err := ctx.line(w.header()); err != nil {
 		return nil, err
 	}
-	if w.meta.Extra.Get(xNoHistory) == nil || !w.own {
+	if n := noteOf[metaNote](&w.meta.Source); !w.own || n == nil || !n.NoHistory {
 		if w.history, err = w.create(HistoryFile); err != nil {
 			return nil, err
 		}
@@ -305,15 +306,14 @@ func (w *writer) header() []byte {
 		return jsonx.Merge(w.meta.Raw, o.Bytes())
 	}
 	o.Null("user_id").Str("chat_id", w.sid) // the chat_id that names the directory
+	w.lost.Drop(loss.SessionField, "ash's header has no slot for another layout's session fields", w.meta.Unknown())
 	return o.Bytes()
 }
 
-// extras adds the members sesstool kept verbatim, skipping its own notes.
+// extras adds the members sesstool kept verbatim.
 func extras(o *jsonx.Obj, x session.Extras) {
 	for _, f := range x {
-		if !strings.HasPrefix(f.Key, "@") {
-			o.Extra(f.Key, f.Value) // never a second "id" or "type"
-		}
+		o.Extra(f.Key, f.Value) // never a second "id" or "type"
 	}
 }
 
@@ -326,6 +326,7 @@ func (w *writer) entry(e *session.Entry) error {
 	if err != nil {
 		return err
 	}
+	w.lossFields(e)
 	if e.Kind == session.KindMessage && e.Message != nil && e.Message.Role != session.RoleTool {
 		if err := of.flush(true); err != nil {
 			return err
@@ -348,7 +349,7 @@ func (w *writer) entry(e *session.Entry) error {
 			return fmt.Errorf("entry %s: message entry without a message", e.ID)
 		}
 		if e.Message.Role != session.RoleTool {
-			w.loss.Add("custom-message", "dropped", "ash has no extension messages", 1)
+			w.lost.Add(loss.CustomMessage, loss.Dropped, "ash has no extension messages", 1)
 			return nil
 		}
 		line = w.toolResult(e)
@@ -358,12 +359,12 @@ func (w *writer) entry(e *session.Entry) error {
 		line = w.subagent(e)
 	case session.KindOther:
 		if !w.own || e.Origin != Name || e.Custom == nil {
-			w.loss.Add(mapping.EntryKind(e), "dropped", "ash has no such entry", 1)
+			w.lost.Add(loss.Entry(e), loss.Dropped, "ash has no such entry", 1)
 			return nil
 		}
 		line = e.Custom.Data // a stray tool_use line of an ash source
 	default:
-		w.loss.Add(mapping.EntryKind(e), "dropped", "ash has no such entry", 1)
+		w.lost.Add(loss.Entry(e), loss.Dropped, "ash has no such entry", 1)
 		return nil
 	}
 	of.since++
@@ -381,16 +382,16 @@ func (w *writer) dropped(e *session.Entry) bool {
 		if w.own && e.Origin == Name && e.Custom != nil {
 			return false
 		}
-		w.loss.Add(mapping.EntryKind(e), mapping.ActionDropped, "ash has no such entry", 1)
+		w.lost.Add(loss.Entry(e), loss.Dropped, "ash has no such entry", 1)
 		return true
 	case session.KindCustomMessage:
 		if e.Message != nil && e.Message.Role == session.RoleTool {
 			return false
 		}
-		w.loss.Add("custom-message", mapping.ActionDropped, "ash has no extension messages", 1)
+		w.lost.Add(loss.CustomMessage, loss.Dropped, "ash has no extension messages", 1)
 		return true
 	}
-	w.loss.Add(mapping.EntryKind(e), mapping.ActionDropped, "ash has no such entry", 1)
+	w.lost.Add(loss.Entry(e), loss.Dropped, "ash has no such entry", 1)
 	return true
 }
 
@@ -401,20 +402,30 @@ func (w *writer) lossForeign(e *session.Entry) {
 		return
 	}
 	m := e.Message
-	add := func(kind, reason string, n int) { w.loss.Add(kind, mapping.ActionDropped, reason, n) }
+	add := func(kind loss.Kind, reason string, n int) { w.lost.Add(kind, loss.Dropped, reason, n) }
 	if m.Usage != nil {
-		add(mapping.KindUsage, "ash stores no per-message usage or cost", 1)
+		add(loss.Usage, "ash stores no per-message usage or cost", 1)
 	}
 	if m.Model != "" || m.Provider != "" || m.API != "" {
-		add(mapping.KindModel, "ash stores no model per message", 1)
+		add(loss.MessageModel, "ash stores no model per message", 1)
 	}
 	if m.StopReason != "" || m.Error != "" {
-		add(mapping.KindStopReason, "ash stores no stop reason or error per message", 1)
+		add(loss.StopReason, "ash stores no stop reason or error per message", 1)
 	}
-	add(mapping.KindEntryField, "ash has no slot for another layout's entry fields", len(e.Extra))
-	add(mapping.KindMessageFld, "ash has no slot for another layout's message fields", len(m.Extra))
-	for _, b := range m.Content {
-		add(mapping.KindBlockField, "ash has no slot for another layout's block fields", len(b.Extra))
+}
+
+// lossFields counts the members of another layout's entry that the model
+// has no slot for: ash has none either.
+func (w *writer) lossFields(e *session.Entry) {
+	if w.own {
+		return
+	}
+	w.lost.Drop(loss.EntryField, "ash has no slot for another layout's entry fields", e.Unknown())
+	if m := e.Message; m != nil {
+		w.lost.Drop(loss.MessageField, "ash has no slot for another layout's message fields", len(m.Extra))
+		for _, b := range m.Content {
+			w.lost.Drop(loss.BlockField, "ash has no slot for another layout's block fields", b.Unknown())
+		}
 	}
 }
 
@@ -426,7 +437,7 @@ func (w *writer) merge(e *session.Entry, canon []byte) []byte {
 }
 
 func (w *writer) sidechain(o *jsonx.Obj, e *session.Entry) {
-	if e.Sidechain != "" && e.Extra.Get(xNoASID) == nil {
+	if n := noteOf[entryNote](&e.Source); e.Sidechain != "" && (n == nil || !n.NoASID) {
 		o.Str("agent_session_id", w.id(e.Sidechain))
 	}
 }
@@ -440,11 +451,11 @@ func (w *writer) message(of *outFile, e *session.Entry) error {
 	case session.RoleUser, session.RoleAssistant, session.RoleSystem:
 	case session.RoleDeveloper:
 		role = "system"
-		w.loss.Add(mapping.RoleKind(m.Role), mapping.ActionConverted, "ash has no developer role; written as system", 1)
+		w.lost.Add(loss.Role(m.Role), loss.Converted, "ash has no developer role; written as system", 1)
 	default:
 		role = "user"
 		m = mapping.AsUser(m)
-		w.loss.Add(mapping.RoleKind(e.Message.Role), mapping.ActionConverted, "ash has no such role; written as a user message", 1)
+		w.lost.Add(loss.Role(e.Message.Role), loss.Converted, "ash has no such role; written as a user message", 1)
 	}
 	w.lossForeign(e)
 	var o jsonx.Obj
@@ -454,7 +465,7 @@ func (w *writer) message(of *outFile, e *session.Entry) error {
 	o.Str("created_at", w.when(e.Time))
 	if m.TokenCount != nil {
 		o.Int("token_count", *m.TokenCount)
-	} else if !w.own {
+	} else if n := noteOf[entryNote](&e.Source); !w.own || n != nil && n.NullTokenCount {
 		o.Null("token_count")
 	}
 	if w.own {
@@ -492,7 +503,7 @@ func (w *writer) content(m *session.Message, msgID string, e *session.Entry) ([]
 			if p, ok := w.toolEntry(b, msgID, e); ok {
 				tools = append(tools, p)
 			}
-			if string(b.Extra.Get(xInline)) == "false" {
+			if n := noteOf[callNote](&b.Source); n != nil && n.NotInline {
 				continue
 			}
 			allText = false
@@ -511,11 +522,11 @@ func (w *writer) content(m *session.Message, msgID string, e *session.Entry) ([]
 			w.blockExtras(&o, b.Extra)
 			elems = append(elems, o.Bytes())
 		case session.BlockThinking:
-			w.loss.Add("thinking-block", "dropped", "ash has no thinking blocks", 1)
+			w.lost.Add(loss.Block(session.BlockThinking), loss.Dropped, "ash has no thinking blocks", 1)
 		case session.BlockImage, session.BlockFile:
-			w.loss.Add(string(b.Type)+"-block", "dropped", "ash has no images or files", 1)
+			w.lost.Add(loss.Block(b.Type), loss.Dropped, "ash has no images or files", 1)
 		default:
-			w.loss.Add(string(b.Type)+"-block", "dropped", "ash has no such block", 1)
+			w.lost.Add(loss.Block(b.Type), loss.Dropped, "ash has no such block", 1)
 		}
 	}
 	if allText && (len(elems) == 1 && (m.ContentIsString || !w.own) || len(elems) == 0 && (m.ContentIsString || !w.own)) {
@@ -536,15 +547,18 @@ func (w *writer) blockExtras(o *jsonx.Obj, x session.Extras) {
 // from ash have one only when the source did; calls from other layouts
 // always get one, right after the message, as ash's writer does.
 func (w *writer) toolEntry(b session.Block, msgID string, e *session.Entry) (pendingTool, bool) {
-	note := b.Extra.Get(xEntry)
-	if note == nil && w.own {
+	note := noteOf[callNote](&b.Source)
+	if (note == nil || !note.Entry) && w.own {
 		return pendingTool{}, false
+	}
+	if note == nil {
+		note = &callNote{}
 	}
 	args := b.Arguments
 	if len(args) == 0 {
 		args = []byte("{}")
 	}
-	n := gjson.ParseBytes(note)
+	n := gjson.ParseBytes(note.Members)
 	var o jsonx.Obj
 	o.Str("type", "tool_use").Str("id", b.ToolCallID).Str("message_id", msgID)
 	name, input := jsonx.String(b.ToolName), []byte(args)
@@ -555,22 +569,22 @@ func (w *writer) toolEntry(b session.Block, msgID string, e *session.Entry) (pen
 		input = []byte(v.Raw)
 	}
 	o.Raw("name", name).Raw("input", input)
-	if !n.Get(gjsonKey(xNoASID)).Exists() {
+	if !note.NoASID {
 		w.sidechain(&o, e)
 	}
 	n.ForEach(func(k, v gjson.Result) bool {
 		switch k.String() {
-		case "slot", "name", "input", xNoASID:
+		case "name", "input":
 		default:
 			o.Raw(k.String(), []byte(v.Raw))
 		}
 		return true
 	})
 	line := o.Bytes()
-	if raw := b.Extra.Get(xRaw); raw != nil && w.own {
-		line = jsonx.Merge(raw, line)
+	if note.Raw != nil && w.own {
+		line = jsonx.Merge(note.Raw, line)
 	}
-	return pendingTool{slot: int(n.Get("slot").Int()), line: line}, true
+	return pendingTool{slot: note.Slot, line: line}, true
 }
 
 func (w *writer) toolResult(e *session.Entry) []byte {
@@ -582,7 +596,7 @@ func (w *writer) toolResult(e *session.Entry) []byte {
 	}
 	for _, b := range m.Content {
 		if b.Type != session.BlockText {
-			w.loss.Add(string(b.Type)+"-block", "dropped", "ash tool results are text only", 1)
+			w.lost.Add(loss.Block(b.Type), loss.Dropped, "ash tool results are text only", 1)
 		}
 	}
 	w.sidechain(&o, e)
@@ -647,7 +661,10 @@ func (w *writer) historyOf(e *session.Entry, role string) error {
 	if w.history == nil || e.Sidechain != "" {
 		return nil
 	}
-	note := e.Extra.Get(xHistory)
+	var note []byte
+	if n := noteOf[entryNote](&e.Source); n != nil {
+		note = n.History
+	}
 	if w.own && note == nil {
 		return nil
 	}
@@ -716,8 +733,8 @@ func contains(xs []string, s string) bool {
 // stateFile is state.json: the source's, re-indented as pydantic writes it,
 // or one built from the header for sessions from other layouts.
 func (w *writer) stateFile() ([]byte, bool) {
-	if st := w.meta.Extra.Get(xState); st != nil {
-		return pretty(st), true
+	if n := noteOf[metaNote](&w.meta.Source); n != nil && n.State != nil {
+		return pretty(n.State), true
 	}
 	if w.own {
 		return nil, false // ash's own test fixtures have none

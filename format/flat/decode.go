@@ -16,7 +16,7 @@ import (
 // encoding of the result holds the same JSON value as the line.
 
 func decodeHeader(line []byte) (*session.Meta, error) {
-	m := &session.Meta{Origin: Name, Raw: line}
+	m := &session.Meta{Source: session.Source{Origin: Name, Raw: line}}
 	err := jsonx.Members(line, func(k string, v []byte) {
 		r := gjson.ParseBytes(v)
 		switch {
@@ -62,7 +62,7 @@ func decodeBranch(line []byte) (*session.Parent, error) {
 // decodeEntry maps a message, compaction or unknown line onto an Entry.
 func decodeEntry(line []byte, n int) (*session.Entry, error) {
 	v := gjson.ParseBytes(line)
-	e := &session.Entry{Type: v.Get("type").String(), Origin: Name, Raw: line, Line: n}
+	e := &session.Entry{Type: v.Get("type").String(), Source: session.Source{Origin: Name, Raw: line, Line: n}}
 	switch e.Type {
 	case "message":
 		e.Kind = session.KindMessage

@@ -4,6 +4,7 @@ import (
 	"bufio"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
@@ -28,7 +29,7 @@ func writeForeign(w *bufio.Writer, r session.Reader, opt format.WriteOptions) er
 }
 
 // writePath writes the entries of r that x puts on the active path.
-func writePath(w *bufio.Writer, src *session.Meta, x *mapping.PathIndex, r session.Reader, loss *format.Loss) error {
+func writePath(w *bufio.Writer, src *session.Meta, x *mapping.PathIndex, r session.Reader, lost *loss.Counter) error {
 	m := *src
 	meta := m
 	switch {
@@ -37,8 +38,8 @@ func writePath(w *bufio.Writer, src *session.Meta, x *mapping.PathIndex, r sessi
 	case !mapping.IsUUID(meta.ID):
 		meta.ID = mapping.UUID("flat:" + meta.ID) // flat's own form
 	}
-	lossMeta(&m, loss)
-	fs := newForeignState(&meta, loss)
+	lossMeta(&m, lost)
+	fs := newForeignState(&meta, lost)
 	x.PathIDs(func(id string) {
 		if mapping.IsHex8(id) {
 			fs.reserved[id] = true // keep pi-style ids; never derive them for another entry
@@ -85,26 +86,26 @@ func (s *foreignState) header(lw *lineWriter, meta *session.Meta, parent *sessio
 		}
 		lw.line(nil, encodeBranch(&branch, false))
 	} else if p != nil {
-		s.loss.Add("parent-link", "dropped", "flat's branch line needs the parent's file path and fork entry id", 1)
+		s.lost.Add(loss.ParentLink, loss.Dropped, "flat's branch line needs the parent's file path and fork entry id", 1)
 	}
 }
 
-func lossMeta(m *session.Meta, loss *format.Loss) {
-	add := func(kind, reason string, ok bool) {
+func lossMeta(m *session.Meta, lost *loss.Counter) {
+	add := func(kind loss.Kind, reason string, ok bool) {
 		if ok {
-			loss.Add(kind, "dropped", reason, 1)
+			lost.Add(kind, loss.Dropped, reason, 1)
 		}
 	}
-	add("session-title", "flat's header has no title", m.Title != "")
-	add("session-model", "flat keeps the model per assistant message only", m.Model != "" || m.Provider != "" || m.ThinkingLevel != "")
-	add("session-field", "flat's header has no slot for the source's other fields", len(m.Extra) > 0)
-	loss.Add("checkpoint", "dropped", "flat has no file snapshots", len(m.Checkpoints))
+	add(loss.SessionTitle, "flat's header has no title", m.Title != "")
+	add(loss.SessionModel, "flat keeps the model per assistant message only", m.Model != "" || m.Provider != "" || m.ThinkingLevel != "")
+	add(loss.SessionField, "flat's header has no slot for the source's other fields", m.Unknown() > 0)
+	lost.Add(loss.Checkpoint, loss.Dropped, "flat has no file snapshots", len(m.Checkpoints))
 }
 
 // foreignState carries the chain across written lines.
 type foreignState struct {
 	sessionID string
-	loss      *format.Loss
+	lost      *loss.Counter
 	taken     map[string]bool   // ids in the output
 	reserved  map[string]bool   // 8-hex source ids that will be kept when their entry is written
 	ids       map[string]string // source id -> written id
@@ -114,8 +115,8 @@ type foreignState struct {
 	lines     int
 }
 
-func newForeignState(m *session.Meta, loss *format.Loss) *foreignState {
-	return &foreignState{sessionID: m.ID, loss: loss, taken: map[string]bool{}, reserved: map[string]bool{}, ids: map[string]string{}, toolNames: map[string]string{}, lines: 1}
+func newForeignState(m *session.Meta, lost *loss.Counter) *foreignState {
+	return &foreignState{sessionID: m.ID, lost: lost, taken: map[string]bool{}, reserved: map[string]bool{}, ids: map[string]string{}, toolNames: map[string]string{}, lines: 1}
 }
 
 // newID keeps an unused 8-hex source id, else derives one.
@@ -144,7 +145,7 @@ func (s *foreignState) when(t session.Time) session.Time {
 // (for ash's tool_result blocks) several.
 func (s *foreignState) emit(lw *lineWriter, e *session.Entry) {
 	if e.Sidechain != "" {
-		s.loss.Add("sidechain-entry", "dropped", "flat has no sub-agent runs", 1)
+		s.lost.Add(loss.Sidechain, loss.Dropped, "flat has no sub-agent runs", 1)
 		return
 	}
 	switch {
@@ -153,7 +154,7 @@ func (s *foreignState) emit(lw *lineWriter, e *session.Entry) {
 	case e.Kind == session.KindCompaction && e.Compaction != nil:
 		s.emitCompaction(lw, e)
 	default:
-		s.loss.Add(mapping.EntryKind(e), "dropped", "flat has message and compaction entries only", 1)
+		s.lost.Add(loss.Entry(e), loss.Dropped, "flat has message and compaction entries only", 1)
 	}
 }
 
@@ -162,24 +163,24 @@ func (s *foreignState) emitCompaction(lw *lineWriter, e *session.Entry) {
 	first := s.ids[c.FirstKeptID]
 	if first == "" && s.last == "" {
 		// Nothing was written before it, so there is no entry it could keep.
-		s.loss.Add("compaction-entry", "dropped", "flat's compaction must name an earlier kept entry, and none was written before this one", 1)
+		s.lost.Add(loss.CompactionEntry, loss.Dropped, "flat's compaction must name an earlier kept entry, and none was written before this one", 1)
 		return
 	}
 	if first == "" {
 		// flat's compaction must name a kept entry; the nearest one
 		// before the summary keeps the least of what the source dropped.
-		s.loss.Add("compaction-first-kept", "moved", "flat's compaction must name an earlier kept entry; the entry before the summary is kept", 1)
+		s.lost.Add(loss.FirstKept, loss.Moved, "flat's compaction must name an earlier kept entry; the entry before the summary is kept", 1)
 		first = s.last
 	}
-	drop := func(kind string, set bool) {
+	drop := func(kind loss.Kind, set bool) {
 		if set {
-			s.loss.Add(kind, "dropped", "flat's compaction entry has no such field", 1)
+			s.lost.Add(kind, loss.Dropped, "flat's compaction entry has no such field", 1)
 		}
 	}
-	drop("compaction-tokens-after", c.TokensAfter != nil)
-	drop("compaction-details", len(c.Details) > 0 && string(c.Details) != "null")
-	drop("compaction-branch", c.BranchID != "")
-	s.lossExtras(e.Extra)
+	drop(loss.CompactionTokensAfter, c.TokensAfter != nil)
+	drop(loss.CompactionDetails, len(c.Details) > 0 && string(c.Details) != "null")
+	drop(loss.CompactionBranch, c.BranchID != "")
+	s.lossExtras(e)
 	id := s.newID(e.ID, true)
 	lw.line(nil, encodeCompaction(e, id, s.last, first, s.when(e.Time), false))
 	s.last = id
@@ -190,10 +191,10 @@ func (s *foreignState) emitMessage(lw *lineWriter, e *session.Entry) {
 	switch m.Role {
 	case session.RoleUser, session.RoleAssistant, session.RoleTool:
 	default:
-		s.loss.Add(mapping.RoleKind(m.Role), "dropped", "flat has user, assistant and tool_result messages only", 1)
+		s.lost.Add(loss.Role(m.Role), loss.Dropped, "flat has user, assistant and tool_result messages only", 1)
 		return
 	}
-	s.lossExtras(e.Extra)
+	s.lossExtras(e)
 	msg, results := s.convertMessage(m)
 	when := s.when(e.Time)
 	if msg != nil && msg.Role == session.RoleTool && !s.called(msg) {
@@ -226,7 +227,7 @@ func (s *foreignState) called(r *session.Message) bool {
 	if _, ok := s.toolNames[r.ToolCallID]; ok {
 		return true
 	}
-	s.loss.Add("tool-result", mapping.ActionDropped, "its tool call is not in an assistant message flat can write", 1)
+	s.lost.Add(loss.ToolResult, loss.Dropped, "its tool call is not in an assistant message flat can write", 1)
 	return false
 }
 
@@ -246,7 +247,7 @@ func (s *foreignState) convertMessage(m *session.Message) (*session.Message, []*
 			continue
 		case session.BlockToolCall:
 			if m.Role != session.RoleAssistant {
-				s.loss.Add("tool-call", mapping.ActionDropped, "flat has tool calls in assistant messages only", 1)
+				s.lost.Add(loss.ToolCall, loss.Dropped, "flat has tool calls in assistant messages only", 1)
 				continue
 			}
 			s.toolNames[b.ToolCallID] = b.ToolName
@@ -275,26 +276,24 @@ func (s *foreignState) convertBlock(b session.Block) (session.Block, bool) {
 	case session.BlockThinking:
 		out.Text = b.Text
 		if b.Signature != "" || b.Redacted {
-			s.loss.Add("thinking-signature", "dropped", "flat's thinking block has no signature or redaction flag", 1)
+			s.lost.Add(loss.Signature, loss.Dropped, "flat's thinking block has no signature or redaction flag", 1)
 		}
 	case session.BlockImage, session.BlockFile:
 		if b.Data == "" {
-			s.loss.Add(string(b.Type)+"-without-data", "dropped", "flat keeps images inline as base64 only", 1)
+			s.lost.Add(loss.WithoutData(b.Type), loss.Dropped, "flat keeps images inline as base64 only", 1)
 			return out, false
 		}
 		out.Type, out.Data, out.MimeType = session.BlockImage, b.Data, b.MimeType
 		if b.Filename != "" {
-			s.loss.Add("file-name", "dropped", "flat's image block has no file name", 1)
+			s.lost.Add(loss.FileName, loss.Dropped, "flat's image block has no file name", 1)
 		}
 	case session.BlockToolCall:
 		out.ToolCallID, out.ToolName, out.Arguments = b.ToolCallID, b.ToolName, b.Arguments
 	default:
-		s.loss.Add(string(b.Type)+"-block", "dropped", "flat has text, thinking, image and tool_call blocks only", 1)
+		s.lost.Add(loss.Block(b.Type), loss.Dropped, "flat has text, thinking, image and tool_call blocks only", 1)
 		return out, false
 	}
-	if len(b.Extra) > 0 {
-		s.loss.Add("block-field", "dropped", "flat's content blocks have no slot for the source's other fields", len(b.Extra))
-	}
+	s.lost.Add(loss.BlockField, loss.Dropped, "flat's content blocks have no slot for the source's other fields", b.Unknown())
 	return out, true
 }
 
@@ -303,29 +302,27 @@ func (s *foreignState) convertBlock(b session.Block) (session.Block, bool) {
 func (s *foreignState) stopReason(m *session.Message) string {
 	r, ok := mapping.Stop(m)
 	if !ok {
-		s.loss.Add("stop-reason", "flattened", "flat knows stop, length, tool_use, error and aborted only", 1)
+		s.lost.Add(loss.StopReason, loss.Flattened, "flat knows stop, length, tool_use, error and aborted only", 1)
 	}
 	return r
 }
 
 func (s *foreignState) lossMessage(m *session.Message) {
-	add := func(kind string, set bool) {
+	add := func(kind loss.Kind, set bool) {
 		if set {
-			s.loss.Add(kind, "dropped", "flat's message has no such field", 1)
+			s.lost.Add(kind, loss.Dropped, "flat's message has no such field", 1)
 		}
 	}
-	add("message-api", m.API != "")
-	add("message-details", len(m.Details) > 0 && string(m.Details) != "null")
-	add("message-author", m.AuthorID != "" || m.AuthorName != "")
-	add("message-token-count", m.TokenCount != nil)
-	add("reasoning-tokens", m.Usage != nil && m.Usage.Reasoning != 0)
+	add(loss.MessageAPI, m.API != "")
+	add(loss.MessageDetails, len(m.Details) > 0 && string(m.Details) != "null")
+	add(loss.MessageAuthor, m.AuthorID != "" || m.AuthorName != "")
+	add(loss.MessageTokens, m.TokenCount != nil)
+	add(loss.ReasoningTokens, m.Usage != nil && m.Usage.Reasoning != 0)
 	if len(m.Extra) > 0 {
-		s.loss.Add("message-field", "dropped", "flat's message has no slot for the source's other fields", len(m.Extra))
+		s.lost.Add(loss.MessageField, loss.Dropped, "flat's message has no slot for the source's other fields", len(m.Extra))
 	}
 }
 
-func (s *foreignState) lossExtras(x session.Extras) {
-	if len(x) > 0 {
-		s.loss.Add("entry-field", "dropped", "flat's entry has no slot for the source's other fields", len(x))
-	}
+func (s *foreignState) lossExtras(e *session.Entry) {
+	s.lost.Add(loss.EntryField, loss.Dropped, "flat's entry has no slot for the source's other fields", e.Unknown())
 }

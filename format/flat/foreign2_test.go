@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
@@ -31,11 +32,11 @@ func TestStopReasonMapping(t *testing.T) {
 		{"content_filter", nil, "", "stop", true},
 	}
 	for _, c := range cases {
-		loss := &format.Loss{}
-		s := &foreignState{loss: loss}
+		lost := &loss.Counter{}
+		s := &foreignState{lost: lost}
 		got := s.stopReason(&session.Message{StopReason: c.in, Content: c.content, Error: c.errMsg})
-		if got != c.want || (len(loss.Items()) > 0) != c.lossy {
-			t.Errorf("%q: got %q (loss %v), want %q (lossy %v)", c.in, got, loss.Items(), c.want, c.lossy)
+		if got != c.want || (len(lost.Items()) > 0) != c.lossy {
+			t.Errorf("%q: got %q (loss %v), want %q (lossy %v)", c.in, got, lost.Items(), c.want, c.lossy)
 		}
 	}
 }
@@ -46,7 +47,7 @@ func TestWriteForeignParentAndIDs(t *testing.T) {
 	user := &session.Message{Role: session.RoleUser, Content: []session.Block{text("hi")}}
 	mk := func(parent *session.Parent) *session.Session {
 		return &session.Session{
-			Meta: session.Meta{Cwd: "/w", Created: tm("2026-02-09T10:15:26.123456789-08:00"), Parent: parent, Origin: "goat",
+			Meta: session.Meta{Cwd: "/w", Created: tm("2026-02-09T10:15:26.123456789-08:00"), Parent: parent, Source: session.Source{Origin: "goat"},
 				Checkpoints: []session.Checkpoint{{ID: "session-end"}}},
 			Entries: []*session.Entry{
 				{Kind: session.KindMessage, ID: "9b3c1a2e-0000-4000-8000-000000000001", Message: user},
@@ -55,10 +56,10 @@ func TestWriteForeignParentAndIDs(t *testing.T) {
 			},
 		}
 	}
-	loss := &format.Loss{}
+	lost := &loss.Counter{}
 	var out bytes.Buffer
 	p := &session.Parent{Path: "/s/parent.jsonl", EntryID: "aaaaaaa1", Summary: "why"}
-	if err := New().WriteTo(&out, &session.SliceReader{S: mk(p)}, format.WriteOptions{Loss: loss}); err != nil {
+	if err := New().WriteTo(&out, &session.SliceReader{S: mk(p)}, format.WriteOptions{Loss: lost}); err != nil {
 		t.Fatal(err)
 	}
 	l := lines(out.Bytes())
@@ -72,8 +73,8 @@ func TestWriteForeignParentAndIDs(t *testing.T) {
 		t.Errorf("branch: %s", l[1])
 	}
 	var kinds []string
-	for _, it := range loss.Items() {
-		kinds = append(kinds, it.Kind)
+	for _, it := range lost.Items() {
+		kinds = append(kinds, string(it.Kind))
 	}
 	if got := strings.Join(kinds, ","); got != "checkpoint,sidechain-entry" {
 		t.Errorf("losses: %s", got)
@@ -88,13 +89,13 @@ func TestWriteForeignParentAndIDs(t *testing.T) {
 	}
 
 	// A parent known only by session id cannot become a branch line.
-	loss = &format.Loss{}
+	lost = &loss.Counter{}
 	out.Reset()
-	if err := New().WriteTo(&out, &session.SliceReader{S: mk(&session.Parent{SessionID: "p"})}, format.WriteOptions{Loss: loss}); err != nil {
+	if err := New().WriteTo(&out, &session.SliceReader{S: mk(&session.Parent{SessionID: "p"})}, format.WriteOptions{Loss: lost}); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(lines(out.Bytes())); n != 2 || !strings.Contains(loss.Items()[1].String(), "parent-link dropped") {
-		t.Errorf("%d lines, losses %v", n, loss.Items())
+	if n := len(lines(out.Bytes())); n != 2 || !strings.Contains(lost.Items()[1].String(), "parent-link dropped") {
+		t.Errorf("%d lines, losses %v", n, lost.Items())
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/internal/golden"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
@@ -25,12 +26,12 @@ func text(s string) session.Block { return session.Block{Type: session.BlockText
 func foreignSession() *session.Session {
 	at := func(sec int) session.Time { return tm(fmt.Sprintf("2026-01-11T10:00:%02d.123456+00:00", sec)) }
 	msg := func(id, parent string, sec int, m *session.Message) *session.Entry {
-		return &session.Entry{Kind: session.KindMessage, ID: id, ParentID: parent, Time: at(sec), Message: m, Origin: "tree"}
+		return &session.Entry{Kind: session.KindMessage, ID: id, ParentID: parent, Time: at(sec), Message: m, Source: session.Source{Origin: "tree"}}
 	}
 	five := int64(5)
 	hundred, ten := int64(100), int64(10)
 	return &session.Session{
-		Meta: session.Meta{ID: "sess-1", Title: "Fix it", Cwd: "/w", Created: at(0), Origin: "tree", Version: "3", Model: "claude"},
+		Meta: session.Meta{ID: "sess-1", Title: "Fix it", Cwd: "/w", Created: at(0), Source: session.Source{Origin: "tree"}, Version: "3", Model: "claude"},
 		Entries: []*session.Entry{
 			msg("a1b2c3d4", "", 1, &session.Message{Role: session.RoleUser, Content: []session.Block{text("hi")}, ContentIsString: true}),
 			msg("not-hex-2", "a1b2c3d4", 2, &session.Message{Role: session.RoleAssistant, API: "anthropic-messages", Model: "claude", Provider: "anthropic",
@@ -40,9 +41,9 @@ func foreignSession() *session.Session {
 			msg("c3", "not-hex-2", 3, &session.Message{Role: session.RoleTool, SourceRole: "toolResult", ToolCallID: "call1", ToolName: "bash",
 				Content: []session.Block{text("a.go")}, Details: json.RawMessage(`{"x":1}`)}),
 			msg("c4", "c3", 4, &session.Message{Role: session.RoleUser, Content: []session.Block{text("abandoned branch")}}),
-			{Kind: session.KindCustom, ID: "c5", ParentID: "c3", Time: at(5), Custom: &session.Custom{CustomType: "ext", Data: json.RawMessage(`{}`)}, Origin: "tree"},
-			{Kind: session.KindLabel, ID: "c6", ParentID: "c5", Time: at(6), Label: &session.Label{TargetID: "c3", Label: "x"}, Origin: "tree"},
-			{Kind: session.KindCompaction, ID: "c7", ParentID: "c6", Time: at(7), Origin: "tree",
+			{Kind: session.KindCustom, ID: "c5", ParentID: "c3", Time: at(5), Custom: &session.Custom{CustomType: "ext", Data: json.RawMessage(`{}`)}, Source: session.Source{Origin: "tree"}},
+			{Kind: session.KindLabel, ID: "c6", ParentID: "c5", Time: at(6), Label: &session.Label{TargetID: "c3", Label: "x"}, Source: session.Source{Origin: "tree"}},
+			{Kind: session.KindCompaction, ID: "c7", ParentID: "c6", Time: at(7), Source: session.Source{Origin: "tree"},
 				Compaction: &session.Compaction{Summary: "## Goal\nfix", FirstKeptID: "c3", TokensBefore: &hundred, TokensAfter: &ten}},
 			msg("c8", "c7", 8, &session.Message{Role: session.RoleAssistant, Model: "claude", Provider: "anthropic",
 				Content: []session.Block{{Type: session.BlockToolCall, ToolCallID: "call2", ToolName: "edit"}}}),
@@ -56,14 +57,14 @@ func foreignSession() *session.Session {
 }
 
 func TestWriteForeign(t *testing.T) {
-	loss := &format.Loss{}
+	lost := &loss.Counter{}
 	var out bytes.Buffer
-	if err := New().WriteTo(&out, &session.SliceReader{S: foreignSession()}, format.WriteOptions{Loss: loss}); err != nil {
+	if err := New().WriteTo(&out, &session.SliceReader{S: foreignSession()}, format.WriteOptions{Loss: lost}); err != nil {
 		t.Fatal(err)
 	}
 	golden.Assert(t, "foreign/out.jsonl", out.Bytes())
 	var items strings.Builder
-	for _, it := range loss.Items() {
+	for _, it := range lost.Items() {
 		items.WriteString(it.String() + "\n")
 	}
 	golden.Assert(t, "foreign/loss.txt", []byte(items.String()))

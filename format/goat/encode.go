@@ -102,10 +102,15 @@ func encodeToolCall(b session.Block, goatOrigin bool) []byte {
 	if b.ToolCallID != "" {
 		o.Str("id", b.ToolCallID)
 	}
-	if !goatOrigin {
+	var note *callNote
+	if b.Origin == Name {
+		note, _ = b.Private.(*callNote)
+	}
+	switch {
+	case !goatOrigin, note != nil && note.Type:
 		o.Str("type", "function")
-	} else if v := b.Extra.Get("type"); v != nil {
-		o.Raw("type", v)
+	case b.Extra.Get("type") != nil:
+		o.Raw("type", b.Extra.Get("type"))
 	}
 	f := &jsonx.Obj{}
 	if b.ToolName != "" {

@@ -60,7 +60,8 @@ func (Format) Detect(path string) bool {
 // messages.jsonl exists with a first line holding uuid and message.role (an
 // empty file is a session that has no messages yet).
 func isSession(dir string) bool {
-	meta := format.Head(filepath.Join(dir, MetadataFile), 1<<16)
+	// A byte order mark is looked past: validate reports it (utf8-bom).
+	meta := format.TrimBOM(format.Head(filepath.Join(dir, MetadataFile), 1<<16))
 	if meta == nil {
 		return false
 	}
@@ -79,7 +80,7 @@ func isSession(dir string) bool {
 	br := bufio.NewReaderSize(f, 1<<16)
 	for {
 		line, err := br.ReadSlice('\n')
-		if t := bytes.TrimSpace(line); len(t) > 0 {
+		if t := bytes.TrimSpace(format.TrimBOM(line)); len(t) > 0 {
 			v := gjson.ParseBytes(t)
 			return v.Get("uuid").Exists() && v.Get("message.role").Exists()
 		}

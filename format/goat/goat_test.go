@@ -12,6 +12,7 @@ import (
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/internal/golden"
 	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
@@ -196,12 +197,12 @@ func TestRoundTripBytes(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := t.TempDir()
-			loss := &format.Loss{}
-			written, err := Format{}.Write(r, out, format.WriteOptions{Loss: loss})
+			lost := &loss.Counter{}
+			written, err := Format{}.Write(r, out, format.WriteOptions{Loss: lost})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if items := loss.Items(); len(items) != 0 {
+			if items := lost.Items(); len(items) != 0 {
 				t.Errorf("goat -> goat lost %v", items)
 			}
 			want, got := filesOf(t, dir), filesOf(t, filepath.Join(out, filepath.Base(dir)))

@@ -3,8 +3,8 @@ package goat
 import (
 	"strconv"
 
-	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
@@ -36,12 +36,12 @@ func (w *writer) plan(x *mapping.PathIndex, r session.Reader) (*plan, error) {
 		return nil, err
 	}
 	defer p.abort()
-	loss := w.opt.Loss
+	lost := w.opt.Loss
 	if branches := x.Plan(); x.Main() > 0 {
-		x.Loss(loss, "goat", branches)
+		x.Loss(lost, "goat", branches)
 	}
 	if m.Origin != Name {
-		countMetaLoss(m, loss)
+		countMetaLoss(m, lost)
 	}
 	err = x.Walk(r, func(e *session.Entry, on bool) error {
 		switch {
@@ -120,9 +120,9 @@ func isTranscript(e *session.Entry) bool {
 }
 
 func (w *writer) entry(p *plan, sessionID string, e *session.Entry) {
-	loss := w.opt.Loss
+	lost := w.opt.Loss
 	if e.Kind != session.KindMessage || e.Message == nil {
-		loss.Add(mapping.EntryKind(e), "dropped", "goat's messages.jsonl holds chat messages only", 1)
+		lost.Add(loss.Entry(e), loss.Dropped, "goat's messages.jsonl holds chat messages only", 1)
 		return
 	}
 	if e.Origin == Name {
@@ -136,8 +136,8 @@ func (w *writer) entry(p *plan, sessionID string, e *session.Entry) {
 			return
 		}
 	}
-	m, ok := foreignMessage(src, loss)
-	if !ok || !p.answers(m, loss) {
+	m, ok := foreignMessage(src, lost)
+	if !ok || !p.answers(m, lost) {
 		return
 	}
 	if m.Role == session.RoleUser {
@@ -154,15 +154,13 @@ func (w *writer) entry(p *plan, sessionID string, e *session.Entry) {
 		id = mapping.UUID(sessionID + ":" + strconv.Itoa(p.messages.n+1))
 	}
 	p.messages.line(encodeLine(&session.Entry{Time: entryTime(e), Message: m}, id, false))
-	if len(e.Extra) > 0 {
-		loss.Add("entry-field", "dropped", "goat has no slot for the source format's extra fields", len(e.Extra))
-	}
+	lost.Add(loss.EntryField, loss.Dropped, "goat has no slot for the source format's extra fields", e.Unknown())
 }
 
 // answers records an assistant message's tool calls, and reports whether
 // a tool message answers one of them: goat (and its validator) need every
 // tool message to follow its call, and calls live on assistant messages only.
-func (p *plan) answers(m *session.Message, loss *format.Loss) bool {
+func (p *plan) answers(m *session.Message, lost *loss.Counter) bool {
 	switch m.Role {
 	case session.RoleAssistant:
 		for _, b := range m.Content {
@@ -172,7 +170,7 @@ func (p *plan) answers(m *session.Message, loss *format.Loss) bool {
 		}
 	case session.RoleTool:
 		if !p.calls[m.ToolCallID] {
-			loss.Add("tool-result", "dropped", "its tool call is not in an assistant message goat can write", 1)
+			lost.Add(loss.ToolResult, loss.Dropped, "its tool call is not in an assistant message goat can write", 1)
 			return false
 		}
 	}
@@ -198,7 +196,7 @@ func (w *writer) toolResults(p *plan, sessionID string, e *session.Entry) *sessi
 			continue
 		}
 		if b.IsError {
-			w.opt.Loss.Add("is-error", "dropped", "goat's tool messages have no error flag", 1)
+			w.opt.Loss.Add(loss.IsError, loss.Dropped, "goat's tool messages have no error flag", 1)
 		}
 		tm := &session.Message{Role: session.RoleTool, ToolCallID: b.ToolCallID, ContentIsString: true,
 			Content: []session.Block{{Type: session.BlockText, Text: b.Text}}}
@@ -222,19 +220,23 @@ func (w *writer) toolResults(p *plan, sessionID string, e *session.Entry) *sessi
 // foreignMessage maps a message from another layout onto what a goat
 // ChatMessage can say, counting each loss. ok is false when the message is
 // dropped as a whole.
-func foreignMessage(src *session.Message, loss *format.Loss) (*session.Message, bool) {
+func foreignMessage(src *session.Message, lost *loss.Counter) (*session.Message, bool) {
 	m := &session.Message{Role: src.Role, ToolCallID: src.ToolCallID}
 	switch src.Role {
 	case session.RoleUser, session.RoleAssistant, session.RoleSystem, session.RoleTool:
 	case session.RoleDeveloper:
 		m.Role = session.RoleSystem
-		loss.Add(mapping.RoleKind(src.Role), "converted", "goat has no developer role; written as system", 1)
+		lost.Add(loss.Role(src.Role), loss.Converted, "goat has no developer role; written as system", 1)
 	default:
-		loss.Add(mapping.RoleKind(src.Role), "dropped", "goat has no such message role", 1)
+		lost.Add(loss.Role(src.Role), loss.Dropped, "goat has no such message role", 1)
 		return nil, false
 	}
 	var texts, images, calls []session.Block
 	for _, b := range src.Content {
+		switch b.Type {
+		case session.BlockText, session.BlockImage, session.BlockToolCall:
+			lost.Add(loss.BlockField, loss.Dropped, "goat has no slot for the source format's extra fields", b.Unknown())
+		}
 		switch b.Type {
 		case session.BlockText:
 			texts = append(texts, b)
@@ -243,33 +245,33 @@ func foreignMessage(src *session.Message, loss *format.Loss) (*session.Message, 
 		case session.BlockToolCall:
 			calls = append(calls, b)
 		case session.BlockThinking:
-			loss.Add("thinking-block", "dropped", "goat stores no thinking", 1)
+			lost.Add(loss.Block(session.BlockThinking), loss.Dropped, "goat stores no thinking", 1)
 		default:
-			loss.Add(string(b.Type)+"-block", "dropped", "goat has no such content part", 1)
+			lost.Add(loss.Block(b.Type), loss.Dropped, "goat has no such content part", 1)
 		}
 	}
 	if src.Usage != nil {
-		loss.Add("usage", "dropped", "goat stores no per-message usage", 1)
+		lost.Add(loss.Usage, loss.Dropped, "goat stores no per-message usage", 1)
 	}
 	if src.IsError {
-		loss.Add("is-error", "dropped", "goat's tool messages have no error flag", 1)
+		lost.Add(loss.IsError, loss.Dropped, "goat's tool messages have no error flag", 1)
 	}
 	if src.Error != "" || src.StopReason != "" {
-		loss.Add("stop-reason", "dropped", "goat stores no stop reason or error per message", 1)
+		lost.Add(loss.StopReason, loss.Dropped, "goat stores no stop reason or error per message", 1)
 	}
 	if len(src.Extra) > 0 {
-		loss.Add("message-field", "dropped", "goat has no slot for the source format's extra fields", len(src.Extra))
+		lost.Add(loss.MessageField, loss.Dropped, "goat has no slot for the source format's extra fields", len(src.Extra))
 	}
 	switch m.Role {
 	case session.RoleAssistant:
-		assistantContent(m, texts, images, calls, loss)
+		assistantContent(m, texts, images, calls, lost)
 	case session.RoleTool:
 		m.ContentIsString = true
 		m.Content = []session.Block{{Type: session.BlockText, Text: src.Text()}}
 		if len(images) > 0 {
-			loss.Add("image-block", "dropped", "goat's tool messages hold a string", len(images))
+			lost.Add(loss.Block(session.BlockImage), loss.Dropped, "goat's tool messages hold a string", len(images))
 		}
-		dropCalls(calls, loss)
+		dropCalls(calls, lost)
 	default:
 		if len(images) == 0 && len(texts) == 1 {
 			m.ContentIsString = true
@@ -279,20 +281,20 @@ func foreignMessage(src *session.Message, loss *format.Loss) (*session.Message, 
 			m.ContentIsString = true
 			m.Content = []session.Block{{Type: session.BlockText}}
 		}
-		dropCalls(calls, loss)
+		dropCalls(calls, lost)
 	}
 	return m, true
 }
 
 // assistantContent keeps only the last text block, as goat's
 // responseToAssistantMessage does, and null content for a tool-only turn.
-func assistantContent(m *session.Message, texts, images, calls []session.Block, loss *format.Loss) {
+func assistantContent(m *session.Message, texts, images, calls []session.Block, lost *loss.Counter) {
 	switch {
 	case len(texts) > 0:
 		m.ContentIsString = true
 		m.Content = []session.Block{texts[len(texts)-1]}
 		if len(texts) > 1 {
-			loss.Add("text-block", "dropped", "goat keeps only an assistant turn's last text block", len(texts)-1)
+			lost.Add(loss.Block(session.BlockText), loss.Dropped, "goat keeps only an assistant turn's last text block", len(texts)-1)
 		}
 	case len(calls) > 0:
 		m.ContentIsNull = true
@@ -301,32 +303,30 @@ func assistantContent(m *session.Message, texts, images, calls []session.Block, 
 		m.Content = []session.Block{{Type: session.BlockText}}
 	}
 	if len(images) > 0 {
-		loss.Add("image-block", "dropped", "goat's assistant messages hold text and tool calls only", len(images))
+		lost.Add(loss.Block(session.BlockImage), loss.Dropped, "goat's assistant messages hold text and tool calls only", len(images))
 	}
 	m.Content = append(m.Content, calls...)
 }
 
-func dropCalls(calls []session.Block, loss *format.Loss) {
+func dropCalls(calls []session.Block, lost *loss.Counter) {
 	if len(calls) > 0 {
-		loss.Add("tool-call", "dropped", "goat has tool calls on assistant messages only", len(calls))
+		lost.Add(loss.ToolCall, loss.Dropped, "goat has tool calls on assistant messages only", len(calls))
 	}
 }
 
 // countMetaLoss counts session-level data goat's metadata.json has no slot for.
-func countMetaLoss(m *session.Meta, loss *format.Loss) {
-	if len(m.Extra) > 0 {
-		loss.Add("session-field", "dropped", "goat's metadata.json has no slot for the source format's extra fields", len(m.Extra))
-	}
+func countMetaLoss(m *session.Meta, lost *loss.Counter) {
+	lost.Add(loss.SessionField, loss.Dropped, "goat's metadata.json has no slot for the source format's extra fields", m.Unknown())
 	if m.Provider != "" {
-		loss.Add("provider", "dropped", "goat's metadata.json has no provider", 1)
+		lost.Add(loss.Provider, loss.Dropped, "goat's metadata.json has no provider", 1)
 	}
 	if m.ThinkingLevel != "" {
-		loss.Add("thinking-level", "dropped", "goat's metadata.json has no thinking level", 1)
+		lost.Add(loss.ThinkingLevel, loss.Dropped, "goat's metadata.json has no thinking level", 1)
 	}
 	if m.Parent != nil && m.Parent.Path != "" {
-		loss.Add("parent-path", "dropped", "goat links a fork by parent session id only", 1)
+		lost.Add(loss.ParentPath, loss.Dropped, "goat links a fork by parent session id only", 1)
 	}
 	if len(m.Children) > 0 {
-		loss.Add("child-session", "dropped", "goat does not link child sessions", len(m.Children))
+		lost.Add(loss.ChildSession, loss.Dropped, "goat does not link child sessions", len(m.Children))
 	}
 }

@@ -253,6 +253,11 @@ func setURL(b *session.Block, u string) {
 	b.URL = u
 }
 
+// callNote is the reader's Private note on a tool call block.
+type callNote struct {
+	Type bool // the call has "type":"function"
+}
+
 // toolCall maps {index?, id?, type?, function:{name?, arguments}}. Arguments
 // holds the decoded JSON text; when it is not JSON it is kept as a string in
 // Extra "function.arguments" instead.
@@ -262,6 +267,13 @@ func toolCall(raw []byte) session.Block {
 		switch k {
 		case "id":
 			b.ToolCallID = str(v)
+		case "type":
+			if string(v) == `"function"` {
+				// The only type a tool call has: the block's own, spelled.
+				b.Source = session.Source{Origin: Name, Private: &callNote{Type: true}}
+				return
+			}
+			b.Extra = append(b.Extra, session.Field{Key: k, Value: bytes.Clone(v)})
 		case "function":
 			_ = jsonx.Members(v, func(fk string, fv []byte) {
 				switch fk {
@@ -300,7 +312,7 @@ func readMeta(dir string) (*session.Meta, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", p, err)
 	}
-	m := &session.Meta{Origin: Name, Raw: raw}
+	m := &session.Meta{Source: session.Source{Origin: Name, Raw: raw}}
 	var parent session.Parent
 	err = jsonx.Members(raw, func(k string, v []byte) {
 		switch k {

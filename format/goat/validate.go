@@ -79,6 +79,10 @@ func (v *sessionCheck) readJSONFile(p, schemaName string) (gjson.Result, []byte,
 		return gjson.Result{}, nil, fmt.Errorf("read %s: %w", p, err)
 	}
 	v.rep.Counted(Name, 1, 0)
+	if bytes.HasPrefix(b, format.BOM) {
+		v.rep.Add(format.BOMFinding(p))
+		return gjson.Result{}, b, nil
+	}
 	if col, msg, bad := jsonx.SyntaxError(b); bad {
 		line, c := lineCol(b, col)
 		rule := "json-syntax"

@@ -14,6 +14,7 @@ import (
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
@@ -173,7 +174,7 @@ func (w *writer) checkpoint(cp session.Checkpoint) error {
 			continue
 		}
 		if f.Blob == "" || !isHash(f.Hash) {
-			w.opt.Loss.Add("checkpoint-blob", "dropped", "the file's content was not available", 1)
+			w.opt.Loss.Add(loss.CheckpointBlob, loss.Dropped, "the file's content was not available", 1)
 			continue
 		}
 		if err := w.copyBlob(f, filepath.Join(cdir, BlobsDir, f.Hash)); err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/internal/golden"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
@@ -26,11 +27,11 @@ func foreign() *session.Session {
 	}
 	txt := func(s string) session.Block { return session.Block{Type: session.BlockText, Text: s} }
 	msg := func(id, parent string, s int, m *session.Message) *session.Entry {
-		return &session.Entry{Kind: session.KindMessage, Type: "message", ID: id, ParentID: parent, Time: at(s), Message: m, Origin: "tree"}
+		return &session.Entry{Kind: session.KindMessage, Type: "message", ID: id, ParentID: parent, Time: at(s), Message: m, Source: session.Source{Origin: "tree"}}
 	}
 	cost := &session.Cost{Total: 0.25}
 	return &session.Session{
-		Meta: session.Meta{ID: "0f1e2d3c-4b5a-4968-8776-655443322110", Cwd: "/work/p", Provider: "anthropic", Version: "3", Origin: "tree",
+		Meta: session.Meta{ID: "0f1e2d3c-4b5a-4968-8776-655443322110", Cwd: "/work/p", Provider: "anthropic", Version: "3", Source: session.Source{Origin: "tree"},
 			Extra: session.Extras{{Key: "x", Value: jsonRaw(`1`)}}},
 		Entries: []*session.Entry{
 			msg("a1", "", 0, &session.Message{Role: session.RoleUser, ContentIsString: true, Content: []session.Block{txt("fix <main.go> & go")}}),
@@ -41,8 +42,8 @@ func foreign() *session.Session {
 			msg("r1", "a3", 3, &session.Message{Role: session.RoleUser, Content: []session.Block{
 				{Type: session.BlockToolResult, ToolCallID: "call1", Text: "again", IsError: true}}}),
 			msg("b1", "r1", 3, &session.Message{Role: session.RoleUser, ContentIsString: true, Content: []session.Block{txt("abandoned")}}),
-			{Kind: session.KindCompaction, ID: "c1", ParentID: "r1", Compaction: &session.Compaction{Summary: "s"}, Origin: "tree"},
-			{Kind: session.KindLabel, ID: "l1", ParentID: "c1", Label: &session.Label{TargetID: "a1", Label: "x"}, Origin: "tree"},
+			{Kind: session.KindCompaction, ID: "c1", ParentID: "r1", Compaction: &session.Compaction{Summary: "s"}, Source: session.Source{Origin: "tree"}},
+			{Kind: session.KindLabel, ID: "l1", ParentID: "c1", Label: &session.Label{TargetID: "a1", Label: "x"}, Source: session.Source{Origin: "tree"}},
 			msg("4a4a4a4a-0000-4000-8000-000000000004", "l1", 5, &session.Message{Role: session.RoleUser, Content: []session.Block{txt("see"),
 				{Type: session.BlockImage, MimeType: "image/png", Data: "iVBORw0KGgo="}}}),
 			msg("a5", "4a4a4a4a-0000-4000-8000-000000000004", 6, &session.Message{Role: session.RoleAssistant, Content: []session.Block{
@@ -53,8 +54,8 @@ func foreign() *session.Session {
 
 func TestWriteForeign(t *testing.T) {
 	out := t.TempDir()
-	loss := &format.Loss{}
-	written, err := Format{}.Write(&session.SliceReader{S: foreign()}, out, format.WriteOptions{Loss: loss})
+	lost := &loss.Counter{}
+	written, err := Format{}.Write(&session.SliceReader{S: foreign()}, out, format.WriteOptions{Loss: lost})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +68,7 @@ func TestWriteForeign(t *testing.T) {
 		fmt.Fprintf(&got, "== %s\n%s\n", n, mustRead(t, filepath.Join(dir, n)))
 	}
 	got.WriteString("== loss\n")
-	for _, it := range loss.Items() {
+	for _, it := range lost.Items() {
 		fmt.Fprintln(&got, it.String())
 	}
 	golden.Assert(t, "write/foreign.txt", got.Bytes())

@@ -15,7 +15,7 @@ func decodeMeta(j *metaJSON) (*session.Meta, error) {
 	m := &session.Meta{
 		ID: j.ID, Title: j.Title, Cwd: j.Cwd, Version: j.Version,
 		Provider: j.Provider, Model: j.Model, ThinkingLevel: j.ThinkingLevel,
-		Children: j.Children, Extra: decodeExtras(j.Extras), Origin: Name,
+		Children: j.Children, Extra: decodeExtras(j.Extras), Source: session.Source{Origin: Name},
 	}
 	var err error
 	if m.Created, err = decodeTime(j.Created); err != nil {
@@ -63,7 +63,7 @@ func decodeTime(j *timeJSON) (session.Time, error) {
 func decodeEntry(j *entryJSON) (*session.Entry, error) {
 	e := &session.Entry{
 		Kind: session.Kind(j.Kind), Type: j.Type, ID: j.ID, ParentID: j.Parent, Sidechain: j.Sidechain,
-		ThinkingLevel: j.ThinkingLevel, Title: j.Title, Extra: decodeExtras(j.Extras), Origin: Name,
+		ThinkingLevel: j.ThinkingLevel, Title: j.Title, Extra: decodeExtras(j.Extras), Source: session.Source{Origin: Name},
 	}
 	var err error
 	if e.Time, err = decodeTime(j.Time); err != nil {

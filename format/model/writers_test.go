@@ -13,6 +13,7 @@ import (
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/model"
 	"github.com/sesstool/sesstool/internal/golden"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
@@ -63,13 +64,13 @@ func writeDump(t *testing.T, path string, target format.Format, w format.Writer)
 	if _, single := target.(format.Stream); single {
 		out = filepath.Join(dir, "session.out")
 	}
-	loss := &format.Loss{}
-	if _, err := w.Write(r, out, format.WriteOptions{Loss: loss, Reopen: open}); err != nil {
+	lost := &loss.Counter{}
+	if _, err := w.Write(r, out, format.WriteOptions{Loss: lost, Reopen: open}); err != nil {
 		t.Fatalf("write: %v", err)
 	}
 	checkValid(t, target, dir)
 	var b bytes.Buffer
-	for _, it := range loss.Items() {
+	for _, it := range lost.Items() {
 		fmt.Fprintf(&b, "loss: %s\n", it)
 	}
 	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {

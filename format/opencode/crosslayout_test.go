@@ -28,14 +28,11 @@ func normJSON(b []byte) string {
 // and keeps no session_diff, the project row is updated by later runs, and an
 // export holds none of them (formats/opencode.md §5.2, §6.1).
 var compareOpts = cmp.Options{
-	cmpopts.IgnoreFields(session.Meta{}, "Origin", "Raw"),
+	cmpopts.IgnoreFields(session.Meta{}, "Origin", "Raw", "Private"),
 	cmpopts.IgnoreFields(session.Entry{}, "Origin", "Raw", "Line"),
 	cmp.Transformer("extras", func(x session.Extras) map[string]string {
 		m := map[string]string{}
 		for _, f := range x {
-			if f.Key == xTodo || f.Key == xDiff || f.Key == xProject {
-				continue
-			}
 			m[f.Key] = normJSON(f.Value)
 		}
 		return m
@@ -126,7 +123,7 @@ func TestModelMapping(t *testing.T) {
 	if a.Usage == nil || a.Usage.Input != 1220 || a.Usage.Output != 42 || a.Content[1].Type != session.BlockToolCall {
 		t.Errorf("assistant = %+v usage %+v", a, a.Usage)
 	}
-	if s.Meta.Extra.Get(xTodo) == nil || s.Meta.Extra.Get(xDiff) == nil {
+	if n := notes[metaNote](&s.Meta.Source); n == nil || n.Todo == nil || n.Diff == nil {
 		t.Error("todo or session_diff not carried")
 	}
 	if s.Entries[9].Compaction == nil || s.Entries[9].Compaction.Summary == "" {

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
@@ -22,7 +22,7 @@ type kv struct {
 }
 
 // build makes an object of the modelled members, then every extra member the
-// model has no slot for (skipping internal "@" keys and members already set).
+// model has no slot for (skipping members already set).
 func build(first []kv, extras session.Extras, useExtras bool) []byte {
 	var o jsonx.Obj
 	seen := map[string]bool{}
@@ -35,7 +35,7 @@ func build(first []kv, extras session.Extras, useExtras bool) []byte {
 	}
 	if useExtras {
 		for _, f := range extras {
-			if !seen[f.Key] && !strings.HasPrefix(f.Key, "@") {
+			if !seen[f.Key] {
 				o.Raw(f.Key, f.Value)
 				seen[f.Key] = true
 			}
@@ -52,7 +52,7 @@ func num(n int64) []byte { return []byte(fmt.Sprint(n)) }
 // model, merged with the source bytes when they are OpenCode's own.
 type encoder struct {
 	s        *session.Session
-	loss     *format.Loss
+	lost     *loss.Counter
 	sid      string
 	msgIDs   idGen
 	partIDs  idGen
@@ -64,8 +64,8 @@ type encoder struct {
 
 // toDoc encodes a session. project is the project id to file it under ("" to
 // keep the session's own).
-func toDoc(s *session.Session, project string, loss *format.Loss) (*Doc, error) {
-	e := &encoder{s: s, loss: loss, results: map[string]*session.Entry{}, used: map[*session.Entry]bool{}}
+func toDoc(s *session.Session, project string, lost *loss.Counter) (*Doc, error) {
+	e := &encoder{s: s, lost: lost, results: map[string]*session.Entry{}, used: map[*session.Entry]bool{}}
 	m := &s.Meta
 	own := ours(m.Origin)
 	e.sid = m.ID
@@ -74,8 +74,8 @@ func toDoc(s *session.Session, project string, loss *format.Loss) (*Doc, error) 
 	}
 	e.lastMS = firstMillis(s)
 	d := &Doc{ProjectID: project}
-	if own {
-		d.Todo, d.Diff, d.Project = m.Extra.Get(xTodo), m.Extra.Get(xDiff), m.Extra.Get(xProject)
+	if n := notes[metaNote](&m.Source); n != nil {
+		d.Todo, d.Diff, d.Project = n.Todo, n.Diff, n.Project
 	}
 	if d.ProjectID == "" {
 		d.ProjectID = gjson.GetBytes(m.Extra.Get("projectID"), "@this").String()
@@ -90,14 +90,14 @@ func toDoc(s *session.Session, project string, loss *format.Loss) (*Doc, error) 
 	if own && m.Raw != nil {
 		d.Info = jsonx.Merge(m.Raw, d.Info)
 	}
-	if !own && len(m.Extra) > 0 {
-		loss.Add("session-field", "dropped", "foreign session fields have no OpenCode member", len(m.Extra))
+	if n := m.Unknown(); !own && n > 0 {
+		lost.Add(loss.SessionField, loss.Dropped, "foreign session fields have no OpenCode member", n)
 	}
 	entries := s.Entries
 	if !own {
 		// OpenCode chains messages in time order: a branched source is
 		// written along its active path.
-		entries = mapping.Flatten(entries, loss, "OpenCode")
+		entries = mapping.Flatten(entries, lost, "OpenCode")
 	}
 	var pseudo []*session.Entry
 	for _, en := range entries {
@@ -110,7 +110,7 @@ func toDoc(s *session.Session, project string, loss *format.Loss) (*Doc, error) 
 		// ash keeps results as blocks of a user message: treat each as a result entry.
 		for _, b := range en.Message.Content {
 			if b.Type == session.BlockToolResult {
-				r := &session.Entry{Kind: session.KindMessage, Time: en.Time, Origin: en.Origin, Message: &session.Message{
+				r := &session.Entry{Kind: session.KindMessage, Time: en.Time, Source: session.Source{Origin: en.Origin}, Message: &session.Message{
 					Role: session.RoleTool, ToolCallID: b.ToolCallID, IsError: b.IsError,
 					Content: []session.Block{{Type: session.BlockText, Text: b.Text}}}}
 				pseudo = append(pseudo, r)
@@ -129,7 +129,7 @@ func toDoc(s *session.Session, project string, loss *format.Loss) (*Doc, error) 
 	}
 	for _, en := range append(entries, pseudo...) {
 		if en.Message != nil && en.Message.Role == session.RoleTool && !e.used[en] {
-			loss.Add("tool-result", "dropped", "no tool call with this id in an assistant message", 1)
+			lost.Add(loss.ToolResult, loss.Dropped, "no tool call with this id in an assistant message", 1)
 		}
 	}
 	return d, nil
@@ -211,11 +211,11 @@ func (e *encoder) ms(t session.Time) int64 {
 func (e *encoder) entry(en *session.Entry) (*Msg, error) {
 	if en.Message == nil && en.Kind == session.KindCompaction && en.Compaction != nil {
 		m := &session.Message{Role: session.RoleAssistant, Content: []session.Block{{Type: session.BlockText, Text: en.Compaction.Summary}}}
-		e.loss.Add("compaction", "converted", "stored as an OpenCode summary message", 1)
+		e.lost.Add(loss.Compaction, loss.Converted, "stored as an OpenCode summary message", 1)
 		return e.message(en, m, true)
 	}
 	if en.Message == nil {
-		e.loss.Add(mapping.EntryKind(en), "dropped", "OpenCode has no such entry", 1)
+		e.lost.Add(loss.Entry(en), loss.Dropped, "OpenCode has no such entry", 1)
 		return nil, nil
 	}
 	if en.Message.Role == session.RoleTool || onlyResults(en.Message) {
@@ -250,7 +250,7 @@ func (e *encoder) message(en *session.Entry, m *session.Message, summary bool) (
 		if own && m.SourceRole != "" {
 			role = m.SourceRole
 		} else {
-			e.loss.Add(mapping.RoleKind(m.Role), "converted", "stored as an OpenCode user message", 1)
+			e.lost.Add(loss.Role(m.Role), loss.Converted, "stored as an OpenCode user message", 1)
 			role = "user"
 			m = mapping.AsUser(m)
 		}
@@ -268,15 +268,18 @@ func (e *encoder) message(en *session.Entry, m *session.Message, summary bool) (
 	}
 	info := build(first, m.Extra, own)
 	if !own && len(m.Extra) > 0 {
-		e.loss.Add("message-field", "dropped", "foreign message fields have no OpenCode member", len(m.Extra))
+		e.lost.Add(loss.MessageField, loss.Dropped, "foreign message fields have no OpenCode member", len(m.Extra))
+	}
+	if n := en.Unknown(); !own && n > 0 {
+		e.lost.Add(loss.EntryField, loss.Dropped, "foreign entry fields have no OpenCode member", n)
 	}
 	if !own && m.API != "" {
-		e.loss.Add("message-api", "dropped", "OpenCode keeps the provider and model, not the API", 1)
+		e.lost.Add(loss.MessageAPI, loss.Dropped, "OpenCode keeps the provider and model, not the API", 1)
 	}
 	if role == "user" {
 		e.lastUser = id
 	}
-	parts, err := e.parts(m, id, ms, own)
+	parts, err := e.parts(en, m, id, ms, own)
 	if err != nil {
 		return nil, err
 	}
@@ -354,9 +357,9 @@ func tokensOf(u *session.Usage) []byte {
 	return o.Raw("cache", c.Int("read", u.CacheRead).Int("write", u.CacheWrite).Bytes()).Bytes()
 }
 
-// parts encodes the content blocks and reinserts the parts kept in @parts at
-// their positions.
-func (e *encoder) parts(m *session.Message, mid string, ms int64, own bool) ([][]byte, error) {
+// parts encodes the content blocks and reinserts the parts kept in the
+// entry's msgNote at their positions.
+func (e *encoder) parts(en *session.Entry, m *session.Message, mid string, ms int64, own bool) ([][]byte, error) {
 	var content [][]byte
 	for i, b := range m.Content {
 		p, err := e.part(b, mid, ms, i, own)
@@ -372,8 +375,8 @@ func (e *encoder) parts(m *session.Message, mid string, ms int64, own bool) ([][
 		part []byte
 	}
 	var others []kept
-	if own {
-		_ = jsonx.Elements(m.Extra.Get(xParts), func(_ int, v []byte) {
+	if n := notes[msgNote](&en.Source); n != nil {
+		_ = jsonx.Elements(n.Parts, func(_ int, v []byte) {
 			r := gjson.ParseBytes(v)
 			p := []byte(r.Get("part").Raw)
 			p = setMember(p, "sessionID", str(e.sid))
@@ -404,11 +407,11 @@ func (e *encoder) partID(b session.Block, ms int64, mid string, i int) string {
 
 func (e *encoder) part(b session.Block, mid string, ms int64, i int, own bool) ([]byte, error) {
 	if !own {
-		if len(b.Extra) > 0 {
-			e.loss.Add("block-field", "dropped", "foreign block fields have no OpenCode member", len(b.Extra))
+		if n := b.Unknown(); n > 0 {
+			e.lost.Add(loss.BlockField, loss.Dropped, "foreign block fields have no OpenCode member", n)
 		}
 		if b.Signature != "" || b.Redacted {
-			e.loss.Add("thinking-signature", "dropped", "OpenCode keeps no reasoning signature", 1)
+			e.lost.Add(loss.Signature, loss.Dropped, "OpenCode keeps no reasoning signature", 1)
 		}
 	}
 	head := []kv{{"id", str(e.partID(b, ms, mid, i))}, {"sessionID", str(e.sid)}, {"messageID", str(mid)}}
@@ -441,7 +444,7 @@ func (e *encoder) part(b session.Block, mid string, ms int64, i int, own bool) (
 	case session.BlockToolResult:
 		return nil, nil // carried into its call's tool part (or counted as lost in toDoc)
 	}
-	e.loss.Add(string(b.Type)+"-block", "dropped", "OpenCode has no such part", 1)
+	e.lost.Add(loss.Block(b.Type), loss.Dropped, "OpenCode has no such part", 1)
 	return nil, nil
 }
 
@@ -454,10 +457,10 @@ func (e *encoder) tool(b session.Block, head []kv, ms int64, own bool) []byte {
 	if res != nil && e.used[res] {
 		res = nil
 	}
-	if raw := b.Extra.Get(xState); res == nil && own && raw != nil {
+	if n := notes[callNote](&b.Source); res == nil && own && n != nil {
 		// A call read without a result: its state as it was, with the
 		// model's arguments.
-		state := []byte(raw)
+		state := n.State
 		if gjson.GetBytes(state, "input").Exists() {
 			args := []byte(b.Arguments)
 			if len(args) == 0 {
@@ -486,7 +489,12 @@ func (e *encoder) tool(b session.Block, head []kv, ms int64, own bool) []byte {
 		}
 	}
 	st = append(st, kv{"status", str(status)})
-	noInput := resOwn && extras.Get("@no-input") != nil
+	noInput := false
+	if res != nil {
+		if n := notes[resultNote](&res.Source); n != nil {
+			noInput = n.NoInput
+		}
+	}
 	if !noInput {
 		args := []byte(b.Arguments)
 		if len(args) == 0 {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
@@ -163,7 +164,7 @@ func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]st
 	if p := s.Meta.Parent; p != nil && p.SessionID != "" && opt.Batch != nil && !opt.Batch[p.SessionID] {
 		// OpenCode lists only root sessions and reaches children through
 		// their parent: a child stored without its parent would vanish.
-		opt.Loss.Add("parent-link", "dropped", "the parent session is not converted with it, and OpenCode hides a child whose parent is missing", 1)
+		opt.Loss.Add(loss.ParentLink, loss.Dropped, "the parent session is not converted with it, and OpenCode hides a child whose parent is missing", 1)
 		s.Meta.Parent = nil
 	}
 	d, err := toDoc(s, project, opt.Loss)

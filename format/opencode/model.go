@@ -13,15 +13,61 @@ import (
 // Name is the format name that Origin carries for entries read here.
 const Name = "opencode"
 
-// Keys of Meta.Extra and Message.Extra that are not members of the session
-// or message info but the side files and parts the model has no slot for.
-const (
-	xTodo    = "@todo"         // todo/<ses>.json
-	xDiff    = "@session_diff" // session_diff/<ses>.json
-	xProject = "@project"      // project/<id>.json
-	xParts   = "@parts"        // [{"at":i,"part":{...}}] non-content parts and their positions
-	xState   = "@state"        // a pending or running tool part's state: a call with no result yet
-)
+// metaNote is the reader's Private note on a session: its side files,
+// which the model has no slot for.
+type metaNote struct {
+	Todo    []byte // todo/<ses>.json
+	Diff    []byte // session_diff/<ses>.json
+	Project []byte // project/<id>.json
+}
+
+// Unmodelled counts the side files: another layout cannot hold them.
+func (n *metaNote) Unmodelled() int {
+	c := 0
+	for _, b := range [][]byte{n.Todo, n.Diff, n.Project} {
+		if b != nil {
+			c++
+		}
+	}
+	return c
+}
+
+// msgNote is the reader's Private note on a message entry.
+type msgNote struct {
+	// Parts are the parts that are not content (step-start, step-finish,
+	// snapshot, patch, ...) and their positions: [{"at":i,"part":{...}}].
+	Parts []byte
+}
+
+// Unmodelled counts the non-content parts as one: another layout cannot
+// hold them (their tokens are in the message's usage).
+func (n *msgNote) Unmodelled() int {
+	if n.Parts != nil {
+		return 1
+	}
+	return 0
+}
+
+// resultNote is the reader's Private note on a tool result entry.
+type resultNote struct {
+	NoInput bool // the part's state has no input (0.15 pending state): none is invented
+}
+
+// callNote is the reader's Private note on a tool call block whose part is
+// still pending or running: a call with no result yet.
+type callNote struct {
+	State []byte // the part's state, as read
+}
+
+// notes returns the reader's Private note of type T on src, or nil when
+// src was not read by OpenCode's readers.
+func notes[T any](src *session.Source) *T {
+	if !ours(src.Origin) {
+		return nil
+	}
+	n, _ := src.Private.(*T)
+	return n
+}
 
 // toSession maps one Doc onto the model. children are the ids of sessions
 // spawned from this one, as far as the store knows them.
@@ -47,7 +93,7 @@ func appendUnique(xs []string, x string) []string {
 }
 
 func metaOf(d *Doc, children []string) session.Meta {
-	m := session.Meta{Origin: Name, Raw: d.Info, Children: append([]string(nil), children...)}
+	m := session.Meta{Source: session.Source{Origin: Name, Raw: d.Info}, Children: append([]string(nil), children...)}
 	_ = jsonx.Members(d.Info, func(k string, v []byte) {
 		r := gjson.ParseBytes(v)
 		switch k {
@@ -69,14 +115,8 @@ func metaOf(d *Doc, children []string) session.Meta {
 			m.Extra = append(m.Extra, session.Field{Key: k, Value: v})
 		}
 	})
-	if d.Todo != nil {
-		m.Extra.Set(xTodo, d.Todo)
-	}
-	if d.Diff != nil {
-		m.Extra.Set(xDiff, d.Diff)
-	}
-	if d.Project != nil {
-		m.Extra.Set(xProject, d.Project)
+	if d.Todo != nil || d.Diff != nil || d.Project != nil {
+		m.Private = &metaNote{Todo: d.Todo, Diff: d.Diff, Project: d.Project}
 	}
 	return m
 }
@@ -96,7 +136,7 @@ func entriesOf(m Msg) []*session.Entry {
 	info := fields(m.Info)
 	role := info.Get("role").String()
 	e := &session.Entry{Kind: session.KindMessage, Type: role, ID: info.Get("id").String(),
-		Time: millis(info.Get("time.created")), Origin: Name, Raw: m.encode()}
+		Time: millis(info.Get("time.created")), Source: session.Source{Origin: Name, Raw: m.encode()}}
 	msg := &session.Message{Role: session.Role(role), Time: e.Time}
 	if role != "user" && role != "assistant" {
 		msg.Role = session.RoleCustom
@@ -148,7 +188,7 @@ func entriesOf(m Msg) []*session.Entry {
 		}
 	}
 	if others != nil {
-		msg.Extra = append(msg.Extra, session.Field{Key: xParts, Value: jsonx.Arr(others)})
+		e.Private = &msgNote{Parts: jsonx.Arr(others)}
 	}
 	if tok := info.Get("tokens"); tok.Exists() || steps != nil {
 		if msg.Usage == nil {
@@ -270,7 +310,7 @@ func toolBlocks(p []byte, owner *session.Entry) (session.Block, *session.Entry) 
 	})
 	st := pr.Get("state")
 	state := rawIn(p, st)
-	res := &session.Entry{Kind: session.KindMessage, Type: "tool", ID: pr.Get("id").String(), Origin: Name}
+	res := &session.Entry{Kind: session.KindMessage, Type: "tool", ID: pr.Get("id").String(), Source: session.Source{Origin: Name}}
 	msg := &session.Message{Role: session.RoleTool, SourceRole: "tool", ToolCallID: b.ToolCallID, ToolName: b.ToolName}
 	res.Message = msg
 	hasInput := false
@@ -295,12 +335,12 @@ func toolBlocks(p []byte, owner *session.Entry) (session.Block, *session.Entry) 
 	if s := st.Get("status").String(); (s == "pending" || s == "running") && len(msg.Content) == 0 {
 		// A call that never finished has no result: other layouts must not
 		// invent an empty one. The state stays on the call, for OpenCode.
-		b.Extra = append(b.Extra, session.Field{Key: xState, Value: json.RawMessage(state)})
+		b.Source = session.Source{Origin: Name, Private: &callNote{State: state}}
 		return b, nil
 	}
 	if !hasInput {
 		// 0.15 pending state has no input: remember that, so it is not invented.
-		msg.Extra = append(msg.Extra, session.Field{Key: "@no-input", Value: json.RawMessage("true")})
+		res.Private = &resultNote{NoInput: true}
 	}
 	res.Time = owner.Time
 	if t := st.Get("time.end"); t.Exists() {

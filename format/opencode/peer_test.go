@@ -90,17 +90,17 @@ func foreignSession() *session.Session {
 	ms := int64(1795235500000)
 	args := json.RawMessage(`{"command":"ls"}`)
 	return &session.Session{
-		Meta: session.Meta{ID: "a1b2c3d4", Title: "Foreign", Cwd: "/nonexistent/dir", Created: session.FromMillis(ms), Origin: "tree", Provider: "anthropic", Model: "claude"},
+		Meta: session.Meta{ID: "a1b2c3d4", Title: "Foreign", Cwd: "/nonexistent/dir", Created: session.FromMillis(ms), Source: session.Source{Origin: "tree"}, Provider: "anthropic", Model: "claude"},
 		Entries: []*session.Entry{
-			{Kind: session.KindMessage, ID: "e1", Time: session.FromMillis(ms + 1), Origin: "tree",
+			{Kind: session.KindMessage, ID: "e1", Time: session.FromMillis(ms + 1), Source: session.Source{Origin: "tree"},
 				Message: &session.Message{Role: session.RoleUser, Content: []session.Block{{Type: session.BlockText, Text: "list files"}}}},
-			{Kind: session.KindMessage, ID: "e2", ParentID: "e1", Time: session.FromMillis(ms + 2), Origin: "tree",
+			{Kind: session.KindMessage, ID: "e2", ParentID: "e1", Time: session.FromMillis(ms + 2), Source: session.Source{Origin: "tree"},
 				Message: &session.Message{Role: session.RoleAssistant, Provider: "anthropic", Model: "claude", StopReason: "toolUse",
 					Usage:   &session.Usage{Input: 10, Output: 5, Cost: &session.Cost{Total: 0.01}},
 					Content: []session.Block{{Type: session.BlockThinking, Text: "use bash"}, {Type: session.BlockToolCall, ToolCallID: "call_1", ToolName: "bash", Arguments: args}}}},
-			{Kind: session.KindMessage, ID: "e3", ParentID: "e2", Time: session.FromMillis(ms + 3), Origin: "tree",
+			{Kind: session.KindMessage, ID: "e3", ParentID: "e2", Time: session.FromMillis(ms + 3), Source: session.Source{Origin: "tree"},
 				Message: &session.Message{Role: session.RoleTool, ToolCallID: "call_1", ToolName: "bash", Content: []session.Block{{Type: session.BlockText, Text: "a.txt"}}}},
-			{Kind: session.KindMessage, ID: "e4", ParentID: "e3", Time: session.FromMillis(ms + 4), Origin: "tree",
+			{Kind: session.KindMessage, ID: "e4", ParentID: "e3", Time: session.FromMillis(ms + 4), Source: session.Source{Origin: "tree"},
 				Message: &session.Message{Role: session.RoleAssistant, Provider: "anthropic", Model: "claude", StopReason: "stop",
 					Content: []session.Block{{Type: session.BlockText, Text: "a.txt is there"}}}},
 		},

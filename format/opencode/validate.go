@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/schema"
@@ -176,6 +177,11 @@ func (c *checker) parse(at loc, b []byte) []byte {
 // parseAppend appends b to dst without insignificant whitespace, or reports
 // a syntax error with its line and column (ok false, dst unchanged).
 func (c *checker) parseAppend(dst []byte, at loc, b []byte) (out []byte, ok bool) {
+	if bytes.HasPrefix(b, format.BOM) {
+		// Say what it is: a syntax error at an invisible character does not.
+		c.rep.Add(format.BOMFinding(at.filePath()))
+		return dst, false
+	}
 	if col, msg, bad := jsonx.SyntaxError(b); bad {
 		line, lc := lineCol(b, col)
 		c.rep.Add(report.Finding{Path: at.filePath(), Line: line, Column: lc, Pointer: at.ptr, Severity: report.Error, Rule: ruleSyntax, Message: msg})

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
@@ -211,17 +212,17 @@ func TestExportWrite(t *testing.T) {
 func TestWriteLoss(t *testing.T) {
 	s := foreignSession()
 	s.Entries = s.Entries[:2] // drop the RoleTool result
-	s.Entries = append(s.Entries, &session.Entry{Kind: session.KindMessage, ID: "e3", ParentID: "e2", Origin: "ash", Time: session.FromMillis(1795235500003),
+	s.Entries = append(s.Entries, &session.Entry{Kind: session.KindMessage, ID: "e3", ParentID: "e2", Source: session.Source{Origin: "ash"}, Time: session.FromMillis(1795235500003),
 		Message: &session.Message{Role: session.RoleUser, Content: []session.Block{{Type: session.BlockToolResult, ToolCallID: "call_1", Text: "boom", IsError: true}}}},
-		&session.Entry{Kind: session.KindLabel, ID: "l1", ParentID: "e3", Origin: "ash", Label: &session.Label{TargetID: "e1", Label: "x"}})
+		&session.Entry{Kind: session.KindLabel, ID: "l1", ParentID: "e3", Source: session.Source{Origin: "ash"}, Label: &session.Label{TargetID: "e1", Label: "x"}})
 	s.Meta.Extra = session.Extras{{Key: "cwdHash", Value: []byte(`"x"`)}}
-	loss := &format.Loss{}
+	lost := &loss.Counter{}
 	out := t.TempDir()
-	if _, err := (Format{}).Write(&session.SliceReader{S: s}, out, format.WriteOptions{Loss: loss}); err != nil {
+	if _, err := (Format{}).Write(&session.SliceReader{S: s}, out, format.WriteOptions{Loss: lost}); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, it := range loss.Items() {
+	for _, it := range lost.Items() {
 		got = append(got, it.String())
 	}
 	want := []string{"1 label-entry dropped (OpenCode has no such entry)", "1 session-field dropped (foreign session fields have no OpenCode member)"}

@@ -139,8 +139,16 @@ func decodeHeader(b []byte, m *session.Meta) error {
 				m.ThinkingLevel = s
 				return
 			}
+		default:
+			keep(&m.Extra, k, v)
+			return
 		}
-		keep(&m.Extra, k, v)
+		// A slot's member whose value the model cannot hold (an empty cwd,
+		// a title that is not a string), or branchedFrom, the old spelling
+		// of parentSession: how this file spelled it, not a member the
+		// model lacks.
+		n := noteOn(m)
+		keep(&n.Header, k, v)
 	})
 }
 

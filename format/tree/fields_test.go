@@ -77,7 +77,8 @@ func TestFieldsLikeGjson(t *testing.T) {
 		`{}`,
 	}
 	files, _ := filepath.Glob("testdata/*/*.jsonl")
-	files = append(files, "../../testdata/samples/pi/pi-mono_before-compaction.v1.jsonl")
+	files = append(files, ownSampleFiles(t)...)
+	files = append(files, realSamplesIfThere()...)
 	for _, p := range files {
 		b, err := os.ReadFile(p)
 		if err != nil {

@@ -1,7 +1,7 @@
 package tree
 
 import (
-	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
@@ -17,11 +17,11 @@ type foreign struct {
 	ids   map[string]string
 	taken map[string]bool
 	chain *mapping.Chain // nil unless the source links messages only
-	loss  *format.Loss
+	lost  *loss.Counter
 }
 
-func newForeign(m *session.Meta, loss *format.Loss) *foreign {
-	f := &foreign{sid: m.ID, ids: map[string]string{}, taken: map[string]bool{}, loss: loss}
+func newForeign(m *session.Meta, lost *loss.Counter) *foreign {
+	f := &foreign{sid: m.ID, ids: map[string]string{}, taken: map[string]bool{}, lost: lost}
 	if mapping.LinksMessagesOnly(m.Origin) {
 		f.chain = &mapping.Chain{}
 	}
@@ -66,7 +66,7 @@ func (f *foreign) entry(e *session.Entry) *session.Entry {
 		cp := *e.Compaction
 		cp.FirstKeptID = f.id(cp.FirstKeptID)
 		if cp.FirstKeptID == "" && c.ParentID != "" {
-			f.loss.Add("compaction-first-kept", "moved", "pi's compaction must name a kept entry; the entry before the summary is kept", 1)
+			f.lost.Add(loss.FirstKept, loss.Moved, "pi's compaction must name a kept entry; the entry before the summary is kept", 1)
 			cp.FirstKeptID = c.ParentID
 		}
 		c.Compaction = &cp
@@ -87,7 +87,7 @@ func (f *foreign) entry(e *session.Entry) *session.Entry {
 	if e.Kind == session.KindOther {
 		// An entry type only another layout has: kept as pi's extension
 		// state, which never enters the model's context.
-		f.loss.Add(mapping.EntryKind(e), mapping.ActionConverted, "pi has no such entry: kept as a custom entry", 1)
+		f.lost.Add(loss.Entry(e), loss.Converted, "pi has no such entry: kept as a custom entry", 1)
 		data := []byte(nil)
 		if e.Custom != nil {
 			data = e.Custom.Data
@@ -116,7 +116,7 @@ func (f *foreign) message(m *session.Message) *session.Message {
 	if c.Role == session.RoleAssistant {
 		r, ok := mapping.Stop(m)
 		if !ok {
-			f.loss.Add(mapping.KindStopReason, mapping.ActionConverted, "pi knows stop, length, toolUse, error and aborted only", 1)
+			f.lost.Add(loss.StopReason, loss.Converted, "pi knows stop, length, toolUse, error and aborted only", 1)
 		}
 		if r == mapping.StopToolUse {
 			r = "toolUse"

@@ -2,7 +2,7 @@ package tree
 
 import (
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/migrate"
+	"github.com/sesstool/sesstool/format/tree/migrate"
 	"github.com/sesstool/sesstool/report"
 )
 

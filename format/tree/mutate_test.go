@@ -38,7 +38,7 @@ func dupKeys(v gjson.Result) bool {
 // finds members whose presence or spelling the model cannot hold.
 func TestRoundTripMutations(t *testing.T) {
 	var seeds [][]byte
-	for _, f := range []string{"testdata/valid/v3_all.jsonl", "testdata/valid/v3_omp.jsonl", "testdata/valid/v2_hook.jsonl", samples + "/earendil-pi_prompt-cache-replay-session.v1.jsonl"} {
+	for _, f := range []string{"testdata/valid/v3_all.jsonl", "testdata/valid/v3_omp.jsonl", "testdata/valid/v2_hook.jsonl", ownSamples + "/pi-v3-branches.jsonl"} {
 		b, _ := os.ReadFile(f)
 		seeds = append(seeds, b)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonl"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/session"
@@ -16,12 +17,48 @@ import (
 // Name is the format's registry name and the Origin of what it reads.
 const Name = "tree"
 
-// titleSlotKey holds oh-my-pi's fixed-size title line in Meta.Extra, verbatim,
-// so the writer can put it back in front of the header.
-const titleSlotKey = "#titleSlot"
+// metaNote is the tree reader's Private note on a session header.
+type metaNote struct {
+	// TitleSlot is oh-my-pi's fixed-size title line, verbatim, so the
+	// writer can put it back in front of the header.
+	TitleSlot []byte
+	// TitleOnlyInSlot marks a session whose header has no title of its
+	// own: the writer must not add the slot's title to the header.
+	TitleOnlyInSlot bool
+	// Header holds the header's members that spell a slot in a way the
+	// model cannot hold (an empty cwd, branchedFrom), written back over
+	// the slots as Extras are.
+	Header session.Extras
+}
 
-// titleOnlyInSlotKey marks a session whose header has no title of its own.
-const titleOnlyInSlotKey = "#titleOnlyInSlot"
+// noteOn returns the note on m, creating it.
+func noteOn(m *session.Meta) *metaNote {
+	n, ok := m.Private.(*metaNote)
+	if !ok {
+		n = &metaNote{}
+		m.Private = n
+	}
+	return n
+}
+
+// headerExtras are what encodeHeader writes over the slots of a header
+// read here: its Extras, then the members the note keeps.
+func headerExtras(m *session.Meta) session.Extras {
+	n := note(m)
+	if n == nil || len(n.Header) == 0 {
+		return m.Extra
+	}
+	return append(append(session.Extras(nil), m.Extra...), n.Header...)
+}
+
+// note returns the tree reader's note on m, or nil when m was not read here.
+func note(m *session.Meta) *metaNote {
+	if m.Origin != Name {
+		return nil
+	}
+	n, _ := m.Private.(*metaNote)
+	return n
+}
 
 // reader streams one tree JSONL session. It keeps only what later lines need:
 // for v1 files, the derived ids handed out so far (uniqueness and
@@ -58,9 +95,12 @@ func newReader(name string, r io.Reader, c io.Closer) (*reader, error) {
 		if err != nil {
 			return nil, err
 		}
+		if l.n == 1 && bytes.HasPrefix(l.b, format.BOM) {
+			return nil, fmt.Errorf("read %s: line 1: the file starts with a UTF-8 byte order mark, which JSON Lines does not allow (utf8-bom)", name)
+		}
 		t := gjson.GetBytes(l.b, "type").String()
-		if t == "title" && rd.meta.Extra.Get(titleSlotKey) == nil && json1(l.b) {
-			rd.meta.Extra = append(rd.meta.Extra, session.Field{Key: titleSlotKey, Value: l.b})
+		if t == "title" && rd.meta.Private == nil && json1(l.b) {
+			rd.meta.Private = &metaNote{TitleSlot: l.b}
 			if s := gjson.GetBytes(l.b, "title"); s.Type == gjson.String && rd.meta.Title == "" {
 				rd.meta.Title = s.Str
 			}
@@ -69,20 +109,15 @@ func newReader(name string, r io.Reader, c io.Closer) (*reader, error) {
 		if t != "session" || !json1(l.b) {
 			return nil, fmt.Errorf("read %s: line %d: the first line is not a session header", name, l.n)
 		}
-		slot := rd.meta.Extra
 		title := rd.meta.Title
-		rd.meta.Extra = nil
 		rd.meta.Title = ""
 		if err := decodeHeader(l.b, &rd.meta); err != nil {
 			return nil, fmt.Errorf("read %s: line %d: %w", name, l.n, err)
 		}
 		if rd.meta.Title == "" && title != "" {
-			// The title lives only in the slot: say so, so the writer
-			// does not add it to the header.
 			rd.meta.Title = title
-			slot = append(slot, session.Field{Key: titleOnlyInSlotKey, Value: []byte("true")})
+			rd.meta.Private.(*metaNote).TitleOnlyInSlot = true
 		}
-		rd.meta.Extra = append(slot, rd.meta.Extra...)
 		rd.meta.Raw = l.b
 		rd.v1 = rd.meta.Version == "1"
 		if rd.v1 {
@@ -160,7 +195,7 @@ func (r *reader) decode(l pending) (*session.Entry, error) {
 	if !isObject(l.b) {
 		return nil, fmt.Errorf("%s:%d: entry is not a JSON object", r.name, l.n)
 	}
-	e := &session.Entry{Origin: Name, Raw: l.b, Line: l.n}
+	e := &session.Entry{Source: session.Source{Origin: Name, Raw: l.b, Line: l.n}}
 	if err := decodeEntry(l.b, e, r.v1); err != nil {
 		return e, fmt.Errorf("%s:%d: %w", r.name, l.n, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -81,14 +82,14 @@ func TestReadV3(t *testing.T) {
 			t.Errorf("%s: not as expected", c.name)
 		}
 	}
-	if b := session.NewTree(s.Entries).Branches(); b != 3 {
+	if _, b := mapping.ActivePath(s.Entries); b != 3 {
 		t.Errorf("branches %d, want 3", b)
 	}
 }
 
 func TestReadOmpAndV2(t *testing.T) {
 	s := readFile(t, "testdata/valid/v3_omp.jsonl")
-	if s.Meta.Title != "Refactor the parser" || s.Meta.Extra.Get(titleSlotKey) == nil {
+	if s.Meta.Title != "Refactor the parser" || note(&s.Meta) == nil || note(&s.Meta).TitleSlot == nil {
 		t.Fatalf("title slot not read: %+v", s.Meta)
 	}
 	roles := map[session.Role]bool{}
@@ -129,7 +130,7 @@ func TestReadOmpAndV2(t *testing.T) {
 // v1 entries get ids from session.DerivedID, chained in file order; the
 // compaction's firstKeptEntryIndex (header = 0) becomes that line's id.
 func TestReadV1DerivedIDs(t *testing.T) {
-	s := readFile(t, samples+"/pi-mono_before-compaction.v1.jsonl")
+	s := readFile(t, realSample(t, "pi-mono_before-compaction.v1.jsonl"))
 	if s.Meta.Version != "1" || len(s.Entries) != 1002 {
 		t.Fatalf("version %s, %d entries", s.Meta.Version, len(s.Entries))
 	}

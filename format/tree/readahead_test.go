@@ -54,7 +54,7 @@ func readLog(t *testing.T, name string, in []byte, ahead bool) []string {
 // entries and errors must be the same, in the same order.
 func TestReadAheadSameAsSerial(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*/*.jsonl")
-	files = append(files, filepath.Join(benchdata.Root(t), benchdata.Sample))
+	files = append(files, benchdata.SamplePath(t))
 	if len(files) < 20 {
 		t.Fatalf("only %d test files found", len(files))
 	}

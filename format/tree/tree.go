@@ -66,6 +66,9 @@ func (Format) DetectHead(head []byte) bool {
 // non-blank line, or the one after a title slot. The line must be complete
 // unless it is all the head holds.
 func headerLine(head []byte) ([]byte, bool) {
+	// A byte order mark is not pi's, but the file is: validate reports it
+	// (utf8-bom) rather than calling the file unknown.
+	head = format.TrimBOM(head)
 	skippedTitle := false
 	for len(head) > 0 {
 		i := bytes.IndexByte(head, '\n')

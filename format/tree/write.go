@@ -9,7 +9,7 @@ import (
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/mapping"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -33,22 +33,18 @@ func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) er
 	if own && known(m.Version) {
 		version = m.Version
 	}
-	if slot := m.Extra.Get(titleSlotKey); own && slot != nil {
-		bw.Write(slot)
-		bw.WriteByte('\n')
-	}
 	meta := *m
-	meta.Extra = append(session.Extras(nil), m.Extra...)
-	meta.Extra.Delete(titleSlotKey)
-	if !own {
-		countExtras(opt.Loss, "header", meta.Extra)
-		meta.Extra = nil
-	}
-	if meta.Extra.Get(titleOnlyInSlotKey) != nil {
-		meta.Extra.Delete(titleOnlyInSlotKey)
-		if own {
+	meta.Extra = headerExtras(m)
+	if n := note(m); n != nil && n.TitleSlot != nil {
+		bw.Write(n.TitleSlot)
+		bw.WriteByte('\n')
+		if n.TitleOnlyInSlot {
 			meta.Title = ""
 		}
+	}
+	if !own {
+		countExtras(opt.Loss, "header", meta.Unknown())
+		meta.Extra = nil
 	}
 	var fx *foreign
 	if !own {
@@ -75,7 +71,7 @@ func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) er
 			// A sub-agent run or side file (ash subagents/, goat's
 			// transcript) has no place in pi's one file: written into it,
 			// its last line would become the leaf pi continues from.
-			opt.Loss.Add(mapping.KindSidechain, mapping.ActionDropped, "pi has no sub-agent runs or side files", 1)
+			opt.Loss.Add(loss.Sidechain, loss.Dropped, "pi has no sub-agent runs or side files", 1)
 			continue
 		}
 		if enc.foreign && fx != nil {
@@ -108,24 +104,24 @@ func known(v string) bool {
 }
 
 // countLoss notes what pi cannot hold from another format's entry.
-func countLoss(l *format.Loss, e *session.Entry) {
+func countLoss(l *loss.Counter, e *session.Entry) {
 	if l == nil {
 		return
 	}
-	countExtras(l, "entry", e.Extra)
+	countExtras(l, "entry", e.Unknown())
 	if e.Kind == session.KindSubagent || e.Kind == session.KindSubagentEnd {
-		l.Add(mapping.EntryKind(e), "converted", "pi has no sub-agent entries: written as custom entries", 1)
+		l.Add(loss.Entry(e), loss.Converted, "pi has no sub-agent entries: written as custom entries", 1)
 	}
 	if m := e.Message; m != nil {
-		countExtras(l, "message", m.Extra)
+		countExtras(l, "message", len(m.Extra))
 		for _, b := range m.Content {
-			countExtras(l, "block", b.Extra)
+			countExtras(l, "block", b.Unknown())
 		}
 		if m.Usage != nil && m.Usage.Reasoning > 0 {
-			l.Add("reasoning-tokens", "dropped", "pi usage has no reasoning count", 1)
+			l.Add(loss.ReasoningTokens, loss.Dropped, "pi usage has no reasoning count", 1)
 		}
 		if m.AuthorID != "" || m.AuthorName != "" {
-			l.Add("message-author", "dropped", "pi messages have no author", 1)
+			l.Add(loss.MessageAuthor, loss.Dropped, "pi messages have no author", 1)
 		}
 	}
 }
@@ -146,10 +142,11 @@ func writeFile(out string, r session.Reader, opt format.WriteOptions) error {
 	return nil
 }
 
-// countExtras counts another format's unknown members, which pi cannot hold.
-func countExtras(l *format.Loss, where string, x session.Extras) {
-	kind := map[string]string{"header": mapping.KindSessionFld, "entry": mapping.KindEntryField, "message": mapping.KindMessageFld, "block": mapping.KindBlockField}[where]
-	if len(x) > 0 {
-		l.Add(kind, "dropped", "another format's own members have no place in pi", len(x))
+// countExtras counts n members of another format's source the model has no
+// slot for, which pi cannot hold either.
+func countExtras(l *loss.Counter, where string, n int) {
+	kind := map[string]loss.Kind{"header": loss.SessionField, "entry": loss.EntryField, "message": loss.MessageField, "block": loss.BlockField}[where]
+	if n > 0 {
+		l.Add(kind, loss.Dropped, "another format's own members have no place in pi", n)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/sesstool/sesstool/internal/shared"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/tidwall/gjson"
 )
@@ -98,15 +99,23 @@ func shiftIndex(l []byte, offset int) []byte {
 	})
 }
 
-// Sample is the pi sample the benchmarks replicate: a real 2.3 MB v1 session
-// with tool calls, tool results, thinking and a compaction.
-const Sample = "testdata/samples/pi/pi-mono_before-compaction.v1.jsonl"
+// Sample is the pi sample the benchmarks replicate, under the shared
+// folder's samples/: a real 2.3 MB v1 session with tool calls, tool
+// results, thinking and a compaction (bench/run.sh uses the same file).
+const Sample = "pi/pi-mono_before-compaction.v1.jsonl"
+
+// SamplePath is Sample's path, or skips tb without the shared folder (fails
+// it under SESSTOOL_REQUIRE_PEERS=1).
+func SamplePath(tb testing.TB) string {
+	tb.Helper()
+	return shared.Sample(tb, Sample)
+}
 
 // TreeBytes builds a tree JSONL file of about size bytes in memory from the
-// repository's pi sample, for benchmarks.
+// shared pi sample, for benchmarks and tests.
 func TreeBytes(tb testing.TB, size int64, v3 bool) []byte {
 	tb.Helper()
-	sample, err := os.ReadFile(filepath.Join(root(tb), Sample))
+	sample, err := os.ReadFile(SamplePath(tb))
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
@@ -100,7 +101,7 @@ func convert(t testing.TB, src format.Format, ref format.Ref, target format.Form
 	// a linear writer may read the session a second time.
 	batch := map[string]bool{r.Meta().ID: true}
 	reopen := func() (session.Reader, error) { return src.Open(ref) }
-	_, err = target.(format.Writer).Write(r, out, format.WriteOptions{Force: true, Loss: &format.Loss{}, Batch: batch, Reopen: reopen})
+	_, err = target.(format.Writer).Write(r, out, format.WriteOptions{Force: true, Loss: &loss.Counter{}, Batch: batch, Reopen: reopen})
 	r.Close()
 	if err != nil {
 		t.Errorf("%s -> %s: a valid input fails to convert: %v", src.Name(), target.Name(), err)

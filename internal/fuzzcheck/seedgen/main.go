@@ -1,6 +1,8 @@
 // Command seedgen writes the fuzz seed corpora (testdata/fuzz/FuzzX/ in each
 // package, Go's layout) from testdata/samples plus a few hand-made hostile
-// inputs. Run from the repository root: go run ./internal/fuzzcheck/seedgen
+// inputs. Only the project's own files are used: a seed is a copy of its
+// input, and files copied from public repositories stay in ../shared.
+// Run from the repository root: go run ./internal/fuzzcheck/seedgen
 package main
 
 import (
@@ -32,6 +34,9 @@ const (
 	ashTg   = "ash/generated-v2/sessions/telegram_-100123456_958786881_211/"
 	flatA   = "flat/20261121-042424-f487536d.jsonl"
 	flatB   = "flat/20261121-042425-a1bea1d6.jsonl"
+	piTree  = "tree/pi-v3-branches.jsonl"
+	// ashCases are the ash sessions made by hand for format/ash's tests.
+	ashCases = "../../format/ash/testdata/cases/"
 )
 
 // hostile inputs every single-file target also starts from.
@@ -60,7 +65,7 @@ func seeds() []seed {
 		}
 	}
 	single("format/flat", "FuzzFlat", flatA, flatB)
-	single("validate", "FuzzEngine", flatA, flatB, "ash/upstream-test-fixtures/valid/all-entry-types/context.jsonl")
+	single("validate", "FuzzEngine", flatA, flatB, ashV2+"context.jsonl", piTree)
 	single("format/opencode", "FuzzOpenCodeExport",
 		"opencode/export/v1.1.34__ses_e03a7a64affe0wHc2prdw2R2s7.json", "opencode/export/v1.1.34__ses_e03a73772ffeu66Dofli58suGI.child.json")
 	add("format/opencode", "FuzzOpenCodeTree", "sample", ocSes, ocMsg, ocPart)
@@ -71,20 +76,19 @@ func seeds() []seed {
 		name := strings.Trim(strings.ReplaceAll(strings.TrimPrefix(d, "ash/"), "/", "-"), "-")
 		add("format/ash", "FuzzAsh", name, arg(d+"context.jsonl"), arg(d+"history.jsonl"), arg(d+"state.json"))
 	}
-	for _, c := range []string{"valid/all-entry-types", "valid/external-ids", "valid/plain-chat", "invalid/bad-json", "invalid/header-missing-id"} {
-		add("format/ash", "FuzzAsh", strings.ReplaceAll(c, "/", "-"), arg("ash/upstream-test-fixtures/"+c+"/context.jsonl"), "=", "=")
+	for _, c := range []string{"valid/stray-tool-use", "valid/subagent-tools", "invalid/cycle", "invalid/missing-header"} {
+		add("format/ash", "FuzzAsh", "case-"+strings.ReplaceAll(c, "/", "-"), arg(ashCases+c+"/cli/context.jsonl"), "=", "=")
 	}
 	add("format/ash", "FuzzAshMigrate", "v1", ashV1+"context.jsonl", ashV1+"history.jsonl", ashV1+"state.json")
-	add("format/ash", "FuzzAshMigrate", "v1-legacy-fixture", "ash/upstream-test-fixtures/invalid/legacy-v1-header/context.jsonl",
-		"ash/upstream-test-fixtures/invalid/legacy-v1-header/history.jsonl", "=")
+	add("format/ash", "FuzzAshMigrate", "v1-context-only", ashV1+"context.jsonl", "=", "=")
 	for _, p := range []string{"v1-compaction.jsonl", "v1-crlf.jsonl", "v1-malformed.jsonl", "v2-hook.jsonl", "v3-custom.jsonl", "v1-compaction-header.jsonl", "v1-compaction-out-of-range.jsonl"} {
-		add("migrate", "FuzzTreeMigrate", p, arg("../../migrate/testdata/"+p))
+		add("format/tree/migrate", "FuzzTreeMigrate", p, arg("../../format/tree/migrate/testdata/"+p))
 	}
-	add("migrate", "FuzzTreeMigrate", "pi-replay", "pi/earendil-pi_prompt-cache-replay-session.v1.jsonl")
-	treeSeeds := []string{"pi/earendil-pi_prompt-cache-replay-session.v1.jsonl"}
+	add("format/tree/migrate", "FuzzTreeMigrate", "pi-v3-branches", piTree)
+	treeSeeds := []string{piTree}
 	for _, p := range []string{"valid/v2_hook.jsonl", "valid/v3_all.jsonl", "valid/v3_omp.jsonl", "invalid/cycle.jsonl", "invalid/dangling-reference-v1.jsonl", "invalid/duplicate-header.jsonl", "invalid/torn-line.jsonl"} {
 		treeSeeds = append(treeSeeds, "../../format/tree/testdata/"+p)
-		add("migrate", "FuzzTreeMigrate", "tree-"+strings.ReplaceAll(p, "/", "-"), arg("../../format/tree/testdata/"+p))
+		add("format/tree/migrate", "FuzzTreeMigrate", "tree-"+strings.ReplaceAll(p, "/", "-"), arg("../../format/tree/testdata/"+p))
 	}
 	single("format/tree", "FuzzTreeConvert", treeSeeds...)
 	return s
