@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sesstool/sesstool/command"
+	"github.com/sesstool/sesstool/registry"
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
 )
@@ -98,7 +99,7 @@ func sub(name, usage, argsUsage string, flags []cli.Flag, action cli.ActionFunc)
 }
 
 func formatFlag(name string, aliases ...string) cli.Flag {
-	return &cli.StringFlag{Name: name, Aliases: aliases, Value: "auto", Usage: "layout: auto, tree, flat, ash, opencode, opencode-export, goat"}
+	return &cli.StringFlag{Name: name, Aliases: aliases, Value: "auto", Usage: "layout: auto (detect), " + registry.Choices(registry.Names())}
 }
 
 func outputFlag() cli.Flag {
@@ -124,7 +125,7 @@ func migrateCmd(env *command.Env) *cli.Command {
 	return sub("migrate", "upgrade sessions to a newer format version, in place and atomically", "[PATH...]",
 		[]cli.Flag{
 			&cli.StringFlag{Name: "to", Usage: "target version (default: newest)"},
-			&cli.StringFlag{Name: "format", Value: "auto", Usage: "tree or ash (default: detect)"},
+			&cli.StringFlag{Name: "format", Value: "auto", Usage: "layout: auto (detect), " + registry.Choices(registry.MigratorNames())},
 			&cli.StringFlag{Name: "o", Usage: "write to FILE (- for standard output) instead of in place"},
 			&cli.BoolFlag{Name: "in-place", Usage: "replace the input (the default)"},
 			&cli.BoolFlag{Name: "no-backup", Usage: "do not keep FILE.bak"},
@@ -144,13 +145,13 @@ func convertCmd(env *command.Env) *cli.Command {
 	return sub("convert", "move sessions between layouts through the neutral model", "[PATH]",
 		[]cli.Flag{
 			formatFlag("from"),
-			&cli.StringFlag{Name: "to", Usage: "target layout: tree (jsonl), flat, ash, opencode, opencode-export, goat"},
+			&cli.StringFlag{Name: "to", Usage: "target layout: " + registry.Choices(registry.WriterNames())},
 			&cli.StringFlag{Name: "o", Usage: "output file or directory (- for standard output)"},
 			&cli.BoolFlag{Name: "force", Usage: "replace existing output"},
 			&cli.StringFlag{Name: "session", Usage: "only the session with this id"},
 			&cli.StringFlag{Name: "loss-report", Usage: "write what the target could not hold, as JSON, to FILE"},
 			&cli.BoolFlag{Name: "strict", Usage: "refuse a conversion that would lose anything"},
-			&cli.StringFlag{Name: "project", Usage: "OpenCode project id to file sessions under"},
+			&cli.StringFlag{Name: "project", Usage: registry.ProjectUsage()},
 		},
 		func(_ context.Context, c *cli.Command) error {
 			return command.Convert(env, command.ConvertOptions{
@@ -172,19 +173,23 @@ func exportCmd(env *command.Env) *cli.Command {
 			formatFlag("from"),
 		}
 	}
-	kind := func(k string) *cli.Command {
-		return sub(k, "render a session as "+k, "[PATH]", flags(), func(_ context.Context, c *cli.Command) error {
+	kind := func(ex registry.Exporter) *cli.Command {
+		return sub(ex.Name, ex.Usage, "[PATH]", flags(), func(_ context.Context, c *cli.Command) error {
 			return command.Export(env, command.ExportOptions{
-				Kind: k, Out: c.String("o"), Leaf: c.String("leaf"), Redact: c.Bool("redact"), Force: c.Bool("force"),
+				Kind: ex.Name, Out: c.String("o"), Leaf: c.String("leaf"), Redact: c.Bool("redact"), Force: c.Bool("force"),
 				Session: c.String("session"), From: c.String("from"), Paths: c.Args().Slice(),
 			})
 		})
 	}
-	cmd := sub("export", "render a session as one self-contained HTML page or Markdown", "html|markdown [PATH]", nil,
+	names := strings.Join(registry.ExporterNames(), "|")
+	cmd := sub("export", "render a session for people to read ("+strings.Join(registry.ExporterNames(), ", ")+")", names+" [PATH]", nil,
 		func(_ context.Context, c *cli.Command) error {
-			return command.Usage("export needs html or markdown, not %q", c.Args().First())
+			_, err := registry.LookupExporter(c.Args().First())
+			return command.Usage("%v", err)
 		})
-	cmd.Commands = []*cli.Command{kind("html"), kind("markdown")}
+	for _, ex := range registry.Exporters {
+		cmd.Commands = append(cmd.Commands, kind(ex))
+	}
 	return cmd
 }
 

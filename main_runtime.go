@@ -4,7 +4,8 @@ import (
 	"math"
 	"os"
 	"runtime/debug"
-	"strings"
+
+	"github.com/sesstool/sesstool/pipeline"
 )
 
 // A soft memory limit keeps the streaming commands' peak RSS flat in file
@@ -27,44 +28,12 @@ const memoryLimit = 40 << 20
 // garbage. Measured on the 100 MB migrate and the 1 GB validate: 10-20%
 // less CPU, peak RSS 47-53 MiB instead of 43-52. GOGC, when set, wins.
 func init() {
-	if os.Getenv("GOMEMLIMIT") == "" && streams(os.Args[1:]) {
+	if os.Getenv("GOMEMLIMIT") == "" && pipeline.Streams(os.Args[1:]) {
 		debug.SetMemoryLimit(memoryLimit)
 		if os.Getenv("GOGC") == "" {
 			debug.SetGCPercent(-1)
 		}
 	}
-}
-
-// streams reports whether the command line runs a command whose memory does
-// not grow with the session: validate, migrate, and convert to tree, flat or
-// goat.
-func streams(args []string) bool {
-	cmd := ""
-	for _, a := range args {
-		if !strings.HasPrefix(a, "-") {
-			cmd = a
-			break
-		}
-	}
-	switch cmd {
-	case "validate", "migrate":
-		return true
-	case "convert":
-		for i, a := range args {
-			to, ok := strings.CutPrefix(a, "--to=")
-			if !ok && (a == "--to" || a == "-to") && i+1 < len(args) {
-				to, ok = args[i+1], true
-			}
-			if ok {
-				switch to {
-				case "tree", "pi", "jsonl", "flat", "agent", "goat":
-					return true
-				}
-				return false
-			}
-		}
-	}
-	return false
 }
 
 // liftMemoryLimit drops the limit for a command that turned out to hold its

@@ -3,13 +3,12 @@ package command
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
+	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/progress"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/report"
@@ -24,24 +23,24 @@ func Convert(env *Env, o ConvertOptions) error {
 	if err != nil {
 		return err
 	}
-	in, err := singleInput(env, "convert", o.From, o.Paths, o.Session)
+	in, err := gather(env, "convert", o.From, o.Paths, o.Session)
 	if err != nil {
 		return err
 	}
-	defer in.clean()
-	pl, err := planOutput(in, target, o.Out)
+	defer in.Close()
+	pl, err := pipeline.PlanOutput(in, targetOf(target), o.Out)
 	if err != nil {
 		return err
 	}
-	st, err := newStage(pl.stageNear)
+	st, err := pipeline.NewStage(pl.Near)
 	if err != nil {
 		return err
 	}
-	defer st.remove()
+	defer st.Remove()
 	loss := &loss.Counter{}
 	batch := map[string]bool{}
-	for _, j := range in.jobs {
-		batch[sessionIDOf(j)] = true
+	for _, j := range in.Jobs {
+		batch[pipeline.SessionID(j)] = true
 	}
 	written, err := writeAll(env, in, w, st, pl, format.WriteOptions{Force: true, Loss: loss, Extra: o.Project, Batch: batch})
 	if err != nil {
@@ -53,12 +52,23 @@ func Convert(env *Env, o ConvertOptions) error {
 	if err := reportLoss(env, o, in, loss); err != nil {
 		return err
 	}
-	return pl.finish(env, st, written, o.Force)
+	return pl.Finish(env.Stdout, env.Stdout, st, written, o.Force)
+}
+
+// targetOf says how convert's outputs are named for layout f.
+func targetOf(f format.Format) pipeline.Target {
+	_, file := f.(format.Stream)
+	t := pipeline.Target{Name: f.Name(), File: file, Derived: "." + f.Name()}
+	if file {
+		t.Ext = registry.FileExt(f)
+		t.Derived += t.Ext
+	}
+	return t
 }
 
 func convertTarget(name string) (format.Format, format.Writer, error) {
 	if name == "" {
-		return nil, nil, Usage("convert needs --to (one of %s)", strings.Join(registry.Names(), ", "))
+		return nil, nil, Usage("convert needs --to (one of %s)", strings.Join(registry.WriterNames(), ", "))
 	}
 	f, err := registry.Lookup(name)
 	if err != nil {
@@ -73,25 +83,21 @@ func convertTarget(name string) (format.Format, format.Writer, error) {
 
 // writeAll writes every session into the stage and returns, per session,
 // the staged path of the session's own file or directory.
-func writeAll(env *Env, in *input, w format.Writer, st *stage, pl *outputPlan, opt format.WriteOptions) ([]string, error) {
-	bar := progress.New(env.Stderr, len(in.jobs), "convert", env.StderrIsTerminal != nil && env.StderrIsTerminal())
+func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage, pl *pipeline.Plan, opt format.WriteOptions) ([]string, error) {
+	bar := progress.New(env.Stderr, len(in.Jobs), "convert", env.terminal())
 	defer bar.Done()
 	var written []string
-	for i, j := range in.jobs {
-		r, err := j.src.Open(j.ref)
+	for i, j := range in.Jobs {
+		r, err := j.Format.Open(j.Ref)
 		if err != nil {
-			return nil, Invalid("%s: %v", displayPath(in, j.ref.Path), err)
-		}
-		dst := st.dir
-		if pl.fileTarget {
-			dst = filepath.Join(st.dir, pl.names[i])
+			return nil, Invalid("%s: %v", in.Show(j.Ref.Path), err)
 		}
 		o := opt
-		o.Reopen = func() (session.Reader, error) { return j.src.Open(j.ref) } // standard input is spooled to a file
-		paths, err := w.Write(r, dst, o)
+		o.Reopen = func() (session.Reader, error) { return j.Format.Open(j.Ref) } // standard input is spooled to a file
+		paths, err := w.Write(r, pl.Staged(st, i), o)
 		r.Close()
 		if err != nil {
-			return nil, IO(fmt.Errorf("convert %s: %w", displayPath(in, j.ref.Path), err))
+			return nil, IO(fmt.Errorf("convert %s: %w", in.Show(j.Ref.Path), err))
 		}
 		if len(paths) > 0 {
 			written = append(written, paths[0]) // the session's own file or directory
@@ -103,12 +109,14 @@ func writeAll(env *Env, in *input, w format.Writer, st *stage, pl *outputPlan, o
 
 // checkOutput validates what was written before it is moved into place: the
 // target must pass `sesstool validate` every time.
-func checkOutput(env *Env, target format.Format, st *stage, pl *outputPlan) error {
-	units, _, err := registry.Walk(st.dir, target)
-	if err != nil {
-		return IO(err)
-	}
+func checkOutput(env *Env, target format.Format, st *pipeline.Stage, pl *pipeline.Plan) error {
+	units, skips := pipeline.Walk(st.Dir, target)
 	rep := &report.Report{MaxErrors: 20}
+	for _, s := range skips {
+		// Everything written must read back as the target.
+		s.Named = true
+		rep.Add(s.Finding())
+	}
 	for _, u := range units {
 		if err := u.Format.Validate(u.Path, rep, format.ValidateOptions{}); err != nil {
 			return IO(err)
@@ -119,7 +127,7 @@ func checkOutput(env *Env, target format.Format, st *stage, pl *outputPlan) erro
 	}
 	for _, f := range rep.Findings() {
 		if f.Severity == report.Error {
-			f.Path = pl.final(st, f.Path)
+			f.Path = pl.Final(st, f.Path)
 			fmt.Fprintln(env.Stderr, f.Text())
 		}
 	}
@@ -136,13 +144,13 @@ type lossReport struct {
 	Losses   []loss.Item `json:"losses"`
 }
 
-func reportLoss(env *Env, o ConvertOptions, in *input, lost *loss.Counter) error {
+func reportLoss(env *Env, o ConvertOptions, in *pipeline.Input, lost *loss.Counter) error {
 	items := lost.Items()
 	for _, it := range items {
 		fmt.Fprintf(env.Stderr, "loss: %s\n", it)
 	}
 	if o.LossReport != "" {
-		doc := lossReport{Input: in.path, From: in.jobs[0].src.Name(), To: o.To, Sessions: len(in.jobs), Lossless: len(items) == 0, Losses: items}
+		doc := lossReport{Input: in.Path, From: in.Jobs[0].Format.Name(), To: o.To, Sessions: len(in.Jobs), Lossless: len(items) == 0, Losses: items}
 		if doc.Losses == nil {
 			doc.Losses = []loss.Item{}
 		}
@@ -155,15 +163,4 @@ func reportLoss(env *Env, o ConvertOptions, in *input, lost *loss.Counter) error
 		return Invalid("--strict: converting to %s would lose %d kinds of data (listed above); nothing written", o.To, len(items))
 	}
 	return nil
-}
-
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
-
-// safeName turns a session id into a file name that stays inside its folder.
-func safeName(id string) string {
-	n := strings.Trim(unsafeName.ReplaceAllString(id, "_"), "._")
-	if n == "" {
-		return "session"
-	}
-	return n
 }

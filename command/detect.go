@@ -3,52 +3,46 @@ package command
 import (
 	"fmt"
 
-	"github.com/sesstool/sesstool/registry"
+	"github.com/sesstool/sesstool/exitcode"
+
+	"github.com/sesstool/sesstool/pipeline"
 )
 
 // Detect prints the layout found at each path: "PATH: FORMAT [vVERSION]", one
-// line per session file, session directory or store. It exits 1 when some
-// path holds no known layout.
+// line per session file, session directory or store. Paths passed over are
+// findings on standard error, as every command reports them; the exit code
+// is 1 when a named path holds no known layout, 3 when one cannot be read.
 func Detect(env *Env, paths []string) error {
 	if len(paths) == 0 {
-		if env.StdinIsData == nil || !env.StdinIsData() {
+		if !env.stdinIsData() {
 			return Usage("detect needs at least one PATH (or data on standard input)")
 		}
 		paths = []string{Stdin}
 	}
-	unknown := 0
+	code := ExitOK
 	for _, p := range paths {
 		if p == Stdin {
-			s, br, err := stdinFormat(env.Stdin, nil)
+			s, br, err := pipeline.DetectStdin(env.Stdin, nil)
 			if err != nil {
 				return err
 			}
-			r, err := s.OpenReader("<stdin>", br)
+			r, err := s.OpenReader(pipeline.StdinName, br)
 			if err != nil {
-				return Invalid("<stdin>: %v", err)
+				return Invalid("%s: %v", pipeline.StdinName, err)
 			}
-			fmt.Fprintf(env.Stdout, "<stdin>: %s%s\n", nameOf(s), versionSuffix(r.Meta().Version))
+			fmt.Fprintf(env.Stdout, "%s: %s%s\n", pipeline.StdinName, nameOf(s), versionSuffix(r.Meta().Version))
 			r.Close()
 			continue
 		}
-		units, skipped, err := registry.Walk(p, nil)
-		if err != nil {
-			return IO(err)
-		}
+		units, skips := pipeline.Walk(p, nil)
 		for _, u := range units {
 			fmt.Fprintf(env.Stdout, "%s: %s%s\n", u.Path, u.Format.Name(), unitVersion(u))
 		}
-		for _, s := range skipped {
-			fmt.Fprintf(env.Stdout, "%s: unknown (%s)\n", s.Path, s.Reason)
-			unknown++
-		}
-		if len(units) == 0 && len(skipped) == 0 {
-			fmt.Fprintf(env.Stdout, "%s: unknown (no sessions found)\n", p)
-			unknown++
-		}
+		pipeline.PrintSkips(env.Stderr, skips)
+		code = exitcode.Worst(code, pipeline.Code(skips))
 	}
-	if unknown > 0 {
-		return Silent(ExitInvalid)
+	if code != ExitOK {
+		return Silent(code)
 	}
 	return nil
 }
@@ -69,7 +63,7 @@ func versionSuffix(v string) string {
 
 // unitVersion reports a single session's version; stores of many sessions
 // have none of their own.
-func unitVersion(u registry.Unit) string {
+func unitVersion(u pipeline.Unit) string {
 	refs, err := u.Format.Sessions(u.Path)
 	if err != nil || len(refs) != 1 {
 		return ""

@@ -1,68 +1,32 @@
-// Package command implements sesstool's commands on top of the registry and
-// the neutral model. main.go only wires flags to these functions.
+// Package command implements sesstool's commands: each is the input/output
+// pipeline (package pipeline) plus its verb. main.go only wires flags to
+// these functions.
 package command
 
-import (
-	"errors"
-	"fmt"
-)
+import "github.com/sesstool/sesstool/exitcode"
 
 // Exit codes, as CLI.md defines them.
 const (
-	ExitOK      = 0
-	ExitInvalid = 1 // validate found errors; an input was refused as invalid
-	ExitUsage   = 2 // unknown command, flag or format; missing argument
-	ExitIO      = 3 // an input or output could not be read or written
+	ExitOK      = exitcode.OK
+	ExitInvalid = exitcode.Invalid
+	ExitUsage   = exitcode.Usage
+	ExitIO      = exitcode.IO
 )
 
 // ExitError carries an exit code with its message.
-type ExitError struct {
-	Code int
-	Err  error
-}
-
-func (e *ExitError) Error() string {
-	if e.Err == nil {
-		return ""
-	}
-	return e.Err.Error()
-}
-
-func (e *ExitError) Unwrap() error { return e.Err }
+type ExitError = exitcode.Error
 
 // Usage returns a usage error (exit 2).
-func Usage(format string, args ...any) error {
-	return &ExitError{ExitUsage, fmt.Errorf(format, args...)}
-}
+func Usage(format string, args ...any) error { return exitcode.Usagef(format, args...) }
 
 // IO wraps an I/O failure (exit 3).
-func IO(err error) error {
-	if err == nil {
-		return nil
-	}
-	var ee *ExitError
-	if errors.As(err, &ee) {
-		return err
-	}
-	return &ExitError{ExitIO, err}
-}
+func IO(err error) error { return exitcode.IOError(err) }
 
 // Invalid returns a refusal of invalid input (exit 1).
-func Invalid(format string, args ...any) error {
-	return &ExitError{ExitInvalid, fmt.Errorf(format, args...)}
-}
+func Invalid(format string, args ...any) error { return exitcode.Invalidf(format, args...) }
 
 // Silent exits with code and prints nothing more (the command already did).
-func Silent(code int) error { return &ExitError{Code: code} }
+func Silent(code int) error { return exitcode.Silent(code) }
 
 // Code returns the exit code for err.
-func Code(err error) int {
-	if err == nil {
-		return ExitOK
-	}
-	var ee *ExitError
-	if errors.As(err, &ee) {
-		return ee.Code
-	}
-	return ExitIO
-}
+func Code(err error) int { return exitcode.Of(err) }

@@ -8,16 +8,16 @@ import (
 	"path/filepath"
 
 	"github.com/sesstool/sesstool/atomicfile"
-	"github.com/sesstool/sesstool/export/html"
-	"github.com/sesstool/sesstool/export/markdown"
 	"github.com/sesstool/sesstool/export/redact"
 	"github.com/sesstool/sesstool/export/transcript"
+	"github.com/sesstool/sesstool/pipeline"
+	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/session"
 )
 
 // ExportOptions are export's flags.
 type ExportOptions struct {
-	Kind    string // html or markdown
+	Kind    string // an exporter's name (registry.Exporters)
 	Out     string
 	Leaf    string
 	Redact  bool
@@ -28,68 +28,37 @@ type ExportOptions struct {
 }
 
 // Export renders sessions as HTML pages or Markdown transcripts. Inputs are
-// found, validated and listed exactly as for convert.
+// found, validated and listed exactly as for convert, and outputs named by
+// the same rule.
 func Export(env *Env, o ExportOptions) error {
-	ext := map[string]string{"html": ".html", "markdown": ".md"}[o.Kind]
-	if ext == "" {
-		return Usage("export needs html or markdown, not %q", o.Kind)
+	ex, err := registry.LookupExporter(o.Kind)
+	if err != nil {
+		return Usage("%v", err)
 	}
-	in, err := singleInput(env, "export", o.From, o.Paths, o.Session)
+	in, err := gather(env, "export", o.From, o.Paths, o.Session)
 	if err != nil {
 		return err
 	}
-	defer in.clean()
-	outs, err := exportTargets(in, o, ext)
+	defer in.Close()
+	pl, err := pipeline.PlanOutput(in, pipeline.Target{Name: ex.Name, File: true, Ext: ex.Ext, Derived: ex.Ext}, o.Out)
 	if err != nil {
 		return err
 	}
-	for i, j := range in.jobs {
-		if err := exportOne(env, displayPath(in, j.ref.Path), j, outs[i], o); err != nil {
+	outs := pl.Paths()
+	for i, j := range in.Jobs {
+		out := outs[i]
+		if pl.ToStdout {
+			out = Stdin
+		}
+		if err := exportOne(env, in.Show(j.Ref.Path), j, out, ex, o); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// exportTargets picks each session's output: "-" for standard output, a
-// file, or one file per session inside a directory.
-func exportTargets(in *input, o ExportOptions, ext string) ([]string, error) {
-	if len(in.jobs) == 1 {
-		j := in.jobs[0]
-		switch {
-		case o.Out == "-" || (o.Out == "" && in.path == Stdin):
-			return []string{"-"}, nil
-		case isExistingDir(o.Out):
-			return []string{filepath.Join(o.Out, safeName(sessionIDOf(j))+ext)}, nil
-		case o.Out != "":
-			return []string{o.Out}, nil
-		case !in.store:
-			return []string{stripExt(j.unit) + ext}, nil
-		}
-	}
-	if o.Out == "-" {
-		return nil, Usage("-o - needs a single session (%d found; pick one with --session ID)", len(in.jobs))
-	}
-	dir := defaultDir(o.Out)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, IO(fmt.Errorf("create %s: %w", dir, err))
-	}
-	outs := make([]string, len(in.jobs))
-	used := map[string]bool{}
-	for i, j := range in.jobs {
-		base := safeName(sessionIDOf(j))
-		name := base
-		for k := 2; used[name]; k++ {
-			name = fmt.Sprintf("%s-%d", base, k)
-		}
-		used[name] = true
-		outs[i] = filepath.Join(dir, name+ext)
-	}
-	return outs, nil
-}
-
-func exportOne(env *Env, name string, j job, out string, o ExportOptions) error {
-	r, err := j.src.Open(j.ref)
+func exportOne(env *Env, name string, j pipeline.Job, out string, ex registry.Exporter, o ExportOptions) error {
+	r, err := j.Format.Open(j.Ref)
 	if err != nil {
 		return Invalid("%s: %v", name, err)
 	}
@@ -106,12 +75,8 @@ func exportOne(env *Env, name string, j job, out string, o ExportOptions) error 
 	if err != nil {
 		return Usage("%s: %v", name, err)
 	}
-	render := html.Write
-	if o.Kind == "markdown" {
-		render = markdown.Write
-	}
-	if out == "-" {
-		if err := render(env.Stdout, t); err != nil {
+	if out == Stdin {
+		if err := ex.Write(env.Stdout, t); err != nil {
 			return IO(fmt.Errorf("write standard output: %w", err))
 		}
 		return nil
@@ -123,7 +88,7 @@ func exportOne(env *Env, name string, j job, out string, o ExportOptions) error 
 	if err != nil {
 		return IO(err)
 	}
-	if err := render(f, t); err != nil {
+	if err := ex.Write(f, t); err != nil {
 		f.Abort()
 		return IO(fmt.Errorf("write %s: %w", out, err))
 	}

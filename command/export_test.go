@@ -11,6 +11,7 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	fixture "github.com/sesstool/sesstool/internal/exportfixture"
+	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
@@ -193,8 +194,8 @@ func TestExportStore(t *testing.T) {
 
 func TestExportSafeNames(t *testing.T) {
 	for in, want := range map[string]string{"../../evil": "evil", "a/b": "a_b", "..": "session", "ok-1.x": "ok-1.x", "/abs/x": "abs_x", "nul\x00x": "nul_x"} {
-		if got := safeName(in); got != want {
-			t.Errorf("safeName(%q) = %q, want %q", in, got, want)
+		if got := pipeline.SafeName(in); got != want {
+			t.Errorf("SafeName(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -8,9 +8,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sesstool/sesstool/exitcode"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/mapping"
-	"github.com/sesstool/sesstool/registry"
+	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -48,66 +49,68 @@ type TokenStats struct {
 	CacheWrite int64 `json:"cacheWrite"`
 }
 
-// Info prints statistics for every session under the given paths.
+// Info prints statistics for every session under the given paths. A path
+// or session that cannot be read is reported and the others are still
+// summarised; the exit code is the worst outcome.
 func Info(env *Env, o InfoOptions) error {
 	if o.Output != "" && o.Output != "text" && o.Output != "json" {
 		return Usage("--output must be text or json, not %q", o.Output)
 	}
-	forced, err := lookupFormat(o.Format)
+	paths, forced, err := inputs(env, o.Paths, o.Format)
 	if err != nil {
 		return err
 	}
-	paths, err := resolveInputs(env, o.Paths, o.Format)
-	if err != nil {
-		return err
-	}
+	code := ExitOK
 	for _, p := range paths {
-		stats, err := infoPath(env, p, forced)
+		stats, c, err := infoPath(env, p, forced)
 		if err != nil {
 			return err
 		}
+		code = exitcode.Worst(code, c)
 		for _, s := range stats {
 			if err := printStats(env.Stdout, s, o.Output == "json"); err != nil {
 				return IO(err)
 			}
 		}
 	}
+	if code != ExitOK {
+		return Silent(code)
+	}
 	return nil
 }
 
-func infoPath(env *Env, p string, forced format.Format) ([]Stats, error) {
+func infoPath(env *Env, p string, forced format.Format) ([]Stats, int, error) {
 	if p == Stdin {
-		s, br, err := stdinFormat(env.Stdin, forced)
+		s, br, err := pipeline.DetectStdin(env.Stdin, forced)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		r, err := s.OpenReader("<stdin>", br)
+		r, err := s.OpenReader(pipeline.StdinName, br)
 		if err != nil {
-			return nil, Invalid("<stdin>: %v", err)
+			return nil, 0, Invalid("%s: %v", pipeline.StdinName, err)
 		}
-		st, err := collect("<stdin>", nameOf(s), r)
-		return []Stats{st}, err
+		st, err := collect(pipeline.StdinName, nameOf(s), r)
+		return []Stats{st}, ExitOK, err
 	}
-	units, skipped, err := registry.Walk(p, forced)
-	if err != nil {
-		return nil, IO(err)
-	}
-	if len(units) == 0 && len(skipped) > 0 {
-		return nil, Invalid("%s: %s", skipped[0].Path, skipped[0].Reason)
-	}
-	if len(units) == 0 {
-		return nil, Invalid("%s: no sessions found", p)
+	units, skips := pipeline.Walk(p, forced)
+	pipeline.PrintSkips(env.Stderr, skips)
+	code := pipeline.Code(skips)
+	fail := func(c int, err error) {
+		fmt.Fprintf(env.Stderr, "sesstool: %v\n", err)
+		code = exitcode.Worst(code, c)
 	}
 	var out []Stats
 	for _, u := range units {
 		refs, err := u.Format.Sessions(u.Path)
 		if err != nil {
-			return nil, IO(err)
+			fail(ExitIO, err)
+			continue
 		}
 		for _, ref := range refs {
 			r, err := u.Format.Open(ref)
 			if err != nil {
-				return nil, Invalid("%s: %v", ref.Path, err)
+				fail(ExitInvalid, fmt.Errorf("%s: %v", ref.Path, err))
+				continue
 			}
 			name := ref.Path
 			if ref.ID != "" {
@@ -115,12 +118,13 @@ func infoPath(env *Env, p string, forced format.Format) ([]Stats, error) {
 			}
 			st, err := collect(name, u.Format.Name(), r)
 			if err != nil {
-				return nil, err
+				fail(Code(err), err)
+				continue
 			}
 			out = append(out, st)
 		}
 	}
-	return out, nil
+	return out, code, nil
 }
 
 // collect streams one session, keeping a few bytes per entry for its

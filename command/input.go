@@ -1,17 +1,14 @@
 package command
 
 import (
-	"bufio"
-	"fmt"
 	"io"
-	"os"
 
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/registry"
+	"github.com/sesstool/sesstool/pipeline"
 )
 
 // Stdin is the path that means standard input.
-const Stdin = "-"
+const Stdin = pipeline.Stdin
 
 // Env is what commands read from and write to; tests swap it.
 type Env struct {
@@ -31,82 +28,33 @@ type Env struct {
 	HoldInput func()
 }
 
-// DefaultStorer is implemented by layouts that have a conventional store
-// location on a user's machine (used when PATH is omitted).
-type DefaultStorer interface {
-	DefaultStore() string
-}
+func (env *Env) stdinIsData() bool { return env.StdinIsData != nil && env.StdinIsData() }
 
-// resolveInputs applies CLI.md's rule for an omitted PATH: standard input when
-// it carries data, else the named layout's default store.
-func resolveInputs(env *Env, paths []string, formatName string) ([]string, error) {
-	if len(paths) > 0 {
-		return paths, nil
-	}
-	// A directory layout cannot come on standard input (CLI.md: file
-	// formats only), so naming one means its default store even when
-	// standard input is a pipe (a script, a CI job, an editor's terminal).
-	if env.StdinIsData != nil && env.StdinIsData() && !directoryLayout(formatName) {
-		return []string{Stdin}, nil
-	}
-	if formatName == "" || formatName == "auto" {
-		formatName = "tree"
-	}
-	f, err := registry.Lookup(formatName)
+func (env *Env) terminal() bool { return env.StderrIsTerminal != nil && env.StderrIsTerminal() }
+
+// inputs resolves the PATH arguments and the --format/--from value as every
+// command does (CLI.md: an omitted PATH is standard input when it carries
+// data, else the layout's default store).
+func inputs(env *Env, paths []string, formatName string) ([]string, format.Format, error) {
+	forced, err := pipeline.LookupFormat(formatName)
 	if err != nil {
-		return nil, Usage("%v", err)
+		return nil, nil, err
 	}
-	ds, ok := f.(DefaultStorer)
-	if !ok {
-		return nil, Usage("missing PATH (%s has no default store)", f.Name())
-	}
-	return []string{ds.DefaultStore()}, nil
+	paths, err = pipeline.Resolve(paths, formatName, env.stdinIsData())
+	return paths, forced, err
 }
 
-// directoryLayout reports whether name is a layout that is not a single file.
-func directoryLayout(name string) bool {
-	f, err := registry.Lookup(name)
+// gather resolves the one PATH that convert and export take and reads its
+// sessions through the pipeline.
+func gather(env *Env, cmd, from string, paths []string, sessionID string) (*pipeline.Input, error) {
+	paths, forced, err := inputs(env, paths, from)
 	if err != nil {
-		return false
+		return nil, err
 	}
-	_, stream := f.(format.Stream)
-	return !stream
-}
-
-// lookupFormat resolves a --format/--from value; "" and "auto" mean detect.
-func lookupFormat(name string) (format.Format, error) {
-	if name == "" || name == "auto" {
-		return nil, nil
+	if len(paths) != 1 {
+		return nil, Usage("%s takes one PATH, got %d", cmd, len(paths))
 	}
-	f, err := registry.Lookup(name)
-	if err != nil {
-		return nil, Usage("%v", err)
-	}
-	return f, nil
-}
-
-// stdinFormat peeks at standard input and finds its single-file layout.
-func stdinFormat(r io.Reader, forced format.Format) (format.Stream, *bufio.Reader, error) {
-	br := bufio.NewReaderSize(r, 1<<16)
-	head, err := br.Peek(1 << 16)
-	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-		return nil, nil, IO(fmt.Errorf("read standard input: %w", err))
-	}
-	f := forced
-	if f == nil {
-		f = registry.DetectHead(head)
-	}
-	if f == nil {
-		return nil, nil, Invalid("standard input: not a session in any known single-file format")
-	}
-	s, ok := f.(format.Stream)
-	if !ok {
-		return nil, nil, Usage("%s is a directory layout and cannot be read from standard input", f.Name())
-	}
-	return s, br, nil
-}
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
+	return pipeline.Gather(paths[0], pipeline.GatherOptions{
+		Forced: forced, Session: sessionID, Stdin: env.Stdin, Hold: env.HoldInput, Log: env.Stderr,
+	})
 }

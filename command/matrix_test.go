@@ -17,6 +17,7 @@ import (
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/internal/shared"
 	"github.com/sesstool/sesstool/mapping"
+	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/session"
 )
@@ -111,9 +112,9 @@ func sessionsOf(t *testing.T, layout, p string) []*session.Session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	units, _, err := registry.Walk(p, f)
-	if err != nil {
-		t.Fatal(err)
+	units, skips := pipeline.Walk(p, f)
+	if pipeline.Code(skips) == 3 {
+		t.Fatal(skips)
 	}
 	var out []*session.Session
 	for _, u := range units {

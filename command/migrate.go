@@ -3,15 +3,16 @@ package command
 import (
 	"errors"
 	"fmt"
-	"github.com/sesstool/sesstool/progress"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/sesstool/sesstool/exitcode"
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/registry"
+	"github.com/sesstool/sesstool/pipeline"
+	"github.com/sesstool/sesstool/progress"
 )
 
 // Migrate upgrades (or, where lossless, downgrades) sessions to another
@@ -24,11 +25,7 @@ func Migrate(env *Env, o MigrateOptions) error {
 	if o.InPlace && o.Out != "" {
 		return Usage("--in-place and -o cannot be used together")
 	}
-	forced, err := lookupFormat(o.Format)
-	if err != nil {
-		return err
-	}
-	paths, err := resolveInputs(env, o.Paths, o.Format)
+	paths, forced, err := inputs(env, o.Paths, o.Format)
 	if err != nil {
 		return err
 	}
@@ -38,11 +35,11 @@ func Migrate(env *Env, o MigrateOptions) error {
 		}
 		return migrateStdin(env, o, forced)
 	}
-	jobs, err := migrateJobs(env, paths, forced, o.Out)
+	jobs, code, err := migrateJobs(env, paths, forced, o.Out)
 	if err != nil {
 		return err
 	}
-	m := &migrateRun{env: env, o: o, bar: progress.New(env.Stderr, len(jobs), "migrate", env.StderrIsTerminal != nil && env.StderrIsTerminal())}
+	m := &migrateRun{env: env, o: o, code: code, bar: progress.New(env.Stderr, len(jobs), "migrate", env.terminal())}
 	if o.Out == "-" {
 		m.log = env.Stderr // standard output carries the session
 	} else {
@@ -67,26 +64,19 @@ type migrateJob struct {
 	out  string
 }
 
-// migrateJobs walks the paths. -o FILE and -o - take exactly one session;
-// -o naming an existing directory takes any number, each written under it at
-// its path relative to the argument it was found under.
-func migrateJobs(env *Env, paths []string, forced format.Format, out string) ([]migrateJob, error) {
+// migrateJobs walks the paths; every path passed over is reported and
+// gives the exit code it returns. -o FILE and -o - take exactly one
+// session; -o naming a directory (existing, or ending in a separator)
+// takes any number, each written under it at its path relative to the
+// argument it was found under.
+func migrateJobs(env *Env, paths []string, forced format.Format, out string) ([]migrateJob, int, error) {
 	var jobs []migrateJob
 	var roots []string
+	code := ExitOK
 	for _, p := range paths {
-		units, skipped, err := registry.Walk(p, forced)
-		if err != nil {
-			return nil, IO(err)
-		}
-		for _, s := range skipped {
-			if s.Path == p {
-				return nil, Invalid("%s: %s", s.Path, s.Reason)
-			}
-			fmt.Fprintf(env.Stderr, "sesstool: %s: %s, skipped\n", s.Path, s.Reason)
-		}
-		if len(units) == 0 && len(skipped) == 0 {
-			return nil, Invalid("%s: no sessions found", p)
-		}
+		units, skips := pipeline.Walk(p, forced)
+		pipeline.PrintSkips(env.Stderr, skips)
+		code = exitcode.Worst(code, pipeline.Code(skips))
 		for _, u := range units {
 			for _, sp := range sessionPaths(u) {
 				jobs = append(jobs, migrateJob{f: u.Format, path: sp})
@@ -95,33 +85,29 @@ func migrateJobs(env *Env, paths []string, forced format.Format, out string) ([]
 		}
 	}
 	if out == "" {
-		return jobs, nil
+		return jobs, code, nil
 	}
-	if fi, err := os.Stat(out); out != "-" && err == nil && fi.IsDir() {
+	if pipeline.DirTarget(out) {
 		for i := range jobs {
-			rel, err := filepath.Rel(roots[i], jobs[i].path)
-			if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
-				rel = filepath.Base(jobs[i].path)
-			}
-			jobs[i].out = filepath.Join(out, rel)
+			jobs[i].out = pipeline.Mirror(out, roots[i], jobs[i].path)
 			if _, file := jobs[i].f.(format.Stream); !file {
 				// A directory layout's output is the container its
 				// session goes under (its name may change: ash's key).
 				jobs[i].out = filepath.Dir(jobs[i].out)
 			}
 			if err := os.MkdirAll(filepath.Dir(jobs[i].out), 0o755); err != nil {
-				return nil, IO(fmt.Errorf("create %s: %w", filepath.Dir(jobs[i].out), err))
+				return nil, 0, IO(fmt.Errorf("create %s: %w", filepath.Dir(jobs[i].out), err))
 			}
 		}
-		return jobs, nil
+		return jobs, code, nil
 	}
 	if len(jobs) > 1 {
-		return nil, Usage("-o %s takes one session, but %d were found (give -o an existing directory)", out, len(jobs))
+		return nil, 0, Usage("-o %s takes one session, but %d were found (give -o a directory: an existing one, or a name ending in /)", out, len(jobs))
 	}
 	for i := range jobs {
 		jobs[i].out = out
 	}
-	return jobs, nil
+	return jobs, code, nil
 }
 
 // sessionPaths lists the sessions of a unit one by one, so that a store of
@@ -129,7 +115,7 @@ func migrateJobs(env *Env, paths []string, forced format.Format, out string) ([]
 // session, as a folder of tree files does. A unit that names one session,
 // or whose sessions are not paths of their own, is one job; Migrate reports
 // what is wrong with it.
-func sessionPaths(u registry.Unit) []string {
+func sessionPaths(u pipeline.Unit) []string {
 	if _, ok := u.Format.(format.Migrator); !ok {
 		return []string{u.Path}
 	}
@@ -249,33 +235,17 @@ func (m *migrateRun) report(j migrateJob, res format.MigrateResult) {
 // private temporary file (a migration reads its input more than once) and
 // the result goes to standard output, or to -o FILE.
 func migrateStdin(env *Env, o MigrateOptions, forced format.Format) error {
-	s, br, err := stdinFormat(env.Stdin, forced)
+	sp, err := pipeline.Spool(env.Stdin, forced)
 	if err != nil {
 		return err
 	}
-	f, ok := s.(format.Format)
-	if !ok {
-		return Usage("standard input: layout cannot be migrated")
-	}
-	tmp, err := os.CreateTemp("", "sesstool-stdin-*.jsonl")
-	if err != nil {
-		return IO(fmt.Errorf("spool standard input: %w", err))
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := io.Copy(tmp, br); err != nil {
-		tmp.Close()
-		return IO(fmt.Errorf("read standard input: %w", err))
-	}
-	if err := tmp.Close(); err != nil {
-		return IO(fmt.Errorf("spool standard input: %w", err))
-	}
+	defer sp.Remove()
 	out := o.Out
 	if out == "" {
 		out = "-"
 	}
-	m := &migrateRun{env: env, o: o, log: env.Stderr,
-		name: func(p string) string { return strings.ReplaceAll(p, tmp.Name(), "<stdin>") }}
-	m.one(migrateJob{f: f, path: tmp.Name(), out: out})
+	m := &migrateRun{env: env, o: o, log: env.Stderr, name: sp.Show}
+	m.one(migrateJob{f: sp.Format, path: sp.Path, out: out})
 	if m.code != ExitOK {
 		return Silent(m.code)
 	}

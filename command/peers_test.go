@@ -250,3 +250,8 @@ func head(b []byte) string {
 	}
 	return s
 }
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}

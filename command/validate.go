@@ -3,8 +3,9 @@ package command
 import (
 	"fmt"
 
+	"github.com/sesstool/sesstool/exitcode"
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/registry"
+	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/report"
 )
 
@@ -18,24 +19,27 @@ type ValidateOptions struct {
 }
 
 // Validate checks every session under the given paths and prints findings.
+// Every path is read, whatever happened to the ones before it: a path that
+// cannot be read is a finding, and the run ends with the findings, the
+// summary and the worst exit code (3 when an input could not be read, else
+// 1 when there are errors).
 func Validate(env *Env, o ValidateOptions) error {
 	if o.Output != "" && o.Output != "text" && o.Output != "json" {
 		return Usage("--output must be text or json, not %q", o.Output)
 	}
-	forced, err := lookupFormat(o.Format)
-	if err != nil {
-		return err
-	}
-	paths, err := resolveInputs(env, o.Paths, o.Format)
+	paths, forced, err := inputs(env, o.Paths, o.Format)
 	if err != nil {
 		return err
 	}
 	rep := &report.Report{MaxErrors: o.MaxErrors}
 	opt := format.ValidateOptions{Workers: o.Workers}
+	code := ExitOK
 	for _, p := range paths {
-		if err := validatePath(env, p, forced, rep, opt); err != nil {
+		c, err := validatePath(env, p, forced, rep, opt)
+		if err != nil {
 			return err
 		}
+		code = exitcode.Worst(code, c)
 	}
 	if o.Output == "json" {
 		err = rep.WriteJSON(env.Stdout)
@@ -46,45 +50,45 @@ func Validate(env *Env, o ValidateOptions) error {
 		return IO(fmt.Errorf("write output: %w", err))
 	}
 	if rep.Errors() > 0 {
-		return Silent(ExitInvalid)
+		code = exitcode.Worst(code, ExitInvalid)
+	}
+	if code != ExitOK {
+		return Silent(code)
 	}
 	return nil
 }
 
-func validatePath(env *Env, p string, forced format.Format, rep *report.Report, opt format.ValidateOptions) error {
+// validatePath adds the findings for p to rep and returns the exit code of
+// what could not be read (findings too). The error is for standard input
+// only, which cannot be read at all when it holds no single-file layout.
+func validatePath(env *Env, p string, forced format.Format, rep *report.Report, opt format.ValidateOptions) (int, error) {
 	if p == Stdin {
-		s, br, err := stdinFormat(env.Stdin, forced)
+		s, br, err := pipeline.DetectStdin(env.Stdin, forced)
 		if err != nil {
-			return err
+			return 0, err
 		}
-		return IO(s.ValidateReader("<stdin>", br, rep, opt))
-	}
-	units, skipped, err := registry.Walk(p, forced)
-	if err != nil {
-		return IO(err)
-	}
-	for _, s := range skipped {
-		sev := report.Warning
-		if s.Path == p {
-			sev = report.Error // named on the command line: not a silent skip
+		if err := s.ValidateReader(pipeline.StdinName, br, rep, opt); err != nil {
+			rep.Add(report.Finding{Path: pipeline.StdinName, Severity: report.Error, Rule: pipeline.RuleUnreadable, Message: err.Error()})
+			return ExitIO, nil
 		}
-		rep.Add(report.Finding{Path: s.Path, Severity: sev, Rule: "unknown-format", Message: s.Reason})
-		if s.Path == p {
+		return ExitOK, nil
+	}
+	units, skips := pipeline.Walk(p, forced)
+	for _, s := range skips {
+		rep.Add(s.Finding())
+		if s.Named {
 			rep.Counted("", 1, 0)
 		}
 	}
-	if len(units) == 0 && (len(skipped) == 0 || skipped[0].Path != p) {
-		// An empty directory named on the command line: say so rather than
-		// report success on nothing.
-		rep.Add(report.Finding{Path: p, Severity: report.Error, Rule: "no-sessions", Message: "no session files or directories found here"})
-		rep.Counted("", 1, 0)
-	}
+	code := pipeline.Code(skips)
 	for _, u := range units {
 		if err := u.Format.Validate(u.Path, rep, opt); err != nil {
-			return IO(err)
+			// A file of the session could not be read: say so and go on.
+			rep.Add(report.Finding{Path: u.Path, Severity: report.Error, Rule: pipeline.RuleUnreadable, Message: err.Error()})
+			code = exitcode.Worst(code, ExitIO)
 		}
 	}
-	return nil
+	return code, nil
 }
 
 func writeText(env *Env, rep *report.Report) error {

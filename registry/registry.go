@@ -1,5 +1,7 @@
-// Package registry lists every layout sesstool knows. Adding a layout is one
-// new package under format/ and one line in All.
+// Package registry lists every layout and every exporter sesstool knows.
+// Adding a layout is one new package under format/ and one line in Layouts;
+// the command line's help text, its --to choices, the default layout and
+// the memory policy all come from here, so no other package names a layout.
 package registry
 
 import (
@@ -16,16 +18,43 @@ import (
 	"github.com/sesstool/sesstool/format/tree"
 )
 
-// All is every layout, in detection order: directory layouts with strong
-// markers first, then single-file layouts.
-var All = []format.Format{
-	goat.Format{},
-	ash.Format{},
-	opencode.Format{},
-	opencode.Export{},
-	flat.New(),
-	tree.Format{},
-	model.Format{}, // not an agent's layout: the model dump (convert --to model), detected by its meta line
+// Layout is one layout and what the command line needs to know of it.
+type Layout struct {
+	format.Format
+	// Default marks the layout used when neither PATH nor --format/--from
+	// names one (its default store is read). Exactly one layout has it.
+	Default bool
+	// Holds marks a writer that holds a whole session in memory; converting
+	// to it lifts the memory limit set for streaming commands (the
+	// collector would otherwise run all the time).
+	Holds bool
+	// Project, for a layout that files sessions under a project, is the
+	// help of convert's --project flag.
+	Project string
+}
+
+// Layouts is every layout, in detection order: directory layouts with
+// strong markers first, then single-file layouts.
+var Layouts = []Layout{
+	{Format: goat.Format{}},
+	{Format: ash.Format{}, Holds: true},
+	{Format: opencode.Format{}, Holds: true, Project: "project id to file sessions under"},
+	{Format: opencode.Export{}, Holds: true},
+	{Format: flat.New()},
+	{Format: tree.Format{}, Default: true},
+	// Not an agent's layout: the model dump (convert --to model), detected by its meta line.
+	{Format: model.Format{}},
+}
+
+// All is every layout's Format, in detection order.
+var All = formats(Layouts)
+
+func formats(ls []Layout) []format.Format {
+	out := make([]format.Format, len(ls))
+	for i, l := range ls {
+		out[i] = l.Format
+	}
+	return out
 }
 
 // Lookup finds a layout by name or alias (case-insensitive).
@@ -44,14 +73,60 @@ func Lookup(name string) (format.Format, error) {
 	return nil, fmt.Errorf("unknown format %q (known: %s)", name, strings.Join(Names(), ", "))
 }
 
+// layoutOf is f's line in Layouts (a layout a test added to All alone has
+// none: it neither is the default nor holds).
+func layoutOf(f format.Format) Layout {
+	for _, l := range Layouts {
+		if l.Name() == f.Name() {
+			return l
+		}
+	}
+	return Layout{Format: f}
+}
+
+// Default is the layout whose default store is read when nothing names one.
+func Default() format.Format {
+	for _, f := range All {
+		if layoutOf(f).Default {
+			return f
+		}
+	}
+	return All[len(All)-1]
+}
+
 // Names lists the canonical names, sorted.
-func Names() []string {
+func Names() []string { return names(func(format.Format) bool { return true }) }
+
+// WriterNames lists the layouts convert can write (the --to choices), sorted.
+func WriterNames() []string {
+	return names(func(f format.Format) bool { _, ok := f.(format.Writer); return ok })
+}
+
+// MigratorNames lists the layouts that have versions to migrate, sorted.
+func MigratorNames() []string {
+	return names(func(f format.Format) bool { _, ok := f.(format.Migrator); return ok })
+}
+
+func names(keep func(format.Format) bool) []string {
 	var out []string
 	for _, f := range All {
-		out = append(out, f.Name())
+		if keep(f) {
+			out = append(out, f.Name())
+		}
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Streams reports whether writing the named layout keeps memory flat in
+// the session's size (false for an unknown name).
+func Streams(name string) bool {
+	f, err := Lookup(name)
+	if err != nil {
+		return false
+	}
+	_, w := f.(format.Writer)
+	return w && !layoutOf(f).Holds
 }
 
 // Detect returns the layout of path itself, or nil.
@@ -72,4 +147,43 @@ func DetectHead(head []byte) format.Format {
 		}
 	}
 	return nil
+}
+
+// ProjectUsage is the help of convert's --project flag, naming the layouts
+// that use it.
+func ProjectUsage() string {
+	var usage string
+	var names []string
+	for _, f := range All {
+		if l := layoutOf(f); l.Project != "" {
+			usage = l.Project
+			names = append(names, f.Name())
+		}
+	}
+	return usage + " (" + strings.Join(names, ", ") + ")"
+}
+
+// extensioner is implemented by single-file layouts whose files do not end
+// in .jsonl.
+type extensioner interface{ Ext() string }
+
+// FileExt is the extension of a file a single-file layout writes.
+func FileExt(f format.Format) string {
+	if e, ok := f.(extensioner); ok {
+		return e.Ext()
+	}
+	return ".jsonl"
+}
+
+// Choices renders names for help text, each with its aliases:
+// "flat (agent), tree (pi, jsonl)".
+func Choices(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = n
+		if f, err := Lookup(n); err == nil && len(f.Aliases()) > 0 {
+			out[i] += " (" + strings.Join(f.Aliases(), ", ") + ")"
+		}
+	}
+	return strings.Join(out, ", ")
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/sesstool/sesstool/format/model"
 	"github.com/sesstool/sesstool/internal/golden"
 	"github.com/sesstool/sesstool/loss"
+	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
@@ -103,12 +104,9 @@ func writeDump(t *testing.T, path string, target format.Format, w format.Writer)
 // commits: a writer's output must pass that layout's validate.
 func checkValid(t *testing.T, target format.Format, dir string) {
 	t.Helper()
-	units, skipped, err := registry.Walk(dir, target)
-	if err != nil {
-		t.Fatal(err)
-	}
+	units, skipped := pipeline.Walk(dir, target)
 	for _, s := range skipped {
-		t.Errorf("written but not a %s session: %s (%s)", target.Name(), s.Path, s.Reason)
+		t.Errorf("written but not a %s session: %s (%s)", target.Name(), s.Path, s.Message)
 	}
 	rep := &report.Report{}
 	for _, u := range units {

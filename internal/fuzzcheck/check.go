@@ -17,6 +17,7 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
+	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
@@ -108,9 +109,9 @@ func convert(t testing.TB, src format.Format, ref format.Ref, target format.Form
 		return
 	}
 	rep := &report.Report{}
-	units, _, err := registry.Walk(out, target)
-	if err != nil {
-		t.Errorf("%s -> %s: walk output: %v", src.Name(), target.Name(), err)
+	units, skips := pipeline.Walk(out, target)
+	if pipeline.Code(skips) == 3 {
+		t.Errorf("%s -> %s: walk output: %v", src.Name(), target.Name(), skips)
 		return
 	}
 	if len(units) == 0 {

@@ -1,9 +1,11 @@
-package command
+package pipeline
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/sesstool/sesstool/exitcode"
 )
 
 // Even with force, a commit writes only regular files from the stage, each
@@ -19,17 +21,17 @@ func TestCommitStaysInsideRoot(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	st, err := newStage(work)
+	st, err := NewStage(work)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.remove()
-	os.MkdirAll(filepath.Join(st.dir, "session"), 0o755)
-	os.WriteFile(filepath.Join(st.dir, "session", "ok.json"), []byte("{}"), 0o644)
+	defer st.Remove()
+	os.MkdirAll(filepath.Join(st.Dir, "session"), 0o755)
+	os.WriteFile(filepath.Join(st.Dir, "session", "ok.json"), []byte("{}"), 0o644)
 	os.WriteFile(filepath.Join(outside, "victim"), []byte("keep"), 0o644)
-	os.Symlink(outside, filepath.Join(st.dir, "escape"))                               // a directory link
-	os.Symlink(filepath.Join(outside, "victim"), filepath.Join(st.dir, "victim.json")) // a file link
-	if err := st.commit(root, true); err != nil {
+	os.Symlink(outside, filepath.Join(st.Dir, "escape"))                               // a directory link
+	os.Symlink(filepath.Join(outside, "victim"), filepath.Join(st.Dir, "victim.json")) // a file link
+	if err := st.Commit(root, true); err != nil {
 		t.Fatal(err)
 	}
 	if b, err := os.ReadFile(filepath.Join(root, "session", "ok.json")); err != nil || string(b) != "{}" {
@@ -55,14 +57,14 @@ func TestCommitRefusesExistingWithoutForce(t *testing.T) {
 	root := filepath.Join(work, "root")
 	os.MkdirAll(root, 0o755)
 	os.WriteFile(filepath.Join(root, "b.json"), []byte("old"), 0o644)
-	st, err := newStage(work)
+	st, err := NewStage(work)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.remove()
-	os.WriteFile(filepath.Join(st.dir, "a.json"), []byte("new"), 0o644)
-	os.WriteFile(filepath.Join(st.dir, "b.json"), []byte("new"), 0o644)
-	if err := st.commit(root, false); err == nil || Code(err) != ExitIO {
+	defer st.Remove()
+	os.WriteFile(filepath.Join(st.Dir, "a.json"), []byte("new"), 0o644)
+	os.WriteFile(filepath.Join(st.Dir, "b.json"), []byte("new"), 0o644)
+	if err := st.Commit(root, false); err == nil || exitcode.Of(err) != exitcode.IO {
 		t.Fatalf("commit over an existing file: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(root, "a.json")); err == nil {

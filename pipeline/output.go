@@ -1,0 +1,216 @@
+package pipeline
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/sesstool/sesstool/exitcode"
+)
+
+// Target is what a command writes for each session.
+type Target struct {
+	Name string // for messages: the layout or exporter
+	// File is set when each session is one file (a single-file layout, an
+	// export); otherwise the target is a directory layout whose writer
+	// makes its own files under a container directory.
+	File bool
+	Ext  string // a file target's extension
+	// Derived is appended to the input path, less its extension, to name
+	// the output written next to a single-session input without -o.
+	Derived string
+}
+
+// Plan says where a run's outputs go. The rule for -o (CLI.md):
+//   - "-" is standard output (one session of a file target);
+//   - a name ending in a path separator, or an existing directory, is
+//     always a directory;
+//   - otherwise, for a file target, a FILE when the input is one session
+//     (a session file or directory, or the one --session picked) and a
+//     directory when the input is a store, however many sessions it holds;
+//   - for a directory layout, the container directory.
+//
+// Without -o, a single-session input is written next to itself with a
+// derived name, a store into the current directory, and standard input to
+// standard output.
+type Plan struct {
+	ToStdout bool
+	File     bool     // file target: one file per session
+	Root     string   // the directory outputs land in
+	Names    []string // file targets: each session's file name under Root
+	Near     string   // where to stage (an existing directory, so renames stay atomic)
+}
+
+// PlanOutput applies the rule above to in and -o out.
+func PlanOutput(in *Input, t Target, out string) (*Plan, error) {
+	pl := &Plan{File: t.File}
+	if out == "-" || (out == "" && in.Stdin()) {
+		if !t.File {
+			return nil, exitcode.Usagef("%s is a directory layout: give -o DIR", t.Name)
+		}
+		if len(in.Jobs) != 1 {
+			return nil, exitcode.Usagef("standard output holds one session (%d found); pick one with --session ID or give -o DIR", len(in.Jobs))
+		}
+		pl.ToStdout = true
+		pl.Root, pl.Names, pl.Near = os.TempDir(), []string{"out" + t.Ext}, os.TempDir()
+		return pl, nil
+	}
+	switch {
+	case t.File && in.OneSession() && out != "" && !DirTarget(out):
+		pl.Root, pl.Names = filepath.Dir(out), []string{filepath.Base(out)}
+	case t.File && !in.Store && out == "":
+		file := StripExt(in.Path) + t.Derived
+		pl.Root, pl.Names = filepath.Dir(file), []string{filepath.Base(file)}
+	case t.File:
+		pl.Root, pl.Names = defaultDir(out), UniqueNames(in.Jobs, t.Ext)
+	case out == "" && !in.Store:
+		pl.Root = StripExt(in.Path) + t.Derived
+	default:
+		pl.Root = defaultDir(out)
+	}
+	pl.Near = nearestDir(pl.Root)
+	return pl, nil
+}
+
+// Paths is each session's output file (file targets).
+func (pl *Plan) Paths() []string {
+	out := make([]string, len(pl.Names))
+	for i, n := range pl.Names {
+		out[i] = filepath.Join(pl.Root, n)
+	}
+	return out
+}
+
+// DirTarget reports whether -o names a directory: a trailing separator (a
+// directory not yet there) or an existing directory.
+func DirTarget(out string) bool {
+	if out == "" || out == "-" {
+		return false
+	}
+	if strings.HasSuffix(out, string(filepath.Separator)) || strings.HasSuffix(out, "/") {
+		return true
+	}
+	fi, err := os.Stat(out)
+	return err == nil && fi.IsDir()
+}
+
+// Mirror is where p, found under the PATH argument root, goes inside the
+// output directory out: at its path relative to root (its base name when
+// root is p itself), so a store's layout is kept.
+func Mirror(out, root, p string) string {
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == "." || !filepath.IsLocal(rel) {
+		rel = filepath.Base(p)
+	}
+	return filepath.Join(out, rel)
+}
+
+// OneSession reports whether the input is one session: the path itself,
+// or the one session --session picked.
+func (in *Input) OneSession() bool { return len(in.Jobs) == 1 && (!in.Store || in.picked) }
+
+// UniqueNames names each session's file after its id, made safe for a file
+// name; a name already taken gets -2, -3, ...
+func UniqueNames(jobs []Job, ext string) []string {
+	used := map[string]bool{}
+	out := make([]string, len(jobs))
+	for i, j := range jobs {
+		base := SafeName(SessionID(j))
+		name := base
+		for k := 2; used[name]; k++ {
+			name = fmt.Sprintf("%s-%d", base, k)
+		}
+		used[name] = true
+		out[i] = name + ext
+	}
+	return out
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// SafeName turns a session id into a file name that stays inside its folder.
+func SafeName(id string) string {
+	n := strings.Trim(unsafeName.ReplaceAllString(id, "_"), "._")
+	if n == "" {
+		return "session"
+	}
+	return n
+}
+
+// StripExt drops a session file's extension (.jsonl, .json, .db); a
+// directory keeps its whole name.
+func StripExt(p string) string {
+	p = strings.TrimSuffix(filepath.Clean(p), string(filepath.Separator))
+	if ext := filepath.Ext(p); ext == ".jsonl" || ext == ".json" || ext == ".db" {
+		p = strings.TrimSuffix(p, ext)
+	}
+	return p
+}
+
+func defaultDir(out string) string {
+	if out == "" {
+		return "."
+	}
+	return out
+}
+
+// nearestDir is the closest existing ancestor of p (p itself if it exists),
+// so the stage shares its filesystem and renames stay atomic.
+func nearestDir(p string) string {
+	p = filepath.Clean(p)
+	for {
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			return p
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return p
+		}
+		p = parent
+	}
+}
+
+// Final maps a staged path to where it will land.
+func (pl *Plan) Final(st *Stage, staged string) string {
+	rel, err := filepath.Rel(st.Dir, staged)
+	if err != nil || !filepath.IsLocal(rel) {
+		return staged
+	}
+	if pl.ToStdout {
+		return "<stdout>"
+	}
+	return filepath.Join(pl.Root, rel)
+}
+
+// Finish moves the stage into place (or copies it to standard output) and
+// prints each session's output to w.
+func (pl *Plan) Finish(w, stdout io.Writer, st *Stage, written []string, force bool) error {
+	if pl.ToStdout {
+		return st.CopyTo(stdout, pl.Names[0])
+	}
+	if err := st.Commit(pl.Root, force); err != nil {
+		return err
+	}
+	if pl.File {
+		written = nil
+		for _, n := range pl.Names {
+			written = append(written, filepath.Join(st.Dir, n))
+		}
+	}
+	for _, p := range written {
+		fmt.Fprintln(w, pl.Final(st, p))
+	}
+	return nil
+}
+
+// Staged is where session i of a file target is written in the stage, or
+// the stage itself for a directory layout.
+func (pl *Plan) Staged(st *Stage, i int) string {
+	if pl.File {
+		return filepath.Join(st.Dir, pl.Names[i])
+	}
+	return st.Dir
+}

@@ -1,0 +1,83 @@
+package pipeline
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sesstool/sesstool/exitcode"
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/registry"
+)
+
+// Stdin is the PATH that means standard input, and StdinName how findings
+// and messages name it.
+const (
+	Stdin     = "-"
+	StdinName = "<stdin>"
+)
+
+// DetectStdin peeks at standard input and finds its single-file layout, for
+// commands that read it once as a stream (validate, info, detect).
+func DetectStdin(r io.Reader, forced format.Format) (format.Stream, *bufio.Reader, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	head, err := br.Peek(1 << 16)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return nil, nil, exitcode.IOError(fmt.Errorf("read standard input: %w", err))
+	}
+	f := forced
+	if f == nil {
+		f = registry.DetectHead(head)
+	}
+	if f == nil {
+		return nil, nil, exitcode.Invalidf("standard input: not a session in any known single-file format")
+	}
+	s, ok := f.(format.Stream)
+	if !ok {
+		return nil, nil, exitcode.Usagef("%s is a directory layout and cannot be read from standard input", f.Name())
+	}
+	return s, br, nil
+}
+
+// Spooled is standard input copied to a private temporary file, for the
+// commands that read their input more than once (validated, then
+// converted; a migration's passes). It is the one spooler.
+type Spooled struct {
+	Path   string
+	Format format.Format
+	dir    string
+}
+
+// Spool copies standard input to a private temporary file.
+func Spool(r io.Reader, forced format.Format) (*Spooled, error) {
+	s, br, err := DetectStdin(r, forced)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "sesstool-stdin-*")
+	if err != nil {
+		return nil, exitcode.IOError(fmt.Errorf("spool standard input: %w", err))
+	}
+	p := filepath.Join(dir, "stdin")
+	f, err := os.Create(p)
+	if err == nil {
+		_, err = io.Copy(f, br)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, exitcode.IOError(fmt.Errorf("spool standard input: %w", err))
+	}
+	return &Spooled{Path: p, Format: s.(format.Format), dir: dir}, nil
+}
+
+// Remove deletes the spooled copy.
+func (s *Spooled) Remove() { os.RemoveAll(s.dir) }
+
+// Show names the spooled file as <stdin> in a message or path.
+func (s *Spooled) Show(p string) string { return strings.ReplaceAll(p, s.Path, StdinName) }
