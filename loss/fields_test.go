@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/format/model"
 	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/registry"
 )
@@ -107,7 +108,7 @@ func TestFieldLossIsTrue(t *testing.T) {
 					}
 				}
 				want := c.want
-				if target.Name() == "model" {
+				if target.Name() == model.Name {
 					want = c.kept // the model dump keeps Extras as they were
 				}
 				if want == nil {

@@ -38,10 +38,11 @@ func (f Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]
 
 // WriteTo dumps one session to w, streaming: the meta line, then each entry
 // as the reader yields it. The dump has a slot for everything the model
-// holds, Extras included; of what it leaves out (source bytes, a layout's
-// Private note on its own spelling) only what a note says the model has no
-// slot for (an OpenCode side file, an ash history line's own members) is
-// counted as lost.
+// holds, Extras included, so the only loss it counts is what a layout keeps
+// of its source outside the model (Source.Unmodelled: an ash history line's
+// members, an OpenCode side file), which it counts but does not show. Source
+// bytes and a layout's notes on its own spelling are no content of the
+// session and are not counted.
 func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
 	defer r.Close()
 	bw := bufio.NewWriterSize(w, 1<<16)
@@ -50,14 +51,14 @@ func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) er
 	if err := enc.Encode(encodeMeta(meta)); err != nil {
 		return fmt.Errorf("meta: %w", err)
 	}
-	opt.Loss.Drop(loss.SessionField, "the model has no slot for what the layout keeps beside its members", meta.Unmodelled())
+	opt.Loss.Drop(loss.SessionField, unmodelledReason, meta.Unmodelled())
 	n := 0
 	err := session.Each(r, func(e *session.Entry) error {
 		n++
-		countUnmodelled(opt.Loss, e)
 		if err := enc.Encode(encodeEntry(e, meta.Origin)); err != nil {
 			return fmt.Errorf("entry %d (id %q): %w", n, e.ID, err)
 		}
+		countUnmodelled(opt.Loss, e)
 		return nil
 	})
 	if err != nil {
@@ -66,13 +67,13 @@ func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) er
 	return bw.Flush()
 }
 
-// countUnmodelled counts what a layout's notes on e keep that the model
-// has no slot for: Extras are dumped, the notes are not.
-func countUnmodelled(lost *loss.Counter, e *session.Entry) {
-	lost.Drop(loss.EntryField, "the model has no slot for what the layout keeps beside its members", e.Unmodelled())
+const unmodelledReason = "kept by the source's layout outside the model: the dump counts it (source.unmodelled) but cannot show it"
+
+func countUnmodelled(c *loss.Counter, e *session.Entry) {
+	c.Drop(loss.EntryField, unmodelledReason, e.Unmodelled())
 	if e.Message != nil {
 		for i := range e.Message.Content {
-			lost.Drop(loss.BlockField, "the model has no slot for what the layout keeps beside its members", e.Message.Content[i].Unmodelled())
+			c.Drop(loss.BlockField, unmodelledReason, e.Message.Content[i].Unmodelled())
 		}
 	}
 }
