@@ -23,12 +23,10 @@ type plan struct {
 	first      bool            // no entry of the active path seen yet
 }
 
-// plan writes the session's active path (root to the last entry) as
-// messages.jsonl lines and goat-origin transcript entries as transcript.jsonl
-// lines, reading the entries from r; x has seen every entry of the session
-// (Add for the conversation, Skip for transcript entries). Everything else
+// plan writes the entries walk puts on the path as messages.jsonl lines and
+// goat-origin transcript entries as transcript.jsonl lines. Everything else
 // is counted as lost.
-func (w *writer) plan(x *mapping.PathIndex, r session.Reader) (*plan, error) {
+func (w *writer) plan(walk walkFunc) (*plan, error) {
 	m := w.meta
 	p := &plan{model: m.Model, created: m.Created, updated: m.Updated, calls: map[string]bool{}, first: true}
 	var err error
@@ -36,14 +34,10 @@ func (w *writer) plan(x *mapping.PathIndex, r session.Reader) (*plan, error) {
 		return nil, err
 	}
 	defer p.abort()
-	lost := w.opt.Loss
-	if branches := x.Plan(); x.Main() > 0 {
-		x.Loss(lost, "goat", branches)
-	}
 	if m.Origin != Name {
-		countMetaLoss(m, lost)
+		countMetaLoss(m, w.opt.Loss)
 	}
-	err = x.Walk(r, func(e *session.Entry, on bool) error {
+	err = walk(func(e *session.Entry, on bool) error {
 		switch {
 		case isTranscript(e):
 			return w.transcriptLine(p, jsonx.Merge(e.Raw, e.Custom.Data))
