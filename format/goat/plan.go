@@ -216,15 +216,6 @@ func (w *writer) toolResults(p *plan, sessionID string, e *session.Entry) *sessi
 // dropped as a whole.
 func foreignMessage(src *session.Message, lost *loss.Counter) (*session.Message, bool) {
 	m := &session.Message{Role: src.Role, ToolCallID: src.ToolCallID}
-	switch src.Role {
-	case session.RoleUser, session.RoleAssistant, session.RoleSystem, session.RoleTool:
-	case session.RoleDeveloper:
-		m.Role = session.RoleSystem
-		lost.Add(loss.Role(src.Role), loss.Converted, "goat has no developer role; written as system", 1)
-	default:
-		lost.Add(loss.Role(src.Role), loss.Dropped, "goat has no such message role", 1)
-		return nil, false
-	}
 	var texts, images, calls []session.Block
 	for _, b := range src.Content {
 		switch b.Type {
