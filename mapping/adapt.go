@@ -20,7 +20,8 @@ import (
 //     known once the last entry has been read: with reopen the session is
 //     read twice (ids and links first), so memory stays flat; without, it is
 //     held.
-//   - A target without sub-agent runs loses them.
+//   - A target without sub-agent runs loses them, one without file
+//     snapshots the session's checkpoints.
 //   - An entry of a kind the target neither holds nor converts is dropped,
 //     and what hung from it hangs from its parent instead.
 //   - A message of a role the target lacks takes the role it holds in its
@@ -34,6 +35,9 @@ func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Ca
 		return r, nil
 	}
 	a := &adapted{meta: r.Meta(), to: to, layout: layout, lost: lost}
+	if !to.Checkpoints {
+		lost.Add(loss.Checkpoint, loss.Dropped, layout+" has no file snapshots", len(a.meta.Checkpoints))
+	}
 	if !to.Linear {
 		a.src = r
 		return a, nil

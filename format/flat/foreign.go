@@ -93,7 +93,6 @@ func lossMeta(m *session.Meta, lost *loss.Counter) {
 	add(loss.SessionTitle, "flat's header has no title", m.Title != "")
 	add(loss.SessionModel, "flat keeps the model per assistant message only", m.Model != "" || m.Provider != "" || m.ThinkingLevel != "")
 	add(loss.SessionField, "flat's header has no slot for the source's other fields", m.Unknown() > 0)
-	lost.Add(loss.Checkpoint, loss.Dropped, "flat has no file snapshots", len(m.Checkpoints))
 }
 
 // foreignState carries the chain across written lines.
