@@ -59,7 +59,7 @@ var expectedLoss = map[string][]string{
 	"flat/f487536d -> opencode":                   {"block-field dropped", "compaction converted", "compaction-first-kept moved", "message-field dropped", "session-field dropped", "session-title dropped"},
 	"flat/f487536d -> opencode-export":            {"block-field dropped", "compaction converted", "compaction-first-kept moved", "message-field dropped", "session-field dropped", "session-title dropped"},
 	"flat/f487536d -> tree":                       {},
-	"goat/generated -> ash":                       {"block-field dropped", "provider dropped", "session-field dropped"},
+	"goat/generated -> ash":                       {"provider dropped", "session-field dropped"},
 	"goat/generated -> flat":                      {"block-field dropped", "parent-link dropped", "session-field dropped", "session-model dropped", "stop-reason dropped", "usage dropped"},
 	"goat/generated -> goat":                      {},
 	"goat/generated -> opencode":                  {"block-field dropped", "message-field dropped", "session-field dropped", "usage dropped"},

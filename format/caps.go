@@ -39,8 +39,11 @@ type Caps struct {
 	Alias    map[session.Role]session.Role
 	// ToolCallOn are the roles whose messages may carry tool calls.
 	ToolCallOn []session.Role
-	// Blocks are the content block types it holds.
-	Blocks []session.BlockType
+	// Blocks are the content block types it holds; BlocksConverted those
+	// its writer turns into something it holds (ash's tool_result blocks
+	// into tool messages, a file with data into an image). Every other
+	// block is dropped.
+	Blocks, BlocksConverted []session.BlockType
 	// ImagesOn are the roles whose messages may carry images; nil for all.
 	ImagesOn []session.Role
 	// LastText: an assistant message keeps only its last text block.
@@ -119,6 +122,10 @@ func (c Caps) HoldsRole(r session.Role) bool {
 
 // HoldsBlock reports whether blocks of type t are kept.
 func (c Caps) HoldsBlock(t session.BlockType) bool { return slices.Contains(c.Blocks, t) }
+
+// ConvertsBlock reports whether blocks of type t are written as something
+// else the layout has.
+func (c Caps) ConvertsBlock(t session.BlockType) bool { return slices.Contains(c.BlocksConverted, t) }
 
 // CallsOn reports whether a message of role r may carry tool calls.
 func (c Caps) CallsOn(r session.Role) bool { return slices.Contains(c.ToolCallOn, r) }

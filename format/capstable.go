@@ -31,6 +31,7 @@ func CapsTable(names []string, caps []Caps) string {
 	row("other roles", func(c Caps) string { return pick(c.Fallback == "", "kept", string(c.Fallback)) })
 	row("tool calls in", func(c Caps) string { return words(c.ToolCallOn) })
 	row("content blocks", func(c Caps) string { return words(c.Blocks) })
+	row("content blocks written as its own", func(c Caps) string { return words(c.BlocksConverted) })
 	row("images in", func(c Caps) string {
 		switch {
 		case !c.HoldsBlock(session.BlockImage):

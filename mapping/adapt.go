@@ -26,7 +26,8 @@ import (
 //     and what hung from it hangs from its parent instead.
 //   - A message of a role the target lacks takes the role it holds in its
 //     place (Alias), becomes a user message (FallbackUser, AsUser) or is
-//     dropped (FallbackDrop).
+//     dropped (FallbackDrop); the content blocks the target neither holds
+//     (images: for that role) nor converts are dropped.
 //
 // Compactions and extension messages stay the writer's: whether one can be
 // placed depends on what was written before it.
@@ -118,10 +119,52 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 		c.ParentID = p
 		e = &c
 	}
-	if e.Kind != session.KindMessage || e.Message == nil || a.to.Fallback == "" {
+	if e.Kind != session.KindMessage || e.Message == nil {
 		return e
 	}
-	return a.role(e)
+	if a.to.Fallback != "" {
+		if e = a.role(e); e == nil {
+			return nil
+		}
+	}
+	return a.blocks(e)
+}
+
+// blocks drops the content blocks the target neither holds (for the
+// message's role) nor converts.
+func (a *adapted) blocks(e *session.Entry) *session.Entry {
+	m := e.Message
+	keep := func(b session.Block) bool {
+		if b.Type == session.BlockImage && a.to.HoldsBlock(b.Type) {
+			return a.to.ImagesFor(m.Role)
+		}
+		return a.to.HoldsBlock(b.Type) || a.to.ConvertsBlock(b.Type)
+	}
+	n := 0
+	for _, b := range m.Content {
+		if keep(b) {
+			n++
+		}
+	}
+	if n == len(m.Content) {
+		return e
+	}
+	cm := *m
+	cm.Content = make([]session.Block, 0, n)
+	for _, b := range m.Content {
+		if keep(b) {
+			cm.Content = append(cm.Content, b)
+		} else {
+			reason := fmt.Sprintf("%s has no %s blocks", a.layout, b.Type)
+			if a.to.HoldsBlock(b.Type) {
+				reason = fmt.Sprintf("%s keeps %s blocks in %s messages only", a.layout, b.Type, roles(a.to.ImagesOn))
+			}
+			a.lost.Add(loss.Block(b.Type), loss.Dropped, reason, 1)
+		}
+	}
+	c := *e
+	c.Message = &cm
+	return &c
 }
 
 // role gives a message of a role the target lacks one it holds.

@@ -30,14 +30,21 @@ func kind(id, parent string, k session.Kind) *session.Entry {
 	return &session.Entry{Kind: k, ID: id, ParentID: parent, Source: session.Source{Origin: "src"}}
 }
 
+func with(e *session.Entry, ts ...session.BlockType) *session.Entry {
+	for _, t := range ts {
+		e.Message.Content = append(e.Message.Content, session.Block{Type: t})
+	}
+	return e
+}
+
 func side(e *session.Entry) *session.Entry { e.Sidechain = "agent"; return e }
 
 var (
 	linear = format.Caps{Own: []string{"lin"}, Linear: true, Roles: []session.Role{session.RoleUser, session.RoleAssistant},
-		Fallback: format.FallbackDrop}
+		Fallback: format.FallbackDrop, Blocks: []session.BlockType{session.BlockText, session.BlockImage}, ImagesOn: []session.Role{session.RoleUser}}
 	tree = format.Caps{Own: []string{"tr"}, Sidechains: true, Kinds: []session.Kind{session.KindCompaction},
 		Roles: []session.Role{session.RoleUser, session.RoleAssistant, session.RoleSystem}, Fallback: format.FallbackUser,
-		Alias: map[session.Role]session.Role{session.RoleDeveloper: session.RoleSystem}}
+		Alias: map[session.Role]session.Role{session.RoleDeveloper: session.RoleSystem}, Blocks: []session.BlockType{session.BlockText}}
 )
 
 func TestAdapt(t *testing.T) {
@@ -61,6 +68,10 @@ func TestAdapt(t *testing.T) {
 			entries: []*session.Entry{msg("a", "", session.RoleDeveloper), msg("b", "a", session.RoleBash), msg("c", "b", session.RoleSystem)},
 			want:    []string{"a< system", "b<a user", "c<b system"},
 			lost:    []string{"1 bash-message converted", "1 developer-message converted"}},
+		{name: "blocks: not held, images for some roles only", to: linear,
+			entries: []*session.Entry{with(msg("a", "", u), session.BlockImage), with(msg("b", "a", a), session.BlockImage, session.BlockThinking)},
+			want:    []string{"a< user image", "b<a assistant"},
+			lost:    []string{"1 image-block dropped", "1 thinking-block dropped"}},
 		{name: "roles: drop, children follow", to: linear,
 			entries: []*session.Entry{msg("a", "", u), msg("b", "a", session.RoleBash), msg("c", "b", a)},
 			want:    []string{"a< user", "c<a assistant"},
@@ -139,6 +150,11 @@ func describe(t *testing.T, r session.Reader) []string {
 		what := string(e.Kind)
 		if e.Message != nil {
 			what = string(e.Message.Role)
+			for _, b := range e.Message.Content {
+				if b.Type != session.BlockText {
+					what += " " + string(b.Type)
+				}
+			}
 		}
 		out = append(out, e.ID+"<"+e.ParentID+" "+what)
 		return nil

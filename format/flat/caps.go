@@ -7,14 +7,15 @@ import (
 
 // caps is what flat holds: one line of messages and compactions.
 var caps = format.Caps{
-	Own:        []string{Name},
-	Linear:     true,
-	Kinds:      []session.Kind{session.KindCompaction},
-	Roles:      []session.Role{session.RoleUser, session.RoleAssistant, session.RoleTool},
-	Fallback:   format.FallbackDrop,
-	ToolCallOn: []session.Role{session.RoleAssistant},
-	Blocks:     []session.BlockType{session.BlockText, session.BlockThinking, session.BlockImage, session.BlockToolCall},
-	Usage:      true, Cost: true, IsError: true, StopReason: true, MessageModel: true,
+	Own:             []string{Name},
+	Linear:          true,
+	Kinds:           []session.Kind{session.KindCompaction},
+	Roles:           []session.Role{session.RoleUser, session.RoleAssistant, session.RoleTool},
+	Fallback:        format.FallbackDrop,
+	ToolCallOn:      []session.Role{session.RoleAssistant},
+	Blocks:          []session.BlockType{session.BlockText, session.BlockThinking, session.BlockImage, session.BlockToolCall},
+	BlocksConverted: []session.BlockType{session.BlockFile, session.BlockToolResult},
+	Usage:           true, Cost: true, IsError: true, StopReason: true, MessageModel: true,
 	IDs: format.IDHex8, Times: format.TimeRFC3339,
 }
 

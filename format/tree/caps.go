@@ -16,9 +16,10 @@ var caps = format.Caps{
 	KindsConverted: []session.Kind{session.KindSubagent, session.KindSubagentEnd, session.KindOther},
 	Roles: []session.Role{session.RoleUser, session.RoleAssistant, session.RoleTool, session.RoleBash, session.RoleCustom,
 		session.RoleSummary, session.RoleDeveloper, session.RolePython, session.RoleFiles},
-	ToolCallOn: []session.Role{session.RoleAssistant},
-	Blocks:     []session.BlockType{session.BlockText, session.BlockThinking, session.BlockImage, session.BlockToolCall},
-	Usage:      true, Cost: true, IsError: true, StopReason: true, MessageModel: true, Title: true, SessionModel: true,
+	ToolCallOn:      []session.Role{session.RoleAssistant},
+	Blocks:          []session.BlockType{session.BlockText, session.BlockThinking, session.BlockImage, session.BlockToolCall},
+	BlocksConverted: []session.BlockType{session.BlockFile, session.BlockToolResult},
+	Usage:           true, Cost: true, IsError: true, StopReason: true, MessageModel: true, Title: true, SessionModel: true,
 	IDs: format.IDHex8, Times: format.TimeISO,
 }
 
