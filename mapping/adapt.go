@@ -64,6 +64,18 @@ func PathIDs(r session.Reader, f func(id string)) bool {
 	return true
 }
 
+// PathTimes returns the times of the first and last entries of the active
+// path read so far, entries the target does not keep included, when r is
+// what Adapt returned for a linear target: the span of the session, which
+// a layout that records it (goat's metadata) keeps.
+func PathTimes(r session.Reader) (first, last session.Time, ok bool) {
+	a, isA := r.(*adapted)
+	if !isA || a.path == nil || !a.seen {
+		return session.Time{}, session.Time{}, false
+	}
+	return a.first, a.last, true
+}
+
 // adapted is the reader Adapt returns.
 type adapted struct {
 	src    session.Reader
@@ -73,6 +85,10 @@ type adapted struct {
 	lost   *loss.Counter
 	path   *PathIndex // linear targets: the entries to keep
 	i      int        // entries read from src
+	// the times of the first and last entries on the path, dropped ones
+	// too: the session's span, whatever the target keeps of it
+	first, last session.Time
+	seen        bool
 	up     map[string]string
 }
 
@@ -97,6 +113,10 @@ func (a *adapted) Next() (*session.Entry, error) {
 			if !on {
 				continue // counted by PathIndex.Loss
 			}
+			if !a.seen {
+				a.first, a.seen = e.Time, true
+			}
+			a.last = e.Time
 		}
 		if e = a.entry(e); e != nil {
 			return e, nil

@@ -172,3 +172,28 @@ func counted(c *loss.Counter) []string {
 	}
 	return out
 }
+
+// TestPathTimes: the span of the path counts the entries the target drops.
+func TestPathTimes(t *testing.T) {
+	at := func(e *session.Entry, ms int64) *session.Entry { e.Time = session.FromMillis(ms); return e }
+	s := &session.Session{Meta: session.Meta{Source: session.Source{Origin: "src"}}, Entries: []*session.Entry{
+		at(kind("m", "", session.KindModelChange), 1000), at(msg("a", "m", session.RoleUser), 2000),
+		at(msg("x", "a", session.RoleUser), 2500), at(msg("b", "a", session.RoleAssistant), 3000), at(kind("l", "b", session.KindLabel), 4000)}}
+	r, err := Adapt(&session.SliceReader{S: s}, nil, linear, "x", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok := PathTimes(r); ok {
+		t.Error("PathTimes answered before anything was read")
+	}
+	if got := describe(t, r); !cmp.Equal(got, []string{"a< user", "b<a assistant"}) {
+		t.Errorf("entries = %q", got)
+	}
+	first, last, ok := PathTimes(r)
+	if !ok || first.UnixMilli() != 1000 || last.UnixMilli() != 4000 {
+		t.Errorf("PathTimes = %d, %d, %v; want 1000, 4000, true", first.UnixMilli(), last.UnixMilli(), ok)
+	}
+	if _, _, ok := PathTimes(&session.SliceReader{S: s}); ok {
+		t.Error("PathTimes answered for a reader Adapt did not return")
+	}
+}

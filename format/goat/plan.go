@@ -49,6 +49,15 @@ func (w *writer) plan(walk walkFunc) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if first, last, ok := mapping.PathTimes(w.entries); ok {
+		// the session's span, though goat keeps only its messages
+		if m.Created.IsZero() {
+			p.created = first
+		}
+		if m.Updated.IsZero() {
+			p.updated = last
+		}
+	}
 	return p, w.commit(p)
 }
 

@@ -38,11 +38,11 @@ func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]st
 		r.Close()
 		return nil, fmt.Errorf("write goat session: session id %q cannot be a directory name", id)
 	}
-	walk, done, err := entriesOf(r, opt)
+	walk, entries, err := entriesOf(r, opt)
 	if err != nil {
 		return nil, err
 	}
-	defer done.Close()
+	defer entries.Close()
 	dir := filepath.Join(out, id)
 	if _, err := os.Stat(dir); err == nil && !opt.Force {
 		return nil, fmt.Errorf("%s: %w", dir, atomicfile.ErrExists)
@@ -50,7 +50,7 @@ func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]st
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("write %s: %w", dir, err)
 	}
-	w := &writer{dir: dir, opt: opt, meta: &meta, written: []string{dir}} // the session directory first
+	w := &writer{dir: dir, opt: opt, meta: &meta, entries: entries, written: []string{dir}} // the session directory first
 	plan, err := w.plan(walk)
 	if err != nil {
 		return w.written, err
@@ -74,7 +74,7 @@ type walkFunc func(f func(e *session.Entry, on bool) error) error
 // layout is what mapping.Adapt keeps of it for goat (the active path, the
 // roles goat has), all of it written; goat's own is indexed apart from its
 // transcript, which goat writes beside the conversation.
-func entriesOf(r session.Reader, opt format.WriteOptions) (walkFunc, io.Closer, error) {
+func entriesOf(r session.Reader, opt format.WriteOptions) (walkFunc, session.Reader, error) {
 	if r.Meta().Origin != Name {
 		ar, err := mapping.Adapt(r, opt.Reopen, caps, Name, opt.Loss)
 		if err != nil {
@@ -127,6 +127,7 @@ type writer struct {
 	dir     string
 	opt     format.WriteOptions
 	meta    *session.Meta
+	entries session.Reader // what is walked
 	written []string
 }
 
