@@ -126,7 +126,11 @@ func adapt(r session.Reader, w format.Writer, o format.WriteOptions) (session.Re
 	if !ok {
 		return r, nil
 	}
-	return mapping.Adapt(r, o.Reopen, caps, caps.Called(f.Name()), o.Loss)
+	reopen := o.Reopen
+	if !registry.Streams(f.Name()) {
+		reopen = nil // the writer holds the session anyway: read it once
+	}
+	return mapping.Adapt(r, reopen, caps, caps.Called(f.Name()), o.Loss)
 }
 
 // checkOutput validates what was written before it is moved into place: the
