@@ -38,19 +38,19 @@ func Convert(env *Env, o ConvertOptions) error {
 		return err
 	}
 	defer st.Remove()
-	loss := &loss.Counter{}
+	lost := &loss.Counter{}
 	batch := map[string]bool{}
 	for _, j := range in.Jobs {
 		batch[pipeline.SessionID(j)] = true
 	}
-	written, err := writeAll(env, in, w, st, pl, format.WriteOptions{Force: true, Loss: loss, Extra: o.Project, Batch: batch})
+	written, err := writeAll(env, in, w, st, pl, format.WriteOptions{Force: true, Loss: lost, Extra: o.Project, Batch: batch})
 	if err != nil {
 		return err
 	}
 	if err := checkOutput(env, target, st, pl); err != nil {
 		return err
 	}
-	if err := reportLoss(env, o, in, loss); err != nil {
+	if err := reportLoss(env, o, in, lost); err != nil {
 		return err
 	}
 	return pl.Finish(env.Stdout, env.Stdout, st, written, o.Force)
