@@ -515,11 +515,7 @@ func (w *writer) content(m *session.Message, msgID string, e *session.Entry) ([]
 			o.Str("type", "tool_result").Str("tool_use_id", b.ToolCallID).Str("content", b.Text).Bool("is_error", b.IsError)
 			w.blockExtras(&o, b.Extra)
 			elems = append(elems, o.Bytes())
-		case session.BlockThinking:
-			w.lost.Add(loss.Block(session.BlockThinking), loss.Dropped, "ash has no thinking blocks", 1)
-		case session.BlockImage, session.BlockFile:
-			w.lost.Add(loss.Block(b.Type), loss.Dropped, "ash has no images or files", 1)
-		default:
+		default: // mapping.Adapt dropped what ash's declaration lacks
 			w.lost.Add(loss.Block(b.Type), loss.Dropped, "ash has no such block", 1)
 		}
 	}

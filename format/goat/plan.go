@@ -238,9 +238,7 @@ func foreignMessage(src *session.Message, lost *loss.Counter) (*session.Message,
 			images = append(images, b)
 		case session.BlockToolCall:
 			calls = append(calls, b)
-		case session.BlockThinking:
-			lost.Add(loss.Block(session.BlockThinking), loss.Dropped, "goat stores no thinking", 1)
-		default:
+		default: // mapping.Adapt dropped what goat's declaration lacks
 			lost.Add(loss.Block(b.Type), loss.Dropped, "goat has no such content part", 1)
 		}
 	}
