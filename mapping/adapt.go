@@ -89,7 +89,7 @@ type adapted struct {
 	// too: the session's span, whatever the target keeps of it
 	first, last session.Time
 	seen        bool
-	up     map[string]string
+	up          map[string]string
 }
 
 func (a *adapted) Meta() *session.Meta { return a.meta }
