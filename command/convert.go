@@ -8,6 +8,7 @@ import (
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/progress"
 	"github.com/sesstool/sesstool/registry"
@@ -94,6 +95,12 @@ func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage,
 		}
 		o := opt
 		o.Reopen = func() (session.Reader, error) { return j.Format.Open(j.Ref) } // standard input is spooled to a file
+		ar, err := adapt(r, w, o)
+		if err != nil {
+			r.Close()
+			return nil, Invalid("%s: %v", in.Show(j.Ref.Path), err)
+		}
+		r = ar
 		paths, err := w.Write(r, pl.Staged(st, i), o)
 		r.Close()
 		if err != nil {
@@ -105,6 +112,25 @@ func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage,
 		bar.Add()
 	}
 	return written, nil
+}
+
+// adapt reshapes a session from another layout to what the target declares
+// it holds (mapping.Adapt), so the writer spells only its own layout. The
+// writer gets the adapted session only: its Reopen is spent.
+func adapt(r session.Reader, w format.Writer, o format.WriteOptions) (session.Reader, error) {
+	f, ok := w.(format.Format)
+	if !ok {
+		return r, nil
+	}
+	caps, ok := format.CapsOf(f)
+	if !ok {
+		return r, nil
+	}
+	reopen := o.Reopen
+	if !registry.Streams(f.Name()) {
+		reopen = nil // the writer holds the session anyway: read it once
+	}
+	return mapping.Adapt(r, reopen, caps, caps.Called(f.Name()), o.Loss)
 }
 
 // checkOutput validates what was written before it is moved into place: the
