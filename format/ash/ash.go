@@ -5,11 +5,8 @@ package ash
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/tidwall/gjson"
@@ -39,15 +36,6 @@ var _ format.Migrator = Format{}
 func (Format) Name() string      { return Name }
 func (Format) Aliases() []string { return nil }
 
-// DefaultStore is where ash keeps its sessions.
-func (Format) DefaultStore() string {
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return filepath.Join("~", ".ash", "sessions")
-	}
-	return filepath.Join(home, ".ash", "sessions")
-}
-
 // Detect accepts a session directory (context.jsonl whose first line is a
 // header with a string version, a provider and a created_at) or a store
 // holding such directories.
@@ -75,14 +63,6 @@ func isSession(path string) bool {
 	return ok
 }
 
-// notLive reports whether a store's entry is not a live session by its name:
-// hidden (a migration's temporary directory) or a backup migrate kept
-// (<dir>.bak), as the walk passes over hidden entries and *.bak files. Named
-// on the command line, such a directory is read like any other session.
-func notLive(name string) bool {
-	return strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".bak")
-}
-
 func isStore(path string) bool {
 	ents, err := os.ReadDir(path)
 	if err != nil {
@@ -94,63 +74,4 @@ func isStore(path string) bool {
 		}
 	}
 	return false
-}
-
-// Sessions lists the session at path, or every session directory of a store.
-func (Format) Sessions(path string) ([]format.Ref, error) {
-	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
-		// A file of a session (context.jsonl named on the command line with
-		// --format ash) stands for its directory.
-		if dir := sessionOfFile(path); dir != "" {
-			return []format.Ref{{Path: dir}}, nil
-		}
-		return nil, fmt.Errorf("%s: not a file of an ash session directory", path)
-	}
-	if isSession(path) {
-		return []format.Ref{{Path: path}}, nil
-	}
-	ents, err := os.ReadDir(path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	var out []format.Ref
-	for _, e := range ents {
-		p := filepath.Join(path, e.Name())
-		if e.IsDir() && !notLive(e.Name()) && isSession(p) {
-			out = append(out, format.Ref{Path: p})
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out, nil
-}
-
-// subagentFiles lists dir/subagents/*.jsonl, sorted.
-func subagentFiles(dir string) ([]string, error) {
-	ents, err := os.ReadDir(filepath.Join(dir, SubagentDir))
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", filepath.Join(dir, SubagentDir), err)
-	}
-	var out []string
-	for _, e := range ents {
-		if !e.IsDir() && filepath.Ext(e.Name()) == ".jsonl" {
-			out = append(out, filepath.Join(dir, SubagentDir, e.Name()))
-		}
-	}
-	sort.Strings(out)
-	return out, nil
-}
-
-// sessionOfFile returns the session directory a file belongs to, or "".
-func sessionOfFile(p string) string {
-	dir := filepath.Dir(p)
-	if filepath.Base(dir) == SubagentDir {
-		dir = filepath.Dir(dir)
-	}
-	if isSession(dir) {
-		return dir
-	}
-	return ""
 }

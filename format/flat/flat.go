@@ -9,13 +9,8 @@ package flat
 
 import (
 	"bytes"
-	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
 )
 
@@ -36,16 +31,6 @@ var (
 
 func (*Format) Name() string      { return Name }
 func (*Format) Aliases() []string { return []string{"agent"} }
-
-// DefaultStore is where the agent keeps its sessions:
-// $XDG_CONFIG_HOME/agent/sessions, else ~/.config/agent/sessions.
-func (*Format) DefaultStore() string {
-	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
-		return filepath.Join(x, "agent", "sessions")
-	}
-	home, _ := os.UserHomeDir()
-	return filepath.Join(home, ".config", "agent", "sessions")
-}
 
 // Detect reports whether path is a flat session file.
 func (f *Format) Detect(path string) bool {
@@ -70,35 +55,4 @@ func (*Format) DetectHead(head []byte) bool {
 	}
 	ver := v.Get("version")
 	return ver.Type == gjson.Number && ver.Raw == "1"
-}
-
-// Sessions lists the one session a flat file holds.
-func (f *Format) Sessions(path string) ([]format.Ref, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	if fi.IsDir() {
-		return nil, fmt.Errorf("read %s: a flat session is a file, not a directory", path)
-	}
-	return []format.Ref{{Path: path}}, nil
-}
-
-// Open streams the session file at ref.Path into the model.
-func (f *Format) Open(ref format.Ref) (session.Reader, error) {
-	fh, err := os.Open(ref.Path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", ref.Path, err)
-	}
-	r, err := newReader(ref.Path, fh, fh)
-	if err != nil {
-		fh.Close()
-		return nil, err
-	}
-	return r, nil
-}
-
-// OpenReader streams a session from r; name is used in errors.
-func (f *Format) OpenReader(name string, r io.Reader) (session.Reader, error) {
-	return newReader(name, r, nil)
 }

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
+	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonl"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
@@ -97,4 +99,23 @@ func (r *reader) Close() error {
 		return r.closer.Close()
 	}
 	return nil
+}
+
+// Open streams the session file at ref.Path into the model.
+func (f *Format) Open(ref format.Ref) (session.Reader, error) {
+	fh, err := os.Open(ref.Path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", ref.Path, err)
+	}
+	r, err := newReader(ref.Path, fh, fh)
+	if err != nil {
+		fh.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// OpenReader streams a session from r; name is used in errors.
+func (f *Format) OpenReader(name string, r io.Reader) (session.Reader, error) {
+	return newReader(name, r, nil)
 }

@@ -12,8 +12,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/tidwall/gjson"
@@ -40,15 +38,6 @@ var _ format.Writer = Format{}
 
 func (Format) Name() string      { return Name }
 func (Format) Aliases() []string { return []string{"dir"} }
-
-// DefaultStore is goat's DefaultBaseDir(): ~/.claude/projects.
-func (Format) DefaultStore() string {
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return filepath.Join("~", ".claude", "projects")
-	}
-	return filepath.Join(home, ".claude", "projects")
-}
 
 // Detect reports whether path is a goat session directory, or a store
 // directory holding at least one.
@@ -88,49 +77,4 @@ func isSession(dir string) bool {
 			return errors.Is(err, io.EOF) // only blank lines: no messages yet
 		}
 	}
-}
-
-// storeSessions lists the session directories directly under dir, sorted.
-func storeSessions(dir string) []string { return sessionsUnder(dir, -1) }
-
-// sessionsUnder lists up to max (all when negative) session directories
-// directly under dir, sorted; Detect asks for one, so walking a large tree
-// does not open every session of every store twice.
-func sessionsUnder(dir string, max int) []string {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), ".") {
-			continue
-		}
-		p := filepath.Join(dir, e.Name())
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() && isSession(p) {
-			out = append(out, p)
-			if len(out) == max {
-				break
-			}
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// Sessions lists one session for a session directory, or every session of a store.
-func (Format) Sessions(path string) ([]format.Ref, error) {
-	if isSession(path) {
-		return []format.Ref{{Path: path}}, nil
-	}
-	var out []format.Ref
-	for _, p := range storeSessions(path) {
-		out = append(out, format.Ref{Path: p}) // each session directory names itself
-	}
-	if out == nil {
-		if _, err := os.Stat(path); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
 }

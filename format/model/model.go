@@ -16,12 +16,8 @@ package model
 
 import (
 	"bytes"
-	"fmt"
-	"io"
-	"os"
 
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
 )
 
@@ -62,35 +58,4 @@ func (Format) DetectHead(head []byte) bool {
 	}
 	v := gjson.ParseBytes(line)
 	return v.Get("model").Type == gjson.Number && v.Get("meta").IsObject()
-}
-
-// Sessions lists the one session a dump holds.
-func (Format) Sessions(path string) ([]format.Ref, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	if fi.IsDir() {
-		return nil, fmt.Errorf("read %s: a model dump is a file, not a directory", path)
-	}
-	return []format.Ref{{Path: path}}, nil
-}
-
-// Open streams the dump at ref.Path back into the model.
-func (Format) Open(ref format.Ref) (session.Reader, error) {
-	fh, err := os.Open(ref.Path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", ref.Path, err)
-	}
-	r, err := newReader(ref.Path, fh, fh)
-	if err != nil {
-		fh.Close()
-		return nil, err
-	}
-	return r, nil
-}
-
-// OpenReader streams a dump from r; name is used in errors.
-func (Format) OpenReader(name string, r io.Reader) (session.Reader, error) {
-	return newReader(name, r, nil)
 }

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
+	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonl"
 	"github.com/sesstool/sesstool/session"
 )
@@ -99,4 +101,23 @@ func strict(b []byte, v any) error {
 		return errors.New("more than one JSON value on the line")
 	}
 	return nil
+}
+
+// Open streams the dump at ref.Path back into the model.
+func (Format) Open(ref format.Ref) (session.Reader, error) {
+	fh, err := os.Open(ref.Path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", ref.Path, err)
+	}
+	r, err := newReader(ref.Path, fh, fh)
+	if err != nil {
+		fh.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// OpenReader streams a dump from r; name is used in errors.
+func (Format) OpenReader(name string, r io.Reader) (session.Reader, error) {
+	return newReader(name, r, nil)
 }

@@ -1,10 +1,12 @@
 package opencode
 
 import (
+	"fmt"
 	"io"
 	"runtime"
 	"sort"
 
+	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
 )
@@ -126,3 +128,86 @@ func (r *docReader) link(es []*session.Entry) []*session.Entry {
 }
 
 func (r *docReader) Close() error { return nil }
+
+func (Format) Open(ref format.Ref) (session.Reader, error) { return open(ref) }
+
+func (Export) Open(ref format.Ref) (session.Reader, error) { return open(ref) }
+
+func (Export) OpenReader(name string, r io.Reader) (session.Reader, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	d, err := decodeDoc(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return exportReader(d, nil), nil
+}
+
+func open(ref format.Ref) (session.Reader, error) { return openIn(ref, nil) }
+
+func openIn(ref format.Ref, snap *snapshot) (session.Reader, error) {
+	st, l, err := openStoreFrom(ref.Path, snap)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	found, children, err := findSession(st, ref, snap)
+	if err != nil {
+		return nil, err
+	}
+	d, err := st.load(*found)
+	if err != nil {
+		return nil, err
+	}
+	if l == layoutExport {
+		return exportReader(d, children), nil
+	}
+	return newDocReader(d, children), nil
+}
+
+// findSession finds ref in st and the sessions whose parent it is.
+func findSession(st store, ref format.Ref, snap *snapshot) (*sessionRef, []string, error) {
+	if snap.holds(ref.Path) {
+		ix, err := snap.index(st)
+		if err != nil {
+			return nil, nil, err
+		}
+		i, ok := ix.byID[ref.ID]
+		if !ok && ref.ID == "" && len(ix.refs) == 1 {
+			i, ok = 0, true
+		}
+		if !ok {
+			return nil, nil, fmt.Errorf("%s: no session %q", ref.Path, ref.ID)
+		}
+		return &ix.refs[i], ix.children[ix.refs[i].ID], nil
+	}
+	refs, err := st.list()
+	if err != nil {
+		return nil, nil, err
+	}
+	var found *sessionRef
+	var children []string
+	for i, r := range refs {
+		if r.ID == ref.ID || (ref.ID == "" && len(refs) == 1) {
+			found = &refs[i]
+		}
+	}
+	if found == nil {
+		return nil, nil, fmt.Errorf("%s: no session %q", ref.Path, ref.ID)
+	}
+	for _, r := range refs {
+		if r.ParentID == found.ID {
+			children = append(children, r.ID)
+		}
+	}
+	return found, children, nil
+}
+
+// exportReader reads a session of an export document: its entries say so.
+func exportReader(d *Doc, children []string) session.Reader {
+	r := newDocReader(d, children)
+	r.meta.Origin, r.origin = ExportName, ExportName
+	return r
+}

@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -140,16 +139,6 @@ func (s source) opt(path string) ([]byte, error) {
 		return optJSON(path)
 	}
 	return s.snap.get(path), nil
-}
-
-// Load validates path as Validate does and returns the layout over what
-// the validation read: Sessions and Open of path then open no file again.
-func (Format) Load(path string, rep *report.Report, opt format.ValidateOptions) (format.Format, error) {
-	snap, err := checkPath(path, rep, opt.Workers, true)
-	if err != nil || snap == nil {
-		return Format{}, err
-	}
-	return loaded{path: path, snap: snap}, nil
 }
 
 // loaded is the layout over one validated store.

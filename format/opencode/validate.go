@@ -3,6 +3,7 @@ package opencode
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -564,4 +565,26 @@ func (c *checker) db(path string) error {
 		}
 	}
 	return rows.Err()
+}
+
+func (Format) Validate(path string, rep *report.Report, opt format.ValidateOptions) error {
+	return validatePath(path, rep, opt.Workers)
+}
+
+func (Export) Validate(path string, rep *report.Report, opt format.ValidateOptions) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	validateExport(path, b, rep)
+	return nil
+}
+
+func (Export) ValidateReader(name string, r io.Reader, rep *report.Report, opt format.ValidateOptions) error {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", name, err)
+	}
+	validateExport(name, b, rep)
+	return nil
 }

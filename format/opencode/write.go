@@ -1,8 +1,10 @@
 package opencode
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,7 +13,11 @@ import (
 	"time"
 
 	"github.com/sesstool/sesstool/atomicfile"
+	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/loss"
+	"github.com/sesstool/sesstool/mapping"
+	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
 )
 
@@ -119,3 +125,79 @@ func writeOne(f file, force bool) error {
 }
 
 func fileExists(p string) bool { _, err := os.Lstat(p); return err == nil }
+
+// HoldsSession marks the storage writer as a format.Holder: it assigns
+// every message and part its id before writing any file.
+func (Format) HoldsSession() {}
+
+// Write writes one session into the storage root out (out/session/...),
+// filed under opt.Extra's project id, or the one OpenCode would choose for
+// the session's directory.
+func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]string, error) {
+	r, err := mapping.Adapt(r, opt.Reopen, caps, "OpenCode", opt.Loss)
+	if err != nil {
+		return nil, err
+	}
+	s, err := session.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	project := opt.Extra
+	if project == "" && !ours(s.Meta.Origin) {
+		// A session read from OpenCode keeps the project it is filed
+		// under (toDoc takes it from the session), so A -> A is exact.
+		project = ProjectFor(s.Meta.Cwd)
+	}
+	if p := s.Meta.Parent; p != nil && p.SessionID != "" && opt.Batch != nil && !opt.Batch[p.SessionID] {
+		// OpenCode lists only root sessions and reaches children through
+		// their parent: a child stored without its parent would vanish.
+		opt.Loss.Add(loss.ParentLink, loss.Dropped, "the parent session is not converted with it, and OpenCode hides a child whose parent is missing", 1)
+		s.Meta.Parent = nil
+	}
+	d, err := toDoc(s, project, opt.Loss)
+	if err != nil {
+		return nil, err
+	}
+	return writeTree(d, s.Meta.Cwd, out, opt.Force)
+}
+
+// Encode returns the export document of one session, as OpenCode prints it.
+func Encode(r session.Reader, opt format.WriteOptions) ([]byte, error) {
+	r, err := mapping.Adapt(r, opt.Reopen, caps, "OpenCode", opt.Loss)
+	if err != nil {
+		return nil, err
+	}
+	s, err := session.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	d, err := toDoc(s, opt.Extra, opt.Loss)
+	if err != nil {
+		return nil, err
+	}
+	return append(pretty(encodeDoc(d)), '\n'), nil
+}
+
+// HoldsSession marks the export writer as a format.Holder: an export is
+// one JSON document, encoded whole.
+func (Export) HoldsSession() {}
+
+func (Export) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
+	b, err := Encode(r, opt)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(w, bytes.NewReader(b))
+	return err
+}
+
+func (Export) Write(r session.Reader, out string, opt format.WriteOptions) ([]string, error) {
+	b, err := Encode(r, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := atomicfile.WriteFile(out, b, 0o644, opt.Force); err != nil {
+		return nil, err
+	}
+	return []string{out}, nil
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 
 	"github.com/sesstool/sesstool/format"
@@ -224,4 +225,23 @@ func (r *reader) derive(e *session.Entry, b []byte) {
 		e.Compaction.FirstKeptID = r.byIdx[i]
 		e.Extra.Delete("firstKeptEntryIndex")
 	}
+}
+
+// Open streams the session in ref's file.
+func (Format) Open(ref format.Ref) (session.Reader, error) {
+	fh, err := os.Open(ref.Path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", ref.Path, err)
+	}
+	r, err := newReader(ref.Path, fh, fh)
+	if err != nil {
+		fh.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// OpenReader streams a session from r.
+func (Format) OpenReader(name string, r io.Reader) (session.Reader, error) {
+	return newReader(name, r, nil)
 }

@@ -1,10 +1,8 @@
 package tree
 
 import (
-	"bufio"
 	"fmt"
 	"hash/maphash"
-	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -36,32 +34,6 @@ func knownTypes(version int) map[string]bool {
 		out[t] = true
 	}
 	return out
-}
-
-// ValidateReader checks one tree JSONL file read from r: syntax and schema
-// per line (in parallel, by the validate engine) and then, in file order, the
-// rules a schema cannot say.
-func (Format) ValidateReader(name string, r io.Reader, rep *report.Report, opt format.ValidateOptions) error {
-	br := bufio.NewReaderSize(r, headBytes)
-	h := peekHeader(br)
-	version := headerVersion(h)
-	if gjson.GetBytes(h, "type").String() != "session" && gjson.GetBytes(h, "id").Exists() {
-		version = 3 // no header: judge by the first entry, so ids are not all flagged
-	}
-	sv := version
-	if sv < 1 || sv > 3 {
-		sv = 3
-	}
-	schemas, err := compileSchemas(sv)
-	if err != nil {
-		return err
-	}
-	ru := &rules{path: name, rep: rep, schemas: schemas, version: version, known: knownTypes(sv),
-		seed: maphash.MakeSeed()}
-	eng := validate.JSONL{Path: name, Rules: ru, Report: rep, Workers: opt.Workers}
-	_, err = eng.Run(br)
-	rep.Counted(Name, 1, ru.entries)
-	return err
 }
 
 // headerVersion reads the version a header line states: 1 when absent,

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/sesstool/sesstool/format"
 )
 
 // AgentDirEnv names pi's agent folder when set; pi keeps its sessions in
@@ -26,4 +28,9 @@ func (Format) DefaultStore() string {
 		return filepath.Join(dir, "sessions")
 	}
 	return filepath.Join(home, ".pi", "agent", "sessions")
+}
+
+// Sessions: a tree file holds one session.
+func (Format) Sessions(path string) ([]format.Ref, error) {
+	return []format.Ref{{Path: path}}, nil
 }

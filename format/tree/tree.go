@@ -6,14 +6,8 @@ package tree
 import (
 	"bufio"
 	"bytes"
-	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/report"
-	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
 )
 
@@ -89,51 +83,6 @@ func headerLine(head []byte) ([]byte, bool) {
 		return l, gjson.ValidBytes(l)
 	}
 	return nil, false
-}
-
-// Sessions: a tree file holds one session.
-func (Format) Sessions(path string) ([]format.Ref, error) {
-	return []format.Ref{{Path: path}}, nil
-}
-
-// Open streams the session in ref's file.
-func (Format) Open(ref format.Ref) (session.Reader, error) {
-	fh, err := os.Open(ref.Path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", ref.Path, err)
-	}
-	r, err := newReader(ref.Path, fh, fh)
-	if err != nil {
-		fh.Close()
-		return nil, err
-	}
-	return r, nil
-}
-
-// OpenReader streams a session from r.
-func (Format) OpenReader(name string, r io.Reader) (session.Reader, error) {
-	return newReader(name, r, nil)
-}
-
-// Validate checks the file at path.
-func (f Format) Validate(path string, rep *report.Report, opt format.ValidateOptions) error {
-	fh, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
-	}
-	defer fh.Close()
-	return f.ValidateReader(path, fh, rep, opt)
-}
-
-// Write writes one session to the file out (created atomically).
-func (f Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]string, error) {
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return nil, fmt.Errorf("write %s: %w", out, err)
-	}
-	if err := writeFile(out, r, opt); err != nil {
-		return nil, err
-	}
-	return []string{out}, nil
 }
 
 // peekHeader reads the header through br without consuming it, so the

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
@@ -147,4 +149,15 @@ func countExtras(l *loss.Counter, where string, n int) {
 	if n > 0 {
 		l.Add(kind, loss.Dropped, "another format's own members have no place in pi", n)
 	}
+}
+
+// Write writes one session to the file out (created atomically).
+func (f Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]string, error) {
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return nil, fmt.Errorf("write %s: %w", out, err)
+	}
+	if err := writeFile(out, r, opt); err != nil {
+		return nil, err
+	}
+	return []string{out}, nil
 }
