@@ -75,6 +75,15 @@ type WriteOptions struct {
 	Reopen func() (session.Reader, error)
 }
 
+// Copier is implemented by writers that write a session read by their own
+// layout, which nothing has changed, as a copy of its source lines (blank
+// lines left out) instead of encoding it. Verbatim reports whether WriteTo
+// will do so for r: the output then validates exactly as the source does,
+// so a caller that has validated the source need not validate the output.
+type Copier interface {
+	Verbatim(r session.Reader) bool
+}
+
 // Stream is implemented by single-file layouts, which also work as filters
 // on standard input and output.
 type Stream interface {

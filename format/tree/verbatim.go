@@ -7,8 +7,14 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/session"
 )
+
+var _ format.Copier = Format{}
+
+// Verbatim reports whether WriteTo copies r's lines (see verbatim).
+func (Format) Verbatim(r session.Reader) bool { _, ok := verbatim(r); return ok }
 
 // verbatim reports whether WriteTo may copy r's lines instead of decoding,
 // encoding and merging each: r is this layout's own reader, straight from
