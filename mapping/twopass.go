@@ -1,7 +1,9 @@
 package mapping
 
 import (
+	"errors"
 	"fmt"
+	"io"
 
 	"github.com/sesstool/sesstool/session"
 )
@@ -24,13 +26,46 @@ func Index(r session.Reader, reopen func() (session.Reader, error), add func(*Pa
 		}
 		return x, &session.SliceReader{S: s}, nil
 	}
-	err := session.Each(r, func(e *session.Entry) error { add(x, e); return nil })
+	var err error
+	if s, ok := r.(Skimmer); ok {
+		err = skimAll(s, func(e *session.Entry) { add(x, e) })
+	} else {
+		err = session.Each(r, func(e *session.Entry) error { add(x, e); return nil })
+	}
 	r.Close()
 	if err != nil {
 		return nil, nil, err
 	}
 	again, err := reopen()
+	if ra, ok := again.(readAheader); ok {
+		ra.ReadAhead() // the writing pass reads every entry: decode them on every core
+	}
 	return x, again, err
+}
+
+// readAheader is a reader that can decode entries ahead of the caller on
+// every core (tree's reader).
+type readAheader interface{ ReadAhead() }
+
+// Skimmer is implemented by readers that can return the next entry with
+// only its place in the tree, for much less than the whole entry: Origin,
+// Line, Type, Kind, ID, ParentID, Sidechain and a message's Role, which are
+// all the index pass reads (add must read no more). Errors are Next's.
+type Skimmer interface {
+	Skim() (*session.Entry, error)
+}
+
+func skimAll(s Skimmer, f func(*session.Entry)) error {
+	for {
+		e, err := s.Skim()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		f(e)
+	}
 }
 
 // Walk reads the writing pass's entries in order and calls f with each and
