@@ -36,16 +36,12 @@ func Index(r session.Reader, reopen func() (session.Reader, error), add func(*Pa
 	if err != nil {
 		return nil, nil, err
 	}
+	// The writing pass decodes on the calling goroutine: the input's and
+	// the output's validators take the other core (decoding ahead on every
+	// core measured no faster, with 3 MiB more live heap).
 	again, err := reopen()
-	if ra, ok := again.(readAheader); ok {
-		ra.ReadAhead() // the writing pass reads every entry: decode them on every core
-	}
 	return x, again, err
 }
-
-// readAheader is a reader that can decode entries ahead of the caller on
-// every core (tree's reader).
-type readAheader interface{ ReadAhead() }
 
 // Skimmer is implemented by readers that can return the next entry with
 // only its place in the tree, for much less than the whole entry: Origin,
