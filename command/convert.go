@@ -9,6 +9,7 @@ import (
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/progress"
 	"github.com/sesstool/sesstool/registry"
@@ -38,7 +39,7 @@ func Convert(env *Env, o ConvertOptions) error {
 		return err
 	}
 	defer st.Remove()
-	loss := &loss.Counter{}
+	lost := &loss.Counter{}
 	batch := map[string]bool{}
 	for _, j := range in.Jobs {
 		batch[pipeline.SessionID(j)] = true
@@ -56,7 +57,7 @@ func Convert(env *Env, o ConvertOptions) error {
 		checked <- in.Check()
 	}()
 	out := &report.Report{MaxErrors: 20}
-	written, done, err := writeAll(env, in, w, st, pl, format.WriteOptions{Force: true, Loss: loss, Extra: o.Project, Batch: batch}, out)
+	written, done, err := writeAll(env, in, w, st, pl, format.WriteOptions{Force: true, Loss: lost, Extra: o.Project, Batch: batch}, out)
 	if cerr := <-checked; cerr != nil {
 		return cerr
 	}
@@ -66,7 +67,7 @@ func Convert(env *Env, o ConvertOptions) error {
 	if err := checkOutput(env, target, st, pl, out, done); err != nil {
 		return err
 	}
-	if err := reportLoss(env, o, in, loss); err != nil {
+	if err := reportLoss(env, o, in, lost); err != nil {
 		return err
 	}
 	return pl.Finish(env.Stdout, env.Stdout, st, written, o.Force)
@@ -115,6 +116,12 @@ func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage,
 		}
 		o := opt
 		o.Reopen = func() (session.Reader, error) { return j.Format.Open(j.Ref) } // standard input is spooled to a file
+		ar, err := adapt(r, w, o)
+		if err != nil {
+			r.Close()
+			return nil, nil, Invalid("%s: %v", in.Show(j.Ref.Path), err)
+		}
+		r = ar
 		out := pl.Staged(st, i)
 		var paths []string
 		switch {
@@ -142,6 +149,25 @@ func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage,
 		bar.Add()
 	}
 	return written, done, nil
+}
+
+// adapt reshapes a session from another layout to what the target declares
+// it holds (mapping.Adapt), so the writer spells only its own layout. The
+// writer gets the adapted session only: its Reopen is spent.
+func adapt(r session.Reader, w format.Writer, o format.WriteOptions) (session.Reader, error) {
+	f, ok := w.(format.Format)
+	if !ok {
+		return r, nil
+	}
+	caps, ok := format.CapsOf(f)
+	if !ok {
+		return r, nil
+	}
+	reopen := o.Reopen
+	if !registry.Streams(f.Name()) {
+		reopen = nil // the writer holds the session anyway: read it once
+	}
+	return mapping.Adapt(r, reopen, caps, caps.Called(f.Name()), o.Loss)
 }
 
 // checkOutput validates what was written before it is moved into place: the

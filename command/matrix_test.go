@@ -26,7 +26,7 @@ import (
 // every writable layout B and back to A, through the CLI's own Convert (so
 // every output is validated by the target layout before it lands). The
 // session that comes back must equal the original in everything B can hold
-// (see holds), and the loss report of the two conversions must name exactly
+// (holdsOf its capabilities), and the loss report of the two conversions must name exactly
 // the kinds the table below expects.
 
 // sample is one real input: a session file, directory or store.
@@ -270,13 +270,29 @@ func TestMatrixRoundTrip(t *testing.T) {
 				if !haveLayout(s.layout) || !haveLayout(to) {
 					t.Skipf("layout %s or %s is not in this build", s.layout, to)
 				}
-				got := roundTrip(t, s.source(t), s.layout, to)
-				rows = append(rows, fmt.Sprintf("\t%q: %#v,", s.name+" -> "+to, got))
-				want, ok := expectedLoss[s.name+" -> "+to]
-				if !ok {
-					t.Fatalf("no expected loss for %s -> %s in the table; the conversion lost: %q", s.name, to, got)
+				got, decidedLoss := roundTrip(t, s.source(t), s.layout, to)
+				var rest []string
+				for _, k := range got {
+					if !decided(k) {
+						rest = append(rest, k)
+					}
 				}
-				if d := cmp.Diff(want, got); d != "" {
+				rows = append(rows, fmt.Sprintf("\t%q: %#v,", s.name+" -> "+to, rest))
+				table, ok := expectedLoss[s.name+" -> "+to]
+				if !ok {
+					t.Fatalf("no expected loss for %s -> %s in the table; the conversion lost: %q", s.name, to, rest)
+				}
+				want := map[string]bool{}
+				for _, k := range table {
+					if decided(k) {
+						t.Errorf("the table lists %q, which the capabilities decide", k)
+					}
+					want[k] = true
+				}
+				for k := range decidedLoss {
+					want[k] = true
+				}
+				if d := cmp.Diff(keysOf(want), got); d != "" {
 					t.Errorf("loss kinds (-expected +reported):\n%s", d)
 				}
 			})
@@ -290,10 +306,11 @@ func TestMatrixRoundTrip(t *testing.T) {
 
 // roundTrip converts src (layout a, every session in it) to b and back,
 // compares each returned session with its original in what a and b hold,
-// and returns the loss kinds both conversions reported ("kind action").
-// Whole units are converted, not one session at a time, so that a child
-// session travels with its parent as it does in a store.
-func roundTrip(t *testing.T, src, a, b string) []string {
+// and returns the loss kinds both conversions reported ("kind action") and
+// those the two layouts' capabilities predict (predict). Whole units are
+// converted, not one session at a time, so that a child session travels
+// with its parent as it does in a store.
+func roundTrip(t *testing.T, src, a, b string) ([]string, map[string]bool) {
 	t.Helper()
 	orig := sessionsOf(t, a, src)
 	mid := filepath.Join(t.TempDir(), "b")
@@ -314,7 +331,11 @@ func roundTrip(t *testing.T, src, a, b string) []string {
 	if len(ret) != len(orig) {
 		t.Fatalf("%d sessions came back, want %d", len(ret), len(orig))
 	}
-	hold := holds[a].and(holds[b])
+	decidedLoss := predict(orig, capsOf(t, b))
+	for k := range predict(sessionsOf(t, b, mid), capsOf(t, a)) {
+		decidedLoss[k] = true
+	}
+	hold := holdsOf(capsOf(t, a)).and(holdsOf(capsOf(t, b)))
 	var got [][]item
 	for _, r := range ret {
 		got = append(got, essence(r, hold))
@@ -334,7 +355,7 @@ func roundTrip(t *testing.T, src, a, b string) []string {
 		out = append(out, k)
 	}
 	sort.Strings(out)
-	return out
+	return out, decidedLoss
 }
 
 // matchEssence finds an unused returned session equal to want.
@@ -420,22 +441,16 @@ const (
 	user, assistant, tool, system = session.RoleUser, session.RoleAssistant, session.RoleTool, session.RoleSystem
 )
 
-// holds is the table of what each layout holds: the mapping rules of
-// docs/convert.md, as the round trip checks them.
-var holds = map[string]capability{
-	"tree": {roles: set(user, assistant, tool, session.RoleBash, session.RoleCustom), kinds: set(session.KindCompaction, session.KindModelChange, session.KindThinkingLevel, session.KindLabel, session.KindBranchSummary, session.KindCustom, session.KindCustomMessage, session.KindSessionInfo),
-		thinking: true, images: true, anyImages: true, usage: true, cost: true, isError: true, compaction: true, toolCallOn: set(assistant)},
-	"flat": {roles: set(user, assistant, tool), kinds: set(session.KindCompaction),
-		thinking: true, images: true, anyImages: true, usage: true, cost: true, isError: true, compaction: true, toolCallOn: set(assistant)},
-	"ash": {roles: set(user, assistant, tool, system), kinds: set(session.KindCompaction),
-		isError: true, compaction: true, asUser: true, toolCallOn: set(assistant, user)},
-	"opencode": {roles: set(user, assistant, tool), kinds: set(session.KindCompaction),
-		thinking: true, images: true, anyImages: true, files: true, usage: true, cost: true, isError: true, compaction: true, asUser: true, toolCallOn: set(assistant)},
-	"goat": {roles: set(user, assistant, tool, system), kinds: set[session.Kind](),
-		images: true, lastText: true, toolCallOn: set(assistant)},
+// holdsOf is what the comparison looks at of a layout's declaration.
+func holdsOf(c format.Caps) capability {
+	compaction := c.HoldsKind(session.KindCompaction) || c.ConvertsKind(session.KindCompaction)
+	kinds := set(c.Kinds...)
+	kinds[session.KindCompaction] = compaction
+	return capability{roles: set(c.Roles...), kinds: kinds,
+		thinking: c.HoldsBlock(session.BlockThinking), images: c.ImagesFor(user), anyImages: c.HoldsBlock(session.BlockImage) && c.ImagesOn == nil,
+		files: c.HoldsBlock(session.BlockFile), usage: c.Usage, cost: c.Cost, isError: c.IsError, lastText: c.LastText,
+		compaction: compaction, asUser: c.Fallback == format.FallbackUser, toolCallOn: set(c.ToolCallOn...)}
 }
-
-func init() { holds["opencode-export"] = holds["opencode"] }
 
 // item is what the comparison sees of one entry on the active path.
 type item struct {

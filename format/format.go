@@ -68,10 +68,12 @@ type WriteOptions struct {
 	// when unknown.
 	Batch map[string]bool
 	// Reopen opens the session being written again, from its first entry.
-	// A writer for a linear layout reads the session twice with it (ids and
-	// parent links to find the active path, then the entries), so its
-	// memory does not grow with the session; nil when the input can be read
-	// only once, and the writer then holds the session.
+	// mapping.Adapt reads a session from another layout twice with it for a
+	// linear target (ids and parent links to find the active path, then the
+	// entries), so memory does not grow with the session; nil when the input
+	// can be read only once, and the session is then held. convert adapts
+	// before it calls the writer; a writer adapts what it is given again,
+	// which is a no-op for an adapted session.
 	Reopen func() (session.Reader, error)
 }
 

@@ -3,6 +3,14 @@
 // the code where the cross-layout mapping rules live; docs/convert.md says
 // the same for users. Writers keep only what is specific to their layout.
 //
+// Capabilities. Each layout declares what it can hold (format.Caps, in its
+// caps.go). Adapt reads that declaration and does, once, between reader and
+// writer, what follows from it alone: the active path for a linear target,
+// side runs and file snapshots the target has no place for, entry kinds it
+// does not hold (what hung from one hangs from its parent), roles it lacks
+// (Alias, AsUser, or dropped), each counted as lost. A session of the
+// target's own layout passes through untouched.
+//
 // Roles and content blocks. The model keeps tool calls as ToolCall blocks
 // inside the assistant message and tool results as messages of RoleTool
 // (pi, flat and goat store them that way). ash stores a call twice (a

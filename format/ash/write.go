@@ -24,6 +24,10 @@ import (
 // failure leaves nothing half-written; an existing session directory is
 // refused unless opt.Force.
 func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]string, error) {
+	r, err := mapping.Adapt(r, nil, caps, Name, opt.Loss) // entry kinds and roles ash lacks
+	if err != nil {
+		return nil, err
+	}
 	defer r.Close()
 	meta := r.Meta()
 	w := newWriter(meta, opt.Loss)
@@ -446,17 +450,7 @@ func (w *writer) message(of *outFile, e *session.Entry) error {
 	m := e.Message
 	id := w.id(e.ID)
 	w.parents[e.ID] = e.ID
-	role := string(m.Role)
-	switch m.Role {
-	case session.RoleUser, session.RoleAssistant, session.RoleSystem:
-	case session.RoleDeveloper:
-		role = "system"
-		w.lost.Add(loss.Role(m.Role), loss.Converted, "ash has no developer role; written as system", 1)
-	default:
-		role = "user"
-		m = mapping.AsUser(m)
-		w.lost.Add(loss.Role(e.Message.Role), loss.Converted, "ash has no such role; written as a user message", 1)
-	}
+	role := string(m.Role) // mapping.Adapt gave it one ash has
 	w.lossForeign(e)
 	var o jsonx.Obj
 	o.Str("type", "message").Str("id", id).Str("role", role)
@@ -521,11 +515,7 @@ func (w *writer) content(m *session.Message, msgID string, e *session.Entry) ([]
 			o.Str("type", "tool_result").Str("tool_use_id", b.ToolCallID).Str("content", b.Text).Bool("is_error", b.IsError)
 			w.blockExtras(&o, b.Extra)
 			elems = append(elems, o.Bytes())
-		case session.BlockThinking:
-			w.lost.Add(loss.Block(session.BlockThinking), loss.Dropped, "ash has no thinking blocks", 1)
-		case session.BlockImage, session.BlockFile:
-			w.lost.Add(loss.Block(b.Type), loss.Dropped, "ash has no images or files", 1)
-		default:
+		default: // mapping.Adapt dropped what ash's declaration lacks
 			w.lost.Add(loss.Block(b.Type), loss.Dropped, "ash has no such block", 1)
 		}
 	}

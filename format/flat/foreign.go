@@ -13,24 +13,20 @@ import (
 // (the active path only), 8-hex ids chained by parent_id from "", and only
 // what flat can hold. Everything else is counted in the loss report.
 
-// writeForeign writes the active path, which is known only once the last
-// entry has been read. With opt.Reopen it reads the session twice (first
-// only ids and parent links, then the entries to write), so memory stays
-// flat in session size; without, it holds the session.
+// writeForeign writes what mapping.Adapt keeps of the session for flat (the
+// active path, the roles flat has); convert has usually adapted it already.
 func writeForeign(w *bufio.Writer, r session.Reader, opt format.WriteOptions) error {
-	m := r.Meta()
-	x, entries, err := mapping.Index(r, opt.Reopen, (*mapping.PathIndex).Add)
+	r, err := mapping.Adapt(r, opt.Reopen, caps, "flat", opt.Loss)
 	if err != nil {
 		return err
 	}
-	defer entries.Close()
-	x.Loss(opt.Loss, "flat", x.Plan())
-	return writePath(w, m, x, entries, opt.Loss)
+	defer r.Close()
+	return writePath(w, r, opt.Loss)
 }
 
-// writePath writes the entries of r that x puts on the active path.
-func writePath(w *bufio.Writer, src *session.Meta, x *mapping.PathIndex, r session.Reader, lost *loss.Counter) error {
-	m := *src
+// writePath writes the entries of r, an adapted session.
+func writePath(w *bufio.Writer, r session.Reader, lost *loss.Counter) error {
+	m := *r.Meta()
 	meta := m
 	switch {
 	case meta.ID == "":
@@ -40,7 +36,7 @@ func writePath(w *bufio.Writer, src *session.Meta, x *mapping.PathIndex, r sessi
 	}
 	lossMeta(&m, lost)
 	fs := newForeignState(&meta, lost)
-	x.PathIDs(func(id string) {
+	mapping.PathIDs(r, func(id string) {
 		if mapping.IsHex8(id) {
 			fs.reserved.add(id) // keep pi-style ids; never derive them for another entry
 		}
@@ -56,13 +52,11 @@ func writePath(w *bufio.Writer, src *session.Meta, x *mapping.PathIndex, r sessi
 		fs.lastTime = created
 		fs.header(lw, &meta, m.Parent, created)
 	}
-	err := x.Walk(r, func(e *session.Entry, on bool) error {
-		if on {
-			if !started {
-				start(e)
-			}
-			fs.emit(lw, e)
+	err := session.Each(r, func(e *session.Entry) error {
+		if !started {
+			start(e)
 		}
+		fs.emit(lw, e)
 		return lw.err
 	})
 	if err != nil {
@@ -99,7 +93,6 @@ func lossMeta(m *session.Meta, lost *loss.Counter) {
 	add(loss.SessionTitle, "flat's header has no title", m.Title != "")
 	add(loss.SessionModel, "flat keeps the model per assistant message only", m.Model != "" || m.Provider != "" || m.ThinkingLevel != "")
 	add(loss.SessionField, "flat's header has no slot for the source's other fields", m.Unknown() > 0)
-	lost.Add(loss.Checkpoint, loss.Dropped, "flat has no file snapshots", len(m.Checkpoints))
 }
 
 // foreignState carries the chain across written lines.
@@ -144,10 +137,6 @@ func (s *foreignState) when(t session.Time) session.Time {
 // emit writes the lines one model entry becomes in flat: none, one, or
 // (for ash's tool_result blocks) several.
 func (s *foreignState) emit(lw *lineWriter, e *session.Entry) {
-	if e.Sidechain != "" {
-		s.lost.Add(loss.Sidechain, loss.Dropped, "flat has no sub-agent runs", 1)
-		return
-	}
 	switch {
 	case e.Kind == session.KindMessage && e.Message != nil:
 		s.emitMessage(lw, e)
@@ -188,12 +177,6 @@ func (s *foreignState) emitCompaction(lw *lineWriter, e *session.Entry) {
 
 func (s *foreignState) emitMessage(lw *lineWriter, e *session.Entry) {
 	m := e.Message
-	switch m.Role {
-	case session.RoleUser, session.RoleAssistant, session.RoleTool:
-	default:
-		s.lost.Add(loss.Role(m.Role), loss.Dropped, "flat has user, assistant and tool_result messages only", 1)
-		return
-	}
 	s.lossExtras(e)
 	msg, results := s.convertMessage(m)
 	when := s.when(e.Time)

@@ -23,12 +23,10 @@ type plan struct {
 	first      bool            // no entry of the active path seen yet
 }
 
-// plan writes the session's active path (root to the last entry) as
-// messages.jsonl lines and goat-origin transcript entries as transcript.jsonl
-// lines, reading the entries from r; x has seen every entry of the session
-// (Add for the conversation, Skip for transcript entries). Everything else
+// plan writes the entries walk puts on the path as messages.jsonl lines and
+// goat-origin transcript entries as transcript.jsonl lines. Everything else
 // is counted as lost.
-func (w *writer) plan(x *mapping.PathIndex, r session.Reader) (*plan, error) {
+func (w *writer) plan(walk walkFunc) (*plan, error) {
 	m := w.meta
 	p := &plan{model: m.Model, created: m.Created, updated: m.Updated, calls: map[string]bool{}, first: true}
 	var err error
@@ -36,14 +34,10 @@ func (w *writer) plan(x *mapping.PathIndex, r session.Reader) (*plan, error) {
 		return nil, err
 	}
 	defer p.abort()
-	lost := w.opt.Loss
-	if branches := x.Plan(); x.Main() > 0 {
-		x.Loss(lost, "goat", branches)
-	}
 	if m.Origin != Name {
-		countMetaLoss(m, lost)
+		countMetaLoss(m, w.opt.Loss)
 	}
-	err = x.Walk(r, func(e *session.Entry, on bool) error {
+	err = walk(func(e *session.Entry, on bool) error {
 		switch {
 		case isTranscript(e):
 			return w.transcriptLine(p, jsonx.Merge(e.Raw, e.Custom.Data))
@@ -54,6 +48,15 @@ func (w *writer) plan(x *mapping.PathIndex, r session.Reader) (*plan, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	if first, last, ok := mapping.PathTimes(w.entries); ok {
+		// the session's span, though goat keeps only its messages
+		if m.Created.IsZero() {
+			p.created = first
+		}
+		if m.Updated.IsZero() {
+			p.updated = last
+		}
 	}
 	return p, w.commit(p)
 }
@@ -222,15 +225,6 @@ func (w *writer) toolResults(p *plan, sessionID string, e *session.Entry) *sessi
 // dropped as a whole.
 func foreignMessage(src *session.Message, lost *loss.Counter) (*session.Message, bool) {
 	m := &session.Message{Role: src.Role, ToolCallID: src.ToolCallID}
-	switch src.Role {
-	case session.RoleUser, session.RoleAssistant, session.RoleSystem, session.RoleTool:
-	case session.RoleDeveloper:
-		m.Role = session.RoleSystem
-		lost.Add(loss.Role(src.Role), loss.Converted, "goat has no developer role; written as system", 1)
-	default:
-		lost.Add(loss.Role(src.Role), loss.Dropped, "goat has no such message role", 1)
-		return nil, false
-	}
 	var texts, images, calls []session.Block
 	for _, b := range src.Content {
 		switch b.Type {
@@ -244,9 +238,7 @@ func foreignMessage(src *session.Message, lost *loss.Counter) (*session.Message,
 			images = append(images, b)
 		case session.BlockToolCall:
 			calls = append(calls, b)
-		case session.BlockThinking:
-			lost.Add(loss.Block(session.BlockThinking), loss.Dropped, "goat stores no thinking", 1)
-		default:
+		default: // mapping.Adapt dropped what goat's declaration lacks
 			lost.Add(loss.Block(b.Type), loss.Dropped, "goat has no such content part", 1)
 		}
 	}

@@ -38,7 +38,7 @@ func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]st
 		r.Close()
 		return nil, fmt.Errorf("write goat session: session id %q cannot be a directory name", id)
 	}
-	x, entries, err := mapping.Index(r, opt.Reopen, addEntry)
+	walk, entries, err := entriesOf(r, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -50,8 +50,8 @@ func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]st
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("write %s: %w", dir, err)
 	}
-	w := &writer{dir: dir, opt: opt, meta: &meta, written: []string{dir}} // the session directory first
-	plan, err := w.plan(x, entries)
+	w := &writer{dir: dir, opt: opt, meta: &meta, entries: entries, written: []string{dir}} // the session directory first
+	plan, err := w.plan(walk)
 	if err != nil {
 		return w.written, err
 	}
@@ -64,6 +64,34 @@ func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]st
 		return w.written, err
 	}
 	return w.written, nil
+}
+
+// walkFunc calls f with each entry to write and whether it belongs on
+// messages.jsonl (else it is a transcript entry or off the path).
+type walkFunc func(f func(e *session.Entry, on bool) error) error
+
+// entriesOf is how the entries of r are walked. A session from another
+// layout is what mapping.Adapt keeps of it for goat (the active path, the
+// roles goat has), all of it written; goat's own is indexed apart from its
+// transcript, which goat writes beside the conversation.
+func entriesOf(r session.Reader, opt format.WriteOptions) (walkFunc, session.Reader, error) {
+	if r.Meta().Origin != Name {
+		ar, err := mapping.Adapt(r, opt.Reopen, caps, Name, opt.Loss)
+		if err != nil {
+			return nil, nil, err
+		}
+		return func(f func(*session.Entry, bool) error) error {
+			return session.Each(ar, func(e *session.Entry) error { return f(e, true) })
+		}, ar, nil
+	}
+	x, entries, err := mapping.Index(r, opt.Reopen, addEntry)
+	if err != nil {
+		return nil, nil, err
+	}
+	if branches := x.Plan(); x.Main() > 0 {
+		x.Loss(opt.Loss, Name, branches)
+	}
+	return func(f func(*session.Entry, bool) error) error { return x.Walk(entries, f) }, entries, nil
 }
 
 // addEntry indexes one entry: goat writes its transcript entries apart,
@@ -99,6 +127,7 @@ type writer struct {
 	dir     string
 	opt     format.WriteOptions
 	meta    *session.Meta
+	entries session.Reader // what is walked
 	written []string
 }
 

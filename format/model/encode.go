@@ -22,8 +22,8 @@ func encodeMeta(m *session.Meta) *metaLine {
 	for _, cp := range m.Checkpoints {
 		j.Checkpoints = append(j.Checkpoints, encodeCheckpoint(cp))
 	}
-	if m.Origin != "" {
-		j.Source = &sourceJSON{Layout: m.Origin}
+	if m.Origin != "" || m.Unmodelled() > 0 {
+		j.Source = &sourceJSON{Layout: m.Origin, Unmodelled: m.Unmodelled()}
 	}
 	return &metaLine{Model: Version, Meta: j}
 }
@@ -92,8 +92,8 @@ func encodeEntry(e *session.Entry, metaOrigin string) *entryJSON {
 			Result: s.Result, IsError: s.IsError,
 		}
 	}
-	if e.Line != 0 || (e.Origin != "" && e.Origin != metaOrigin) {
-		j.Source = &sourceJSON{Line: e.Line}
+	if e.Line != 0 || (e.Origin != "" && e.Origin != metaOrigin) || e.Unmodelled() > 0 {
+		j.Source = &sourceJSON{Line: e.Line, Unmodelled: e.Unmodelled()}
 		if e.Origin != metaOrigin {
 			j.Source.Layout = e.Origin
 		}
@@ -115,13 +115,18 @@ func encodeMessage(m *session.Message) *messageJSON {
 		AuthorID: m.AuthorID, AuthorName: m.AuthorName, TokenCount: m.TokenCount,
 		Extras: encodeExtras(m.Extra),
 	}
-	for _, b := range m.Content {
-		j.Content = append(j.Content, blockJSON{
+	for i := range m.Content {
+		b := &m.Content[i]
+		bj := blockJSON{
 			Type: string(b.Type), Text: b.Text, Signature: b.Signature, Redacted: b.Redacted,
 			MimeType: b.MimeType, Data: b.Data, URL: b.URL, Filename: b.Filename,
 			ToolCallID: b.ToolCallID, ToolName: b.ToolName, Arguments: b.Arguments, IsError: b.IsError,
 			Extras: encodeExtras(b.Extra),
-		})
+		}
+		if n := b.Unmodelled(); n > 0 {
+			bj.Source = &sourceJSON{Unmodelled: n} // a block's layout and line are its entry's
+		}
+		j.Content = append(j.Content, bj)
 	}
 	if x := m.Exec; x != nil {
 		j.Exec = &execJSON{

@@ -31,10 +31,14 @@ type metaJSON struct {
 }
 
 // sourceJSON says where the model came from: the layout that read it and,
-// for an entry, its line there. It names no bytes.
+// for an entry, its line there. It names no bytes. Unmodelled counts the
+// parts of the source the layout keeps privately that the model has no slot
+// for (an ash history line's members, an OpenCode side file): they are not
+// in extras, and another layout's writer counts them as lost.
 type sourceJSON struct {
-	Layout string `json:"layout,omitempty"`
-	Line   int    `json:"line,omitempty"`
+	Layout     string `json:"layout,omitempty"`
+	Line       int    `json:"line,omitempty"`
+	Unmodelled int    `json:"unmodelled,omitempty"`
 }
 
 type timeJSON struct {
@@ -126,6 +130,7 @@ type blockJSON struct {
 	ToolName   string          `json:"tool_name,omitempty"`
 	Arguments  json.RawMessage `json:"arguments,omitempty"`
 	IsError    bool            `json:"is_error,omitempty"`
+	Source     *sourceJSON     `json:"source,omitempty"`
 	Extras     extrasJSON      `json:"extras,omitempty"`
 }
 

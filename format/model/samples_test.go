@@ -19,11 +19,6 @@ import (
 	"github.com/sesstool/sesstool/session"
 )
 
-// notProjectMade are the samples copied from public repositories: the
-// project does not keep goldens derived from them (their invariants are
-// checked from $SESSTOOL_SHARED instead).
-var notProjectMade = []string{"pi", "ash/upstream-test-fixtures"}
-
 // sample is one session found under a samples folder.
 type sample struct {
 	name string // path under the folder, plus the session id for a store
@@ -34,9 +29,8 @@ type sample struct {
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
-// samples walks root as `sesstool convert` would and lists every session,
-// leaving out the folders in skip.
-func samples(t *testing.T, root string, skip []string) []sample {
+// samples walks root as `sesstool convert` would and lists every session.
+func samples(t *testing.T, root string) []sample {
 	t.Helper()
 	units, skips := pipeline.Walk(root, nil)
 	for _, sk := range skips {
@@ -44,9 +38,6 @@ func samples(t *testing.T, root string, skip []string) []sample {
 	}
 	var out []sample
 	for _, u := range units {
-		if skipped(relTo(t, root, u.Path), skip) {
-			continue
-		}
 		rep := &report.Report{}
 		if err := u.Format.Validate(u.Path, rep, format.ValidateOptions{}); err != nil {
 			t.Errorf("validate %s: %v", u.Path, err)
@@ -83,15 +74,6 @@ func relTo(t *testing.T, root, p string) string {
 	return filepath.ToSlash(rel)
 }
 
-func skipped(rel string, skip []string) bool {
-	for _, s := range skip {
-		if rel == s || strings.HasPrefix(rel, s+"/") {
-			return true
-		}
-	}
-	return false
-}
-
 func dump(t *testing.T, s sample) []byte {
 	t.Helper()
 	r, err := s.f.Open(s.ref)
@@ -106,12 +88,13 @@ func dump(t *testing.T, s sample) []byte {
 }
 
 // TestSampleGoldens is every reader's test: each session of every sample
-// the project made, read into the model and dumped, must equal its golden
+// the project made (testdata/samples holds no copies of public files: those
+// are read from $SESSTOOL_SHARED below), read into the model and dumped, must equal its golden
 // file (golden/samples/<sample>.model.jsonl; -update rewrites them). A
 // sample validate refuses but the reader reads (ash v1, a migrate input)
 // has a golden too.
 func TestSampleGoldens(t *testing.T) {
-	all := samples(t, "../../testdata/samples", notProjectMade)
+	all := samples(t, "../../testdata/samples")
 	if len(all) < 10 {
 		t.Fatalf("only %d sample sessions found", len(all))
 	}
@@ -125,7 +108,7 @@ func TestSampleGoldens(t *testing.T) {
 		})
 	}
 	for _, f := range registry.All {
-		if !layouts[f.Name()] && f.Name() != "tree" { // no project-made tree sample yet
+		if !layouts[f.Name()] {
 			t.Errorf("no project-made sample of layout %s", f.Name())
 		}
 	}
@@ -139,7 +122,7 @@ func TestSharedSamples(t *testing.T) {
 		t.Skip("SESSTOOL_SHARED is not set (scripts/test sets it to ../shared)")
 	}
 	root := filepath.Join(shared, "samples")
-	all := samples(t, root, nil)
+	all := samples(t, root)
 	if len(all) < 10 {
 		t.Fatalf("only %d sessions found under %s", len(all), root)
 	}
@@ -221,19 +204,30 @@ func lines(t *testing.T, b []byte, fn func(n int, m map[string]any)) {
 	}
 }
 
-// withoutSource re-encodes every line without its "source" member (the
-// meta's is under "meta"), which names where the model was read.
+// withoutSource re-encodes every line without its "source" members (the
+// meta's, the entry's, its blocks'), which say where the model was read.
 func withoutSource(t *testing.T, b []byte) string {
 	t.Helper()
 	var out strings.Builder
 	lines(t, b, func(n int, m map[string]any) {
-		delete(m, "source")
-		if meta, ok := m["meta"].(map[string]any); ok {
-			delete(meta, "source")
-		}
+		stripSource(m)
 		j, _ := json.Marshal(m)
 		out.Write(j)
 		out.WriteByte('\n')
 	})
 	return out.String()
+}
+
+func stripSource(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		delete(v, "source")
+		for _, x := range v {
+			stripSource(x)
+		}
+	case []any:
+		for _, x := range v {
+			stripSource(x)
+		}
+	}
 }

@@ -93,12 +93,7 @@ func toDoc(s *session.Session, project string, lost *loss.Counter) (*Doc, error)
 	if n := m.Unknown(); !own && n > 0 {
 		lost.Add(loss.SessionField, loss.Dropped, "foreign session fields have no OpenCode member", n)
 	}
-	entries := s.Entries
-	if !own {
-		// OpenCode chains messages in time order: a branched source is
-		// written along its active path.
-		entries = mapping.Flatten(entries, lost, "OpenCode")
-	}
+	entries := s.Entries // a session of another layout is its active path (mapping.Adapt)
 	var pseudo []*session.Entry
 	for _, en := range entries {
 		if en.Message == nil {

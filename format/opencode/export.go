@@ -8,6 +8,7 @@ import (
 
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
@@ -65,6 +66,10 @@ func (Export) OpenReader(name string, r io.Reader) (session.Reader, error) {
 
 // Encode returns the export document of one session, as OpenCode prints it.
 func Encode(r session.Reader, opt format.WriteOptions) ([]byte, error) {
+	r, err := mapping.Adapt(r, opt.Reopen, caps, "OpenCode", opt.Loss)
+	if err != nil {
+		return nil, err
+	}
 	s, err := session.ReadAll(r)
 	if err != nil {
 		return nil, err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
@@ -151,6 +152,10 @@ func exportReader(d *Doc, children []string) session.Reader {
 // filed under opt.Extra's project id, or the one OpenCode would choose for
 // the session's directory.
 func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]string, error) {
+	r, err := mapping.Adapt(r, opt.Reopen, caps, "OpenCode", opt.Loss)
+	if err != nil {
+		return nil, err
+	}
 	s, err := session.ReadAll(r)
 	if err != nil {
 		return nil, err

@@ -225,7 +225,7 @@ func TestWriteLoss(t *testing.T) {
 	for _, it := range lost.Items() {
 		got = append(got, it.String())
 	}
-	want := []string{"1 label-entry dropped (OpenCode has no such entry)", "1 session-field dropped (foreign session fields have no OpenCode member)"}
+	want := []string{"1 label-entry dropped (OpenCode has message and compaction entries only)", "1 session-field dropped (foreign session fields have no OpenCode member)"}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("loss (-want +got):\n%s", d)
 	}

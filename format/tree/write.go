@@ -10,6 +10,7 @@ import (
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/loss"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -25,6 +26,10 @@ const Newest = "3"
 // the bytes they were read from, so what the model did not change keeps its
 // source spelling byte for byte.
 func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
+	r, err := mapping.Adapt(r, nil, caps, "pi", opt.Loss) // sub-agent runs and side files have no place in pi's file
+	if err != nil {
+		return err
+	}
 	defer r.Close()
 	bw := bufio.NewWriterSize(w, 1<<16)
 	if rd, ok := verbatim(r); ok {
@@ -70,13 +75,6 @@ func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) er
 			return err
 		}
 		enc.foreign = e.Origin != Name
-		if enc.foreign && e.Sidechain != "" {
-			// A sub-agent run or side file (ash subagents/, goat's
-			// transcript) has no place in pi's one file: written into it,
-			// its last line would become the leaf pi continues from.
-			opt.Loss.Add(loss.Sidechain, loss.Dropped, "pi has no sub-agent runs or side files", 1)
-			continue
-		}
 		if enc.foreign && fx != nil {
 			e = fx.entry(e)
 		}

@@ -1,0 +1,25 @@
+package ash
+
+import (
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/session"
+)
+
+// caps is what ash holds: a tree of messages with tool results and
+// compactions hung off them, and sub-agent runs in files of their own; no
+// thinking, images, usage or per-message model.
+var caps = format.Caps{
+	Own:        []string{Name},
+	Sidechains: true,
+	Kinds:      []session.Kind{session.KindCompaction, session.KindSubagent, session.KindSubagentEnd},
+	Roles:      []session.Role{session.RoleUser, session.RoleAssistant, session.RoleSystem, session.RoleTool},
+	Alias:      map[session.Role]session.Role{session.RoleDeveloper: session.RoleSystem},
+	Fallback:   format.FallbackUser,
+	ToolCallOn: []session.Role{session.RoleAssistant, session.RoleUser},
+	Blocks:     []session.BlockType{session.BlockText, session.BlockToolCall, session.BlockToolResult},
+	IsError:    true,
+	IDs:        format.IDUUID, Times: format.TimePython,
+}
+
+// Caps declares what the layout holds.
+func (Format) Caps() format.Caps { return caps }

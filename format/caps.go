@@ -1,0 +1,144 @@
+package format
+
+import (
+	"slices"
+
+	"github.com/sesstool/sesstool/session"
+)
+
+// Caps is what a layout can hold, declared as data in the layout's caps.go,
+// as pandoc's writers declare their extensions. Conversion reads it twice:
+// mapping.Adapt reshapes a session from another layout to fit (active path,
+// dropped entry kinds, role fallbacks) and counts what does not, and the
+// loss each writer reports is checked against it. A writer then spells only
+// its own layout.
+type Caps struct {
+	// Display is how loss reasons name the layout ("pi", "OpenCode"); ""
+	// for its --format name.
+	Display string
+	// Own are the origins (session.Source.Origin) this layout writes back as
+	// they were read; a session of one of them is passed through untouched,
+	// so same-layout conversion stays byte-identical.
+	Own []string
+	// Linear layouts keep one line of conversation: a session from another
+	// layout is written along its active path, its branches flattened.
+	Linear bool
+	// Sidechains: the layout keeps sub-agent runs and side files.
+	Sidechains bool
+	// Checkpoints: the layout keeps file snapshots.
+	Checkpoints bool
+	// Kinds are the entry kinds it holds (messages always);
+	// KindsConverted those it writes as something of its own (counted as
+	// converted by its writer). Every other kind is dropped.
+	Kinds, KindsConverted []session.Kind
+	// Roles are the message roles it holds; Fallback says what becomes of
+	// the others ("" keeps them as read), Alias of the roles it holds under
+	// another name.
+	Roles    []session.Role
+	Fallback Fallback
+	Alias    map[session.Role]session.Role
+	// ToolCallOn are the roles whose messages may carry tool calls.
+	ToolCallOn []session.Role
+	// Blocks are the content block types it holds; BlocksConverted those
+	// its writer turns into something it holds (ash's tool_result blocks
+	// into tool messages, a file with data into an image). Every other
+	// block is dropped.
+	Blocks, BlocksConverted []session.BlockType
+	// ImagesOn are the roles whose messages may carry images; nil for all.
+	ImagesOn []session.Role
+	// LastText: an assistant message keeps only its last text block.
+	LastText bool
+	// Usage, Cost, IsError, StopReason, MessageModel, Title, SessionModel:
+	// per-message and per-session data it keeps.
+	Usage, Cost, IsError, StopReason, MessageModel bool
+	Title, SessionModel                            bool
+	// IDs and Times name the layout's own spelling of entry ids and times,
+	// which a writer derives for a session from another layout.
+	IDs   IDStyle
+	Times TimeStyle
+}
+
+// Fallback is what becomes of a message whose role a layout lacks.
+type Fallback string
+
+const (
+	FallbackDrop Fallback = "drop" // not written
+	FallbackUser Fallback = "user" // a user message, as pi hands it to the model (mapping.AsUser)
+)
+
+// IDStyle is a layout's form of entry ids.
+type IDStyle string
+
+const (
+	IDHex8     IDStyle = "hex8"     // 8 hex digits (pi, flat)
+	IDUUID     IDStyle = "uuid"     // a UUIDv4 (ash, goat)
+	IDOpenCode IDStyle = "opencode" // ascending msg_/prt_ ids
+)
+
+// TimeStyle is a layout's spelling of entry times.
+type TimeStyle string
+
+const (
+	TimeISO     TimeStyle = "iso-millis"   // 2006-01-02T15:04:05.000Z
+	TimeRFC3339 TimeStyle = "rfc3339"      // seconds, Z
+	TimeNano    TimeStyle = "rfc3339-nano" // nanoseconds
+	TimePython  TimeStyle = "python"       // isoformat, +00:00
+	TimeMillis  TimeStyle = "unix-millis"
+)
+
+// Capable is implemented by layouts that declare what they hold. A layout
+// without it (the model dump) gets every session as it was read.
+type Capable interface {
+	Caps() Caps
+}
+
+// CapsOf is f's declaration, and whether it has one.
+func CapsOf(f Format) (Caps, bool) {
+	c, ok := f.(Capable)
+	if !ok {
+		return Caps{}, false
+	}
+	return c.Caps(), true
+}
+
+// Owns reports whether a session of origin is this layout's own.
+func (c Caps) Owns(origin string) bool { return slices.Contains(c.Own, origin) }
+
+// HoldsKind reports whether entries of kind k are kept.
+func (c Caps) HoldsKind(k session.Kind) bool {
+	return k == session.KindMessage || slices.Contains(c.Kinds, k)
+}
+
+// ConvertsKind reports whether entries of kind k are written as something
+// else the layout has.
+func (c Caps) ConvertsKind(k session.Kind) bool { return slices.Contains(c.KindsConverted, k) }
+
+// HoldsRole reports whether messages of role r are kept as such (or under
+// the role Alias gives).
+func (c Caps) HoldsRole(r session.Role) bool {
+	_, alias := c.Alias[r]
+	return alias || slices.Contains(c.Roles, r)
+}
+
+// HoldsBlock reports whether blocks of type t are kept.
+func (c Caps) HoldsBlock(t session.BlockType) bool { return slices.Contains(c.Blocks, t) }
+
+// ConvertsBlock reports whether blocks of type t are written as something
+// else the layout has.
+func (c Caps) ConvertsBlock(t session.BlockType) bool { return slices.Contains(c.BlocksConverted, t) }
+
+// CallsOn reports whether a message of role r may carry tool calls.
+func (c Caps) CallsOn(r session.Role) bool { return slices.Contains(c.ToolCallOn, r) }
+
+// ImagesFor reports whether a message of role r may carry images.
+func (c Caps) ImagesFor(r session.Role) bool {
+	return c.HoldsBlock(session.BlockImage) && (c.ImagesOn == nil || slices.Contains(c.ImagesOn, r))
+}
+
+// Called is how loss reasons name the layout whose --format name is name.
+func (c Caps) Called(name string) string {
+	if c.Display != "" {
+		return c.Display
+	}
+	return name
+}

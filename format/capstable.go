@@ -1,0 +1,84 @@
+package format
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/sesstool/sesstool/session"
+)
+
+// CapsTable renders the declarations of the named layouts as one Markdown
+// table, a column per layout; docs/convert.md carries it, and a test keeps
+// the two equal.
+func CapsTable(names []string, caps []Caps) string {
+	var b strings.Builder
+	b.WriteString("| | " + strings.Join(names, " | ") + " |\n|---|" + strings.Repeat("---|", len(names)) + "\n")
+	row := func(what string, cell func(Caps) string) {
+		b.WriteString("| " + what + " |")
+		for _, c := range caps {
+			b.WriteString(" " + cell(c) + " |")
+		}
+		b.WriteString("\n")
+	}
+	row("shape", func(c Caps) string { return pick(c.Linear, "linear (active path)", "tree") })
+	row("sub-agent runs, side files", func(c Caps) string { return yes(c.Sidechains) })
+	row("file snapshots", func(c Caps) string { return yes(c.Checkpoints) })
+	row("entry kinds besides messages", func(c Caps) string { return words(c.Kinds) })
+	row("entry kinds written as its own", func(c Caps) string { return words(c.KindsConverted) })
+	row("roles", func(c Caps) string { return words(c.Roles) })
+	row("roles under another name", func(c Caps) string { return aliases(c.Alias) })
+	row("other roles", func(c Caps) string { return pick(c.Fallback == "", "kept", string(c.Fallback)) })
+	row("tool calls in", func(c Caps) string { return words(c.ToolCallOn) })
+	row("content blocks", func(c Caps) string { return words(c.Blocks) })
+	row("content blocks written as its own", func(c Caps) string { return words(c.BlocksConverted) })
+	row("images in", func(c Caps) string {
+		switch {
+		case !c.HoldsBlock(session.BlockImage):
+			return "–"
+		case c.ImagesOn == nil:
+			return "every role"
+		}
+		return words(c.ImagesOn)
+	})
+	row("assistant text blocks", func(c Caps) string { return pick(c.LastText, "the last one", "all") })
+	row("usage, cost", func(c Caps) string { return yes(c.Usage) + ", " + yes(c.Cost) })
+	row("error flag, stop reason", func(c Caps) string { return yes(c.IsError) + ", " + yes(c.StopReason) })
+	row("model per message", func(c Caps) string { return yes(c.MessageModel) })
+	row("title, session model", func(c Caps) string { return yes(c.Title) + ", " + yes(c.SessionModel) })
+	row("entry ids", func(c Caps) string { return "`" + string(c.IDs) + "`" })
+	row("times", func(c Caps) string { return "`" + string(c.Times) + "`" })
+	return b.String()
+}
+
+func pick(ok bool, a, b string) string {
+	if ok {
+		return a
+	}
+	return b
+}
+
+func yes(ok bool) string { return pick(ok, "yes", "no") }
+
+func words[T ~string](xs []T) string {
+	if len(xs) == 0 {
+		return "–"
+	}
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = "`" + string(x) + "`"
+	}
+	return strings.Join(out, ", ")
+}
+
+func aliases(m map[session.Role]session.Role) string {
+	if len(m) == 0 {
+		return "–"
+	}
+	var out []string
+	for from, to := range m {
+		out = append(out, fmt.Sprintf("`%s` as `%s`", from, to))
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
+}

@@ -1,0 +1,23 @@
+package flat
+
+import (
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/session"
+)
+
+// caps is what flat holds: one line of messages and compactions.
+var caps = format.Caps{
+	Own:             []string{Name},
+	Linear:          true,
+	Kinds:           []session.Kind{session.KindCompaction},
+	Roles:           []session.Role{session.RoleUser, session.RoleAssistant, session.RoleTool},
+	Fallback:        format.FallbackDrop,
+	ToolCallOn:      []session.Role{session.RoleAssistant},
+	Blocks:          []session.BlockType{session.BlockText, session.BlockThinking, session.BlockImage, session.BlockToolCall},
+	BlocksConverted: []session.BlockType{session.BlockFile, session.BlockToolResult},
+	Usage:           true, Cost: true, IsError: true, StopReason: true, MessageModel: true,
+	IDs: format.IDHex8, Times: format.TimeRFC3339,
+}
+
+// Caps declares what the layout holds.
+func (*Format) Caps() format.Caps { return caps }

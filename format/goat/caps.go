@@ -1,0 +1,28 @@
+package goat
+
+import (
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/session"
+)
+
+// caps is what goat holds: one line of chat messages (an assistant turn's
+// last text block, user images) and file snapshots; its transcript is its
+// own side file.
+var caps = format.Caps{
+	Own:             []string{Name},
+	Linear:          true,
+	Checkpoints:     true,
+	Roles:           []session.Role{session.RoleUser, session.RoleAssistant, session.RoleSystem, session.RoleTool},
+	Alias:           map[session.Role]session.Role{session.RoleDeveloper: session.RoleSystem},
+	Fallback:        format.FallbackDrop,
+	ToolCallOn:      []session.Role{session.RoleAssistant},
+	Blocks:          []session.BlockType{session.BlockText, session.BlockImage, session.BlockToolCall},
+	BlocksConverted: []session.BlockType{session.BlockToolResult},
+	ImagesOn:        []session.Role{session.RoleUser},
+	LastText:        true,
+	Title:           true, SessionModel: true,
+	IDs: format.IDUUID, Times: format.TimeNano,
+}
+
+// Caps declares what the layout holds.
+func (Format) Caps() format.Caps { return caps }

@@ -1,0 +1,29 @@
+package opencode
+
+import (
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/session"
+)
+
+// caps is what OpenCode holds, in its store and its export document alike:
+// messages chained in time order (a tool result is its call's part, a
+// compaction a summary message), child sessions as sessions of their own.
+var caps = format.Caps{
+	Display:         "OpenCode",
+	Own:             []string{Name, ExportName},
+	Linear:          true,
+	KindsConverted:  []session.Kind{session.KindCompaction},
+	Roles:           []session.Role{session.RoleUser, session.RoleAssistant, session.RoleTool},
+	Fallback:        format.FallbackUser,
+	ToolCallOn:      []session.Role{session.RoleAssistant},
+	Blocks:          []session.BlockType{session.BlockText, session.BlockThinking, session.BlockImage, session.BlockFile, session.BlockToolCall},
+	BlocksConverted: []session.BlockType{session.BlockToolResult},
+	Usage:           true, Cost: true, IsError: true, StopReason: true, MessageModel: true, Title: true, SessionModel: true,
+	IDs: format.IDOpenCode, Times: format.TimeMillis,
+}
+
+// Caps declares what the layout holds.
+func (Format) Caps() format.Caps { return caps }
+
+// Caps declares what the layout holds: the same as the store's.
+func (Export) Caps() format.Caps { return caps }

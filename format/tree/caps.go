@@ -1,0 +1,27 @@
+package tree
+
+import (
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/session"
+)
+
+// caps is what pi's tree holds: nearly everything, as a tree of entries.
+// Sub-agent entries and other layouts' entry types are kept as pi's
+// extension state (custom entries); sub-agent runs and side files are not.
+var caps = format.Caps{
+	Display: "pi",
+	Own:     []string{Name},
+	Kinds: []session.Kind{session.KindCompaction, session.KindBranchSummary, session.KindLabel, session.KindModelChange,
+		session.KindThinkingLevel, session.KindSessionInfo, session.KindCustom, session.KindCustomMessage},
+	KindsConverted: []session.Kind{session.KindSubagent, session.KindSubagentEnd, session.KindOther},
+	Roles: []session.Role{session.RoleUser, session.RoleAssistant, session.RoleTool, session.RoleBash, session.RoleCustom,
+		session.RoleSummary, session.RoleDeveloper, session.RolePython, session.RoleFiles},
+	ToolCallOn:      []session.Role{session.RoleAssistant},
+	Blocks:          []session.BlockType{session.BlockText, session.BlockThinking, session.BlockImage, session.BlockToolCall},
+	BlocksConverted: []session.BlockType{session.BlockFile, session.BlockToolResult},
+	Usage:           true, Cost: true, IsError: true, StopReason: true, MessageModel: true, Title: true, SessionModel: true,
+	IDs: format.IDHex8, Times: format.TimeISO,
+}
+
+// Caps declares what the layout holds.
+func (Format) Caps() format.Caps { return caps }

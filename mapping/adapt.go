@@ -1,0 +1,264 @@
+package mapping
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
+	"github.com/sesstool/sesstool/session"
+)
+
+// Adapt reshapes a session from another layout for the layout that
+// declares to, once, before its writer sees it, and counts in lost what
+// that drops, by the declaration; layout names the target in the reasons.
+//   - A session of one of the target's own origins passes through untouched,
+//     so converting a layout to itself stays byte-identical.
+//   - A linear target gets the active path (PathIndex): the branches are
+//     flattened, entries off the path and sub-agent runs dropped. The path is
+//     known once the last entry has been read: with reopen the session is
+//     read twice (ids and links first), so memory stays flat; without, it is
+//     held.
+//   - A target without sub-agent runs loses them, one without file
+//     snapshots the session's checkpoints.
+//   - An entry of a kind the target neither holds nor converts is dropped,
+//     and what hung from it hangs from its parent instead.
+//   - A message of a role the target lacks takes the role it holds in its
+//     place (Alias), becomes a user message (FallbackUser, AsUser) or is
+//     dropped (FallbackDrop); the content blocks the target neither holds
+//     (images: for that role) nor converts are dropped.
+//
+// Compactions and extension messages stay the writer's: whether one can be
+// placed depends on what was written before it.
+func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Caps, layout string, lost *loss.Counter) (session.Reader, error) {
+	if _, done := r.(*adapted); done || to.Owns(r.Meta().Origin) {
+		return r, nil
+	}
+	a := &adapted{meta: r.Meta(), to: to, layout: layout, lost: lost}
+	if !to.Checkpoints {
+		lost.Add(loss.Checkpoint, loss.Dropped, layout+" has no file snapshots", len(a.meta.Checkpoints))
+	}
+	if !to.Linear {
+		a.src = r
+		return a, nil
+	}
+	x, entries, err := Index(r, reopen, (*PathIndex).Add)
+	if err != nil {
+		return nil, err
+	}
+	x.Loss(lost, layout, x.Plan())
+	a.src, a.path = entries, x
+	return a, nil
+}
+
+// PathIDs calls f once for each distinct id of an entry r will give, when
+// r is what Adapt returned for a linear target (a writer reserves the ids
+// it keeps before it derives others); it reports whether it could.
+func PathIDs(r session.Reader, f func(id string)) bool {
+	a, ok := r.(*adapted)
+	if !ok || a.path == nil {
+		return false
+	}
+	a.path.PathIDs(f)
+	return true
+}
+
+// PathTimes returns the times of the first and last entries of the active
+// path read so far, entries the target does not keep included, when r is
+// what Adapt returned for a linear target: the span of the session, which
+// a layout that records it (goat's metadata) keeps.
+func PathTimes(r session.Reader) (first, last session.Time, ok bool) {
+	a, isA := r.(*adapted)
+	if !isA || a.path == nil || !a.seen {
+		return session.Time{}, session.Time{}, false
+	}
+	return a.first, a.last, true
+}
+
+// adapted is the reader Adapt returns.
+type adapted struct {
+	src    session.Reader
+	meta   *session.Meta
+	to     format.Caps
+	layout string
+	lost   *loss.Counter
+	path   *PathIndex // linear targets: the entries to keep
+	i      int        // entries read from src
+	// the times of the first and last entries on the path, dropped ones
+	// too: the session's span, whatever the target keeps of it
+	first, last session.Time
+	seen        bool
+	up          map[string]string
+}
+
+func (a *adapted) Meta() *session.Meta { return a.meta }
+func (a *adapted) Close() error        { return a.src.Close() }
+
+func (a *adapted) Next() (*session.Entry, error) {
+	for {
+		e, err := a.src.Next()
+		if err != nil {
+			if a.path != nil && a.i != a.path.Len() && errors.Is(err, io.EOF) {
+				return nil, fmt.Errorf("the session has %d entries, but had %d when it was first read", a.i, a.path.Len())
+			}
+			return nil, err
+		}
+		if a.path != nil {
+			if a.i >= a.path.Len() {
+				return nil, fmt.Errorf("the session has more entries than when it was first read")
+			}
+			on := a.path.OnPath(a.i)
+			a.i++
+			if !on {
+				continue // counted by PathIndex.Loss
+			}
+			if !a.seen {
+				a.first, a.seen = e.Time, true
+			}
+			a.last = e.Time
+		}
+		if e = a.entry(e); e != nil {
+			return e, nil
+		}
+	}
+}
+
+// entry is e as the target can take it, or nil when it is dropped.
+func (a *adapted) entry(e *session.Entry) *session.Entry {
+	if e.Sidechain != "" && !a.to.Sidechains {
+		a.lost.Add(loss.Sidechain, loss.Dropped, a.layout+" has no sub-agent runs or side files", 1)
+		return nil
+	}
+	if plain(e.Kind) && !a.to.HoldsKind(e.Kind) && !a.to.ConvertsKind(e.Kind) {
+		a.lost.Add(loss.Entry(e), loss.Dropped, a.layout+" has "+kinds(a.to)+" entries only", 1)
+		return a.drop(e)
+	}
+	if p, ok := a.up[e.ParentID]; ok && e.ParentID != "" {
+		c := *e
+		c.ParentID = p
+		e = &c
+	}
+	if e.Kind != session.KindMessage || e.Message == nil {
+		return e
+	}
+	if a.to.Fallback != "" {
+		if e = a.role(e); e == nil {
+			return nil
+		}
+	}
+	return a.blocks(e)
+}
+
+// blocks drops the content blocks the target neither holds (for the
+// message's role) nor converts.
+func (a *adapted) blocks(e *session.Entry) *session.Entry {
+	m := e.Message
+	keep := func(b session.Block) bool {
+		if b.Type == session.BlockImage && a.to.HoldsBlock(b.Type) {
+			return a.to.ImagesFor(m.Role)
+		}
+		return a.to.HoldsBlock(b.Type) || a.to.ConvertsBlock(b.Type)
+	}
+	n := 0
+	for _, b := range m.Content {
+		if keep(b) {
+			n++
+		}
+	}
+	if n == len(m.Content) {
+		return e
+	}
+	cm := *m
+	cm.Content = make([]session.Block, 0, n)
+	for _, b := range m.Content {
+		if keep(b) {
+			cm.Content = append(cm.Content, b)
+		} else {
+			reason := fmt.Sprintf("%s has no %s blocks", a.layout, b.Type)
+			if a.to.HoldsBlock(b.Type) {
+				reason = fmt.Sprintf("%s keeps %s blocks in %s messages only", a.layout, b.Type, roles(a.to.ImagesOn))
+			}
+			a.lost.Add(loss.Block(b.Type), loss.Dropped, reason, 1)
+		}
+	}
+	c := *e
+	c.Message = &cm
+	return &c
+}
+
+// role gives a message of a role the target lacks one it holds.
+func (a *adapted) role(e *session.Entry) *session.Entry {
+	m := e.Message
+	if a.to.HoldsRole(m.Role) {
+		alias, ok := a.to.Alias[m.Role]
+		if !ok {
+			return e
+		}
+		a.lost.Add(loss.Role(m.Role), loss.Converted, fmt.Sprintf("%s has no %s role; written as %s", a.layout, m.Role, alias), 1)
+		c, cm := *e, *m
+		cm.Role, cm.SourceRole = alias, ""
+		c.Message = &cm
+		return &c
+	}
+	if a.to.Fallback == format.FallbackDrop {
+		a.lost.Add(loss.Role(m.Role), loss.Dropped, a.layout+" has "+roles(a.to.Roles)+" messages only", 1)
+		return a.drop(e)
+	}
+	a.lost.Add(loss.Role(m.Role), loss.Converted, a.layout+" has no such role; written as a user message", 1)
+	c := *e
+	c.Message = AsUser(m)
+	return &c
+}
+
+// drop records that what hangs from e now hangs from e's parent.
+func (a *adapted) drop(e *session.Entry) *session.Entry {
+	if e.ID == "" {
+		return nil
+	}
+	if a.up == nil {
+		a.up = map[string]string{}
+	}
+	p := e.ParentID
+	if q, ok := a.up[p]; ok && p != "" {
+		p = q
+	}
+	a.up[e.ID] = p
+	return nil
+}
+
+// plain reports whether an entry of kind k is a whole entry the target
+// holds or not by its kind alone: messages, extension messages and
+// compactions are placed by the writer.
+func plain(k session.Kind) bool {
+	switch k {
+	case session.KindMessage, session.KindCustomMessage, session.KindCompaction:
+		return false
+	}
+	return true
+}
+
+// kinds spells the entry kinds c holds for a reason.
+func kinds(c format.Caps) string {
+	ks := []session.Kind{session.KindMessage}
+	ks = append(ks, c.Kinds...)
+	return list(append(ks, c.KindsConverted...))
+}
+
+// roles spells a list of roles for a reason: "user, assistant and tool".
+func roles(rs []session.Role) string { return list(rs) }
+
+func list[T ~string](xs []T) string {
+	s := ""
+	for i, r := range xs {
+		switch {
+		case i == 0:
+		case i == len(xs)-1:
+			s += " and "
+		default:
+			s += ", "
+		}
+		s += string(r)
+	}
+	return s
+}
