@@ -23,6 +23,11 @@ type Caps struct {
 	// Linear layouts keep one line of conversation: a session from another
 	// layout is written along its active path, its branches flattened.
 	Linear bool
+	// MessageLinks: the layout's tree links messages to messages only, and
+	// hangs tool results, compactions and other entries off the message
+	// before them (ash). Its reader declares it to package mapping, which
+	// then re-chains such sessions wherever it builds the conversation tree.
+	MessageLinks bool
 	// Sidechains: the layout keeps sub-agent runs and side files.
 	Sidechains bool
 	// Checkpoints: the layout keeps file snapshots.

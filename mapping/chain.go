@@ -2,11 +2,25 @@ package mapping
 
 import "github.com/sesstool/sesstool/session"
 
+// messageLinked are the origins whose trees link messages to messages only,
+// as their layouts declare (format.Caps.MessageLinks). Written only by
+// DeclareMessageLinks from package initialisers, so reading it needs no lock.
+var messageLinked = map[string]bool{}
+
+// DeclareMessageLinks records that sessions read by these origins link
+// messages only. A layout's package calls it from init, so every program
+// that can read such a session knows the rule.
+func DeclareMessageLinks(origins ...string) {
+	for _, o := range origins {
+		messageLinked[o] = true
+	}
+}
+
 // LinksMessagesOnly reports whether a layout's tree links messages to
 // messages only, hanging tool results and compactions off the message
 // before them (ash v2). Such attachments are part of the conversation, but a
 // tree layout (pi) would read each as an abandoned branch.
-func LinksMessagesOnly(origin string) bool { return origin == "ash" }
+func LinksMessagesOnly(origin string) bool { return messageLinked[origin] }
 
 // Chain re-links such a source for a tree layout, by the rule PathIndex
 // applies (one implementation, linker): an attachment hangs off the last

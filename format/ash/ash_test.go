@@ -12,6 +12,7 @@ import (
 	"github.com/sesstool/sesstool/internal/golden"
 	"github.com/sesstool/sesstool/internal/shared"
 	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
@@ -245,5 +246,13 @@ func TestStore(t *testing.T) {
 	golden.Assert(t, "validate/store-with-broken.txt", text.Bytes())
 	if rep.Errors() != 1 {
 		t.Errorf("errors = %d, want 1 (the broken directory)", rep.Errors())
+	}
+}
+
+// The conversation tree of an ash session is built by the rule its caps
+// declare: the package's init hands it to mapping.
+func TestMessageLinksDeclared(t *testing.T) {
+	if !mapping.LinksMessagesOnly(Name) {
+		t.Errorf("mapping does not know that %s links messages only", Name)
 	}
 }

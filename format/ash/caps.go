@@ -2,6 +2,7 @@ package ash
 
 import (
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -9,16 +10,25 @@ import (
 // compactions hung off them, and sub-agent runs in files of their own; no
 // thinking, images, usage or per-message model.
 var caps = format.Caps{
-	Own:        []string{Name},
-	Sidechains: true,
-	Kinds:      []session.Kind{session.KindCompaction, session.KindSubagent, session.KindSubagentEnd},
-	Roles:      []session.Role{session.RoleUser, session.RoleAssistant, session.RoleSystem, session.RoleTool},
-	Alias:      map[session.Role]session.Role{session.RoleDeveloper: session.RoleSystem},
-	Fallback:   format.FallbackUser,
-	ToolCallOn: []session.Role{session.RoleAssistant, session.RoleUser},
-	Blocks:     []session.BlockType{session.BlockText, session.BlockToolCall, session.BlockToolResult},
-	IsError:    true,
-	IDs:        format.IDUUID, Times: format.TimePython,
+	Own:          []string{Name},
+	MessageLinks: true,
+	Sidechains:   true,
+	Kinds:        []session.Kind{session.KindCompaction, session.KindSubagent, session.KindSubagentEnd},
+	Roles:        []session.Role{session.RoleUser, session.RoleAssistant, session.RoleSystem, session.RoleTool},
+	Alias:        map[session.Role]session.Role{session.RoleDeveloper: session.RoleSystem},
+	Fallback:     format.FallbackUser,
+	ToolCallOn:   []session.Role{session.RoleAssistant, session.RoleUser},
+	Blocks:       []session.BlockType{session.BlockText, session.BlockToolCall, session.BlockToolResult},
+	IsError:      true,
+	IDs:          format.IDUUID, Times: format.TimePython,
+}
+
+// ash's tree is linked by messages only: the conversation tree mapping
+// builds (PathIndex, Chain) hangs its other entries off their message.
+func init() {
+	if caps.MessageLinks {
+		mapping.DeclareMessageLinks(caps.Own...)
+	}
 }
 
 // Caps declares what the layout holds.
