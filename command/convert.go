@@ -3,6 +3,7 @@ package command
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/sesstool/sesstool/atomicfile"
@@ -24,7 +25,7 @@ func Convert(env *Env, o ConvertOptions) error {
 	if err != nil {
 		return err
 	}
-	in, err := gather(env, "convert", o.From, o.Paths, o.Session)
+	in, err := gatherAlongside(env, "convert", o.From, o.Paths, o.Session)
 	if err != nil {
 		return err
 	}
@@ -43,11 +44,27 @@ func Convert(env *Env, o ConvertOptions) error {
 	for _, j := range in.Jobs {
 		batch[pipeline.SessionID(j)] = true
 	}
-	written, err := writeAll(env, in, w, st, pl, format.WriteOptions{Force: true, Loss: lost, Extra: o.Project, Batch: batch})
+	// The input is validated while it is converted; nothing is committed
+	// unless it validates, and its findings come before any error of the
+	// conversion, as if it had been validated first.
+	checked := make(chan error, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				checked <- IO(fmt.Errorf("internal error in the validator (please report): %v", p))
+			}
+		}()
+		checked <- in.Check()
+	}()
+	out := &report.Report{MaxErrors: 20}
+	written, done, err := writeAll(env, in, w, st, pl, format.WriteOptions{Force: true, Loss: lost, Extra: o.Project, Batch: batch}, out)
+	if cerr := <-checked; cerr != nil {
+		return cerr
+	}
 	if err != nil {
 		return err
 	}
-	if err := checkOutput(env, target, st, pl); err != nil {
+	if err := checkOutput(env, target, st, pl, out, done); err != nil {
 		return err
 	}
 	if err := reportLoss(env, o, in, lost); err != nil {
@@ -84,34 +101,54 @@ func convertTarget(name string) (format.Format, format.Writer, error) {
 
 // writeAll writes every session into the stage and returns, per session,
 // the staged path of the session's own file or directory.
-func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage, pl *pipeline.Plan, opt format.WriteOptions) ([]string, error) {
+//
+// A single-file layout's output is validated as it is written, into rep;
+// done holds those staged files, which checkOutput need not read again.
+func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage, pl *pipeline.Plan, opt format.WriteOptions, rep *report.Report) (written []string, done map[string]bool, err error) {
 	bar := progress.New(env.Stderr, len(in.Jobs), "convert", env.terminal())
 	defer bar.Done()
-	var written []string
+	done = map[string]bool{}
+	sw, stream := w.(format.Stream)
 	for i, j := range in.Jobs {
 		r, err := j.Format.Open(j.Ref)
 		if err != nil {
-			return nil, Invalid("%s: %v", in.Show(j.Ref.Path), err)
+			return nil, nil, Invalid("%s: %v", in.Show(j.Ref.Path), err)
 		}
 		o := opt
 		o.Reopen = func() (session.Reader, error) { return j.Format.Open(j.Ref) } // standard input is spooled to a file
 		ar, err := adapt(r, w, o)
 		if err != nil {
 			r.Close()
-			return nil, Invalid("%s: %v", in.Show(j.Ref.Path), err)
+			return nil, nil, Invalid("%s: %v", in.Show(j.Ref.Path), err)
 		}
 		r = ar
-		paths, err := w.Write(r, pl.Staged(st, i), o)
+		out := pl.Staged(st, i)
+		var paths []string
+		switch {
+		case copied(w, r):
+			// The source's own lines, in its own layout: the input's
+			// validation is the output's.
+			if paths, err = w.Write(r, out, o); err == nil {
+				done[filepath.Clean(out)] = true
+			}
+		case stream:
+			if err = writeChecked(sw, r, out, o, rep); err == nil {
+				paths = []string{out}
+				done[filepath.Clean(out)] = true
+			}
+		default:
+			paths, err = w.Write(r, out, o)
+		}
 		r.Close()
 		if err != nil {
-			return nil, IO(fmt.Errorf("convert %s: %w", in.Show(j.Ref.Path), err))
+			return nil, nil, IO(fmt.Errorf("convert %s: %w", in.Show(j.Ref.Path), err))
 		}
 		if len(paths) > 0 {
 			written = append(written, paths[0]) // the session's own file or directory
 		}
 		bar.Add()
 	}
-	return written, nil
+	return written, done, nil
 }
 
 // adapt reshapes a session from another layout to what the target declares
@@ -135,15 +172,19 @@ func adapt(r session.Reader, w format.Writer, o format.WriteOptions) (session.Re
 
 // checkOutput validates what was written before it is moved into place: the
 // target must pass `sesstool validate` every time.
-func checkOutput(env *Env, target format.Format, st *pipeline.Stage, pl *pipeline.Plan) error {
+// rep holds the findings of the files validated as they were written
+// (done); every other file is validated here.
+func checkOutput(env *Env, target format.Format, st *pipeline.Stage, pl *pipeline.Plan, rep *report.Report, done map[string]bool) error {
 	units, skips := pipeline.Walk(st.Dir, target)
-	rep := &report.Report{MaxErrors: 20}
 	for _, s := range skips {
 		// Everything written must read back as the target.
 		s.Named = true
 		rep.Add(s.Finding())
 	}
 	for _, u := range units {
+		if done[filepath.Clean(u.Path)] {
+			continue
+		}
 		if err := u.Format.Validate(u.Path, rep, format.ValidateOptions{}); err != nil {
 			return IO(err)
 		}
@@ -158,6 +199,12 @@ func checkOutput(env *Env, target format.Format, st *pipeline.Stage, pl *pipelin
 		}
 	}
 	return Invalid("the converted output does not validate as %s (%d errors); nothing written. This is a bug in sesstool: please report it", target.Name(), rep.Errors())
+}
+
+// copied reports whether w writes r as a copy of its source lines.
+func copied(w format.Writer, r session.Reader) bool {
+	c, ok := w.(format.Copier)
+	return ok && c.Verbatim(r)
 }
 
 // lossReport is the --loss-report document.

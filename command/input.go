@@ -47,6 +47,16 @@ func inputs(env *Env, paths []string, formatName string) ([]string, format.Forma
 // gather resolves the one PATH that convert and export take and reads its
 // sessions through the pipeline.
 func gather(env *Env, cmd, from string, paths []string, sessionID string) (*pipeline.Input, error) {
+	return gatherWith(env, cmd, from, paths, sessionID, false)
+}
+
+// gatherAlongside is gather leaving the validation of single-file sessions
+// to Input.Check, run while they are read (see pipeline.GatherOptions).
+func gatherAlongside(env *Env, cmd, from string, paths []string, sessionID string) (*pipeline.Input, error) {
+	return gatherWith(env, cmd, from, paths, sessionID, true)
+}
+
+func gatherWith(env *Env, cmd, from string, paths []string, sessionID string, alongside bool) (*pipeline.Input, error) {
 	paths, forced, err := inputs(env, paths, from)
 	if err != nil {
 		return nil, err
@@ -56,5 +66,6 @@ func gather(env *Env, cmd, from string, paths []string, sessionID string) (*pipe
 	}
 	return pipeline.Gather(paths[0], pipeline.GatherOptions{
 		Forced: forced, Session: sessionID, Stdin: env.Stdin, Hold: env.HoldInput, Log: env.Stderr,
+		Alongside: alongside,
 	})
 }

@@ -102,6 +102,15 @@ type Holder interface {
 	HoldsSession()
 }
 
+// Copier is implemented by writers that write a session read by their own
+// layout, which nothing has changed, as a copy of its source lines (blank
+// lines left out) instead of encoding it. Verbatim reports whether WriteTo
+// will do so for r: the output then validates exactly as the source does,
+// so a caller that has validated the source need not validate the output.
+type Copier interface {
+	Verbatim(r session.Reader) bool
+}
+
 // Extensioner is implemented by single-file layouts whose files do not end
 // in .jsonl (an OpenCode export is .json); convert names its outputs with it.
 type Extensioner interface {

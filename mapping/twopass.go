@@ -1,7 +1,9 @@
 package mapping
 
 import (
+	"errors"
 	"fmt"
+	"io"
 
 	"github.com/sesstool/sesstool/session"
 )
@@ -24,13 +26,42 @@ func Index(r session.Reader, reopen func() (session.Reader, error), add func(*Pa
 		}
 		return x, &session.SliceReader{S: s}, nil
 	}
-	err := session.Each(r, func(e *session.Entry) error { add(x, e); return nil })
+	var err error
+	if s, ok := r.(Skimmer); ok {
+		err = skimAll(s, func(e *session.Entry) { add(x, e) })
+	} else {
+		err = session.Each(r, func(e *session.Entry) error { add(x, e); return nil })
+	}
 	r.Close()
 	if err != nil {
 		return nil, nil, err
 	}
+	// The writing pass decodes on the calling goroutine: the input's and
+	// the output's validators take the other core (decoding ahead on every
+	// core measured no faster, with 3 MiB more live heap).
 	again, err := reopen()
 	return x, again, err
+}
+
+// Skimmer is implemented by readers that can return the next entry with
+// only its place in the tree, for much less than the whole entry: Origin,
+// Line, Type, Kind, ID, ParentID, Sidechain and a message's Role, which are
+// all the index pass reads (add must read no more). Errors are Next's.
+type Skimmer interface {
+	Skim() (*session.Entry, error)
+}
+
+func skimAll(s Skimmer, f func(*session.Entry)) error {
+	for {
+		e, err := s.Skim()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		f(e)
+	}
 }
 
 // Walk reads the writing pass's entries in order and calls f with each and

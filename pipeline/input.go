@@ -28,6 +28,10 @@ type Input struct {
 	Store  bool
 	picked bool // --session chose the sessions
 	spool  *Spooled
+	// deferred are the single-file units whose validation Check runs
+	// (GatherOptions.Alongside).
+	deferred []Unit
+	log      io.Writer
 }
 
 // GatherOptions say how to read one PATH.
@@ -41,6 +45,11 @@ type GatherOptions struct {
 	// Log receives the skip findings and, for an input that does not
 	// validate, its errors.
 	Log io.Writer
+	// Alongside leaves the validation of single-file sessions to
+	// Input.Check, which the caller runs at the same time as it reads
+	// them, so the file is read once by each instead of one after the
+	// other. The caller must commit nothing unless Check returns nil.
+	Alongside bool
 }
 
 // Gather finds, validates and lists the sessions at p. Every skip is
@@ -49,7 +58,7 @@ type GatherOptions struct {
 // (exit 1) with its findings, so a broken session is never converted or
 // exported half-understood.
 func Gather(p string, o GatherOptions) (*Input, error) {
-	in := &Input{Path: p}
+	in := &Input{Path: p, log: o.Log}
 	walkPath, forced := p, o.Forced
 	if p == Stdin {
 		sp, err := Spool(o.Stdin, o.Forced)
@@ -95,7 +104,12 @@ func Gather(p string, o GatherOptions) (*Input, error) {
 func (in *Input) load(units []Unit, o GatherOptions) error {
 	rep := &report.Report{MaxErrors: 20}
 	for i, u := range units {
-		if l, ok := u.Format.(format.Loader); ok {
+		l, loader := u.Format.(format.Loader)
+		if o.Alongside && isStream(u.Format) && !loader {
+			in.deferred = append(in.deferred, u)
+			continue
+		}
+		if loader {
 			if o.Hold != nil {
 				o.Hold()
 			}
@@ -110,14 +124,8 @@ func (in *Input) load(units []Unit, o GatherOptions) error {
 			return exitcode.IOError(err)
 		}
 	}
-	if rep.Errors() > 0 {
-		for _, f := range rep.Findings() {
-			if f.Severity == report.Error {
-				f.Path = in.Show(f.Path)
-				fmt.Fprintln(o.Log, f.Text())
-			}
-		}
-		return exitcode.Invalidf("%s does not validate (%d errors); nothing written", in.Path, rep.Errors())
+	if err := in.refuse(rep); err != nil {
+		return err
 	}
 	for _, u := range units {
 		refs, err := u.Format.Sessions(u.Path)
@@ -129,6 +137,34 @@ func (in *Input) load(units []Unit, o GatherOptions) error {
 		}
 	}
 	return nil
+}
+
+// refuse prints the errors in rep and returns the refusal, or nil when
+// there are none.
+func (in *Input) refuse(rep *report.Report) error {
+	if rep.Errors() == 0 {
+		return nil
+	}
+	for _, f := range rep.Findings() {
+		if f.Severity == report.Error {
+			f.Path = in.Show(f.Path)
+			fmt.Fprintln(in.log, f.Text())
+		}
+	}
+	return exitcode.Invalidf("%s does not validate (%d errors); nothing written", in.Path, rep.Errors())
+}
+
+// Check validates the sessions Gather left to it (GatherOptions.Alongside)
+// and refuses them as Gather would have: the errors printed, exit 1. It
+// may run on another goroutine while the sessions are read.
+func (in *Input) Check() error {
+	rep := &report.Report{MaxErrors: 20}
+	for _, u := range in.deferred {
+		if err := u.Format.Validate(u.Path, rep, format.ValidateOptions{}); err != nil {
+			return exitcode.IOError(err)
+		}
+	}
+	return in.refuse(rep)
 }
 
 // Close removes a spooled copy of standard input.

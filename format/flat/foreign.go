@@ -38,7 +38,7 @@ func writePath(w *bufio.Writer, r session.Reader, lost *loss.Counter) error {
 	fs := newForeignState(&meta, lost)
 	mapping.PathIDs(r, func(id string) {
 		if mapping.IsHex8(id) {
-			fs.reserved[id] = true // keep pi-style ids; never derive them for another entry
+			fs.reserved.add(id) // keep pi-style ids; never derive them for another entry
 		}
 	})
 	lw := &lineWriter{w: w}
@@ -99,9 +99,9 @@ func lossMeta(m *session.Meta, lost *loss.Counter) {
 type foreignState struct {
 	sessionID string
 	lost      *loss.Counter
-	taken     map[string]bool   // ids in the output
-	reserved  map[string]bool   // 8-hex source ids that will be kept when their entry is written
-	ids       map[string]string // source id -> written id
+	taken     idSet             // ids in the output
+	reserved  idSet             // 8-hex source ids that will be kept when their entry is written
+	ids       idMap             // source id -> written id
 	toolNames map[string]string // tool call id -> tool name, for results that lack one
 	last      string            // the previous written entry's id ("" before the first)
 	lastTime  session.Time
@@ -109,19 +109,19 @@ type foreignState struct {
 }
 
 func newForeignState(m *session.Meta, lost *loss.Counter) *foreignState {
-	return &foreignState{sessionID: m.ID, lost: lost, taken: map[string]bool{}, reserved: map[string]bool{}, ids: map[string]string{}, toolNames: map[string]string{}, lines: 1}
+	return &foreignState{sessionID: m.ID, lost: lost, toolNames: map[string]string{}, lines: 1}
 }
 
 // newID keeps an unused 8-hex source id, else derives one.
 func (s *foreignState) newID(src string, kept bool) string {
 	s.lines++
 	id := src
-	if !kept || !mapping.IsHex8(src) || s.ids[src] != "" || s.taken[src] {
-		id = session.DerivedID(s.sessionID, s.lines, func(c string) bool { return s.taken[c] || s.reserved[c] })
+	if !kept || !mapping.IsHex8(src) || s.ids.get(src) != "" || s.taken.has(src) {
+		id = session.DerivedID(s.sessionID, s.lines, func(c string) bool { return s.taken.has(c) || s.reserved.has(c) })
 	}
-	s.taken[id] = true
-	if src != "" && s.ids[src] == "" {
-		s.ids[src] = id
+	s.taken.add(id)
+	if src != "" && s.ids.get(src) == "" {
+		s.ids.set(src, id)
 	}
 	return id
 }
@@ -149,7 +149,7 @@ func (s *foreignState) emit(lw *lineWriter, e *session.Entry) {
 
 func (s *foreignState) emitCompaction(lw *lineWriter, e *session.Entry) {
 	c := e.Compaction
-	first := s.ids[c.FirstKeptID]
+	first := s.ids.get(c.FirstKeptID)
 	if first == "" && s.last == "" {
 		// Nothing was written before it, so there is no entry it could keep.
 		s.lost.Add(loss.CompactionEntry, loss.Dropped, "flat's compaction must name an earlier kept entry, and none was written before this one", 1)
@@ -196,8 +196,8 @@ func (s *foreignState) emitMessage(lw *lineWriter, e *session.Entry) {
 		}
 		out := session.Entry{Kind: session.KindMessage, Message: r}
 		id := s.newID("", false)
-		if msg == nil && e.ID != "" && s.ids[e.ID] == "" {
-			s.ids[e.ID] = id
+		if msg == nil && e.ID != "" && s.ids.get(e.ID) == "" {
+			s.ids.set(e.ID, id)
 		}
 		lw.line(nil, encodeMessageEntry(&out, id, s.last, when, false))
 		s.last = id

@@ -9,6 +9,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/idset"
 	"github.com/sesstool/sesstool/jsonl"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/schema"
@@ -36,7 +37,7 @@ func (f *Format) ValidateReader(name string, r io.Reader, rep *report.Report, op
 	if err != nil {
 		return err
 	}
-	rules := &rules{path: name, rep: rep, schema: sch, ids: map[string]int{}, toolCalls: map[string]bool{}}
+	rules := &rules{path: name, rep: rep, schema: sch, toolCalls: map[string]bool{}}
 	j := validate.JSONL{Path: name, Rules: rules, Report: rep, Workers: opt.Workers}
 	if _, err := j.Run(r); err != nil {
 		return err
@@ -54,10 +55,10 @@ type rules struct {
 	rep    *report.Report
 	schema *jsonschema.Schema
 
-	lines     int            // lines seen, valid or not
-	header    bool           // line 1 was a session header
-	entries   int            // lines after the header
-	ids       map[string]int // entry id -> line
+	lines     int         // lines seen, valid or not
+	header    bool        // line 1 was a session header
+	entries   int         // lines after the header
+	ids       idset.Index // entry id -> line; a few bytes per entry, so memory stays flat
 	toolCalls map[string]bool
 	chained   int // entries with a parent_id seen so far
 }
@@ -140,12 +141,14 @@ func (r *rules) checkID(l validate.Line) {
 	if id.Type != gjson.String {
 		return
 	}
-	if prev, ok := r.ids[id.String()]; ok {
+	if prev, ok := r.ids.Get(id.String()); ok {
 		r.errorf(l.N, "/id", "duplicate-id", "id %q is already used on line %d", id.String(), prev)
 		return
 	}
-	r.ids[strings.Clone(id.String())] = l.N // a copy: the key must not pin the line
+	r.ids.Put(id.String(), int32(l.N)) // copied: the key does not pin the line
 }
+
+func (r *rules) has(id string) bool { _, ok := r.ids.Get(id); return ok }
 
 // checkParent: the first chained entry has parent_id "", every later one
 // names an earlier entry.
@@ -161,7 +164,7 @@ func (r *rules) checkParent(l validate.Line) {
 		r.errorf(l.N, "/parent_id", "root-parent", "the first entry's parent_id must be \"\", not %q", pid)
 	case r.chained > 1 && pid == "":
 		r.errorf(l.N, "/parent_id", "dangling-parent", "parent_id is \"\" but only the first entry may be a root (flat is linear)")
-	case r.chained > 1 && r.ids[pid] == 0:
+	case r.chained > 1 && !r.has(pid):
 		r.errorf(l.N, "/parent_id", "dangling-parent", "parent_id %q names no earlier entry", pid)
 	}
 }
@@ -192,7 +195,7 @@ func (r *rules) checkMessage(l validate.Line) {
 func (r *rules) checkCompaction(l validate.Line) {
 	r.checkParent(l)
 	k := l.Value.Get("first_kept_entry_id")
-	if k.Type == gjson.String && r.ids[k.String()] == 0 {
+	if k.Type == gjson.String && !r.has(k.String()) {
 		r.errorf(l.N, "/first_kept_entry_id", "dangling-first-kept", "first_kept_entry_id %q names no earlier entry (the agent would keep no message from before the compaction)", k.String())
 	}
 }

@@ -112,7 +112,7 @@ func writeNative(w *bufio.Writer, r session.Reader, opt format.WriteOptions, mer
 		default:
 			lw.line(e.Raw, e.Custom.Data)
 		}
-		fw.taken[e.ID] = true
+		fw.taken.add(e.ID)
 		fw.last, fw.lastTime = e.ID, e.Time
 	}
 	return lw.err

@@ -108,13 +108,25 @@ func TestRoundTrip(t *testing.T) {
 					t.Fatalf("line %d: merged output differs from the input", e.Line)
 				}
 			}
-			var out bytes.Buffer
-			r2, _ := Format{}.OpenReader(name, bytes.NewReader(in))
-			if err := (Format{}).WriteTo(&out, r2, format.WriteOptions{}); err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(out.Bytes(), in) {
-				t.Fatalf("written file differs from the input (%d vs %d bytes)", out.Len(), len(in))
+			// Written straight from its reader the session is copied line
+			// by line (verbatim); through any other reader each entry is
+			// encoded and merged. Both must give the input back.
+			for _, path := range []string{"verbatim", "model"} {
+				var out bytes.Buffer
+				var r2 session.Reader
+				r2, _ = Format{}.OpenReader(name, bytes.NewReader(in))
+				if _, ok := verbatim(r2); !ok {
+					t.Fatalf("a fresh reader is not copied verbatim")
+				}
+				if path == "model" {
+					r2 = modelPath{r2}
+				}
+				if err := (Format{}).WriteTo(&out, r2, format.WriteOptions{}); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(out.Bytes(), in) {
+					t.Fatalf("%s: written file differs from the input (%d vs %d bytes)", path, out.Len(), len(in))
+				}
 			}
 		})
 	}
@@ -211,3 +223,7 @@ func TestWriteForeign(t *testing.T) {
 		t.Fatalf("read back %d entries, want 3", n)
 	}
 }
+
+// modelPath hides the tree reader from the writer, so it encodes and
+// merges every entry instead of copying lines.
+type modelPath struct{ session.Reader }

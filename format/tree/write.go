@@ -34,6 +34,9 @@ func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) er
 	}
 	defer r.Close()
 	bw := bufio.NewWriterSize(w, 1<<16)
+	if rd, ok := verbatim(r); ok {
+		return rd.copyLines(bw)
+	}
 	m := r.Meta()
 	own := m.Origin == Name
 	version := Newest
