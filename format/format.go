@@ -1,7 +1,7 @@
 // Package format defines the one small interface every session layout
 // implements (detect, list, read into the model, validate), the optional
 // interfaces a layout adds when they apply to it (write, stream, default
-// store, load, migrate, hold, file extension), and the options those calls
+// store, load, migrate, hold, copy, file extension), and the options those calls
 // share. Layouts live in sub-packages, one folder each with the same files
 // (docs/adding-a-layout.md), and are listed once in package registry.
 //
