@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonl"
@@ -103,16 +102,9 @@ func (r *reader) Close() error {
 
 // Open streams the session file at ref.Path into the model.
 func (f *Format) Open(ref format.Ref) (session.Reader, error) {
-	fh, err := os.Open(ref.Path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", ref.Path, err)
-	}
-	r, err := newReader(ref.Path, fh, fh)
-	if err != nil {
-		fh.Close()
-		return nil, err
-	}
-	return r, nil
+	return format.OpenFile(ref.Path, func(name string, r io.Reader, c io.Closer) (session.Reader, error) {
+		return newReader(name, r, c)
+	})
 }
 
 // OpenReader streams a session from r; name is used in errors.

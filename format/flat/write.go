@@ -3,11 +3,8 @@ package flat
 import (
 	"bufio"
 	"errors"
-	"fmt"
 	"io"
-	"os"
 
-	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/session"
@@ -16,23 +13,7 @@ import (
 // Write writes one session to the file out (created; replaced only with
 // opt.Force) and returns its path.
 func (f *Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]string, error) {
-	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
-		r.Close()
-		return nil, fmt.Errorf("write %s: is a directory (flat writes one file per session)", out)
-	}
-	af, err := atomicfile.Create(out, 0o644, opt.Force)
-	if err != nil {
-		r.Close()
-		return nil, err
-	}
-	if err := f.WriteTo(af, r, opt); err != nil {
-		af.Abort()
-		return nil, fmt.Errorf("write %s: %w", out, err)
-	}
-	if err := af.Commit(); err != nil {
-		return nil, err
-	}
-	return []string{out}, nil
+	return format.WriteFile(Name, out, r, opt, f.WriteTo)
 }
 
 // WriteTo writes one session to w as flat JSONL. A session read from a flat

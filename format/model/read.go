@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonl"
@@ -105,16 +104,9 @@ func strict(b []byte, v any) error {
 
 // Open streams the dump at ref.Path back into the model.
 func (Format) Open(ref format.Ref) (session.Reader, error) {
-	fh, err := os.Open(ref.Path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", ref.Path, err)
-	}
-	r, err := newReader(ref.Path, fh, fh)
-	if err != nil {
-		fh.Close()
-		return nil, err
-	}
-	return r, nil
+	return format.OpenFile(ref.Path, func(name string, r io.Reader, c io.Closer) (session.Reader, error) {
+		return newReader(name, r, c)
+	})
 }
 
 // OpenReader streams a dump from r; name is used in errors.

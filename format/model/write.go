@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 
-	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
@@ -17,23 +15,7 @@ import (
 // Write dumps one session to the file out (created; replaced only with
 // opt.Force) and returns its path.
 func (f Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]string, error) {
-	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
-		r.Close()
-		return nil, fmt.Errorf("write %s: is a directory (a model dump is one file per session)", out)
-	}
-	af, err := atomicfile.Create(out, 0o644, opt.Force)
-	if err != nil {
-		r.Close()
-		return nil, err
-	}
-	if err := f.WriteTo(af, r, opt); err != nil {
-		af.Abort()
-		return nil, fmt.Errorf("write %s: %w", out, err)
-	}
-	if err := af.Commit(); err != nil {
-		return nil, err
-	}
-	return []string{out}, nil
+	return format.WriteFile(Name, out, r, opt, f.WriteTo)
 }
 
 // WriteTo dumps one session to w, streaming: the meta line, then each entry

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 
 	"github.com/sesstool/sesstool/format"
@@ -229,16 +228,9 @@ func (r *reader) derive(e *session.Entry, b []byte) {
 
 // Open streams the session in ref's file.
 func (Format) Open(ref format.Ref) (session.Reader, error) {
-	fh, err := os.Open(ref.Path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", ref.Path, err)
-	}
-	r, err := newReader(ref.Path, fh, fh)
-	if err != nil {
-		fh.Close()
-		return nil, err
-	}
-	return r, nil
+	return format.OpenFile(ref.Path, func(name string, r io.Reader, c io.Closer) (session.Reader, error) {
+		return newReader(name, r, c)
+	})
 }
 
 // OpenReader streams a session from r.

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/loss"
@@ -129,22 +128,6 @@ func countLoss(l *loss.Counter, e *session.Entry) {
 	}
 }
 
-func writeFile(out string, r session.Reader, opt format.WriteOptions) error {
-	f, err := atomicfile.Create(out, 0o644, opt.Force)
-	if err != nil {
-		r.Close()
-		return err
-	}
-	if err := (Format{}).WriteTo(f, r, opt); err != nil {
-		f.Abort()
-		return fmt.Errorf("write %s: %w", out, err)
-	}
-	if err := f.Commit(); err != nil {
-		return fmt.Errorf("write %s: %w", out, err)
-	}
-	return nil
-}
-
 // countExtras counts n members of another format's source the model has no
 // slot for, which pi cannot hold either.
 func countExtras(l *loss.Counter, where string, n int) {
@@ -159,8 +142,5 @@ func (f Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return nil, fmt.Errorf("write %s: %w", out, err)
 	}
-	if err := writeFile(out, r, opt); err != nil {
-		return nil, err
-	}
-	return []string{out}, nil
+	return format.WriteFile(Name, out, r, opt, f.WriteTo)
 }

@@ -1,0 +1,98 @@
+package format
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sesstool/sesstool/session"
+)
+
+// closer is a session.Reader with no entries that records its Close.
+type closer struct{ closed bool }
+
+func (c *closer) Meta() *session.Meta           { return &session.Meta{} }
+func (c *closer) Next() (*session.Entry, error) { return nil, io.EOF }
+func (c *closer) Close() error                  { c.closed = true; return nil }
+
+func TestWriteFile(t *testing.T) {
+	write := func(w io.Writer, r session.Reader, _ WriteOptions) error {
+		defer r.Close()
+		_, err := io.WriteString(w, "line\n")
+		return err
+	}
+	fail := func(w io.Writer, r session.Reader, _ WriteOptions) error {
+		defer r.Close()
+		io.WriteString(w, "part")
+		return errors.New("broken")
+	}
+	for _, c := range []struct {
+		name    string
+		setup   func(dir string) string // returns out
+		force   bool
+		writeTo func(io.Writer, session.Reader, WriteOptions) error
+		wantErr string // "" for success
+		want    string // the file's bytes afterwards
+	}{
+		{"new file", func(d string) string { return filepath.Join(d, "s.jsonl") }, false, write, "", "line\n"},
+		{"a directory", func(d string) string { return d }, false, write, "is a directory (x writes one file per session)", ""},
+		{"existing, no force", func(d string) string { return existing(t, d) }, false, write, "exists", "old\n"},
+		{"existing, force", func(d string) string { return existing(t, d) }, true, write, "", "line\n"},
+		{"writer fails", func(d string) string { return existing(t, d) }, true, fail, "broken", "old\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			out := c.setup(dir)
+			r := &closer{}
+			got, err := WriteFile("x", out, r, WriteOptions{Force: c.force}, c.writeTo)
+			if !r.closed {
+				t.Error("the reader was not closed")
+			}
+			if c.wantErr == "" {
+				if err != nil || len(got) != 1 || got[0] != out {
+					t.Fatalf("WriteFile = %v, %v; want [%s]", got, err, out)
+				}
+			} else if err == nil || !strings.Contains(err.Error(), c.wantErr) || !strings.Contains(err.Error(), out) {
+				t.Fatalf("error %v; want one naming %s and saying %q", err, out, c.wantErr)
+			}
+			if c.want != "" {
+				if b, _ := os.ReadFile(out); string(b) != c.want {
+					t.Errorf("file holds %q, want %q", b, c.want)
+				}
+			}
+			if ents, _ := os.ReadDir(dir); len(ents) > 1 {
+				t.Errorf("left behind: %v", ents) // no temporary file survives
+			}
+		})
+	}
+}
+
+func existing(t *testing.T, dir string) string {
+	p := filepath.Join(dir, "s.jsonl")
+	if err := os.WriteFile(p, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestOpenFile(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "none.jsonl")
+	if _, err := OpenFile(missing, nil); err == nil || !strings.HasPrefix(err.Error(), "read "+missing+":") {
+		t.Errorf("missing file: error %v, want one starting %q", err, "read "+missing+":")
+	}
+	p := existing(t, t.TempDir())
+	var got io.Closer
+	_, err := OpenFile(p, func(name string, r io.Reader, c io.Closer) (session.Reader, error) {
+		got = c
+		return nil, errors.New("not a session")
+	})
+	if err == nil || err.Error() != "not a session" {
+		t.Fatalf("error %v, want the opener's", err)
+	}
+	if f, ok := got.(*os.File); !ok || f.Close() == nil {
+		t.Error("the file was not closed after the opener failed")
+	}
+}
