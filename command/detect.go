@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/sesstool/sesstool/exitcode"
 
@@ -54,11 +55,14 @@ func nameOf(v any) string {
 	return "?"
 }
 
+// versionSuffix spells a version after a layout's name. Some programs
+// store their version with its "v" already (OpenCode 1.16: "v1.16.0"),
+// which must not come out as "vv1.16.0".
 func versionSuffix(v string) string {
 	if v == "" {
 		return ""
 	}
-	return " v" + v
+	return " v" + strings.TrimPrefix(v, "v")
 }
 
 // unitVersion reports a single session's version; stores of many sessions
