@@ -13,7 +13,7 @@ func Scripts(t testing.TB) (node, dir string) {
 	t.Helper()
 	dir = os.Getenv("SESSTOOL_PEERS")
 	if dir == "" {
-		dir = filepath.Join(repoRoot(), ".cache", "peers")
+		dir = filepath.Join(RepoRoot(), ".cache", "peers")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "node_modules")); err != nil {
 		Need(t, "peer scripts not installed in "+dir+" (set SESSTOOL_PEERS or run scripts/setup)")

@@ -22,8 +22,8 @@ func Need(t testing.TB, why string) {
 	t.Skip(why)
 }
 
-// repoRoot is the nearest directory above the test's own with a go.mod.
-func repoRoot() string {
+// RepoRoot is the nearest directory above the test's own with a go.mod.
+func RepoRoot() string {
 	d, _ := os.Getwd()
 	for {
 		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
@@ -43,7 +43,7 @@ func OpenCode(t testing.TB) string {
 	t.Helper()
 	bin := os.Getenv("SESSTOOL_OPENCODE")
 	if bin == "" {
-		bin = filepath.Join(repoRoot(), ".cache", "opencode-1.1.34", "package", "bin", "opencode")
+		bin = filepath.Join(RepoRoot(), ".cache", "opencode-1.1.34", "package", "bin", "opencode")
 	}
 	if _, err := os.Stat(bin); err != nil {
 		Need(t, "OpenCode 1.1.34 not installed (set SESSTOOL_OPENCODE or run scripts/setup): "+err.Error())

@@ -19,7 +19,7 @@ import (
 func Dir() string {
 	d := os.Getenv("SESSTOOL_SHARED")
 	if d == "" {
-		d = filepath.Join(repoRoot(), "..", "shared")
+		d = filepath.Join(peers.RepoRoot(), "..", "shared")
 	}
 	abs, err := filepath.Abs(d)
 	if err != nil {
@@ -56,19 +56,4 @@ func Lookup(rel string) (string, bool) {
 	p := filepath.Join(Dir(), "samples", filepath.FromSlash(rel))
 	_, err := os.Stat(p)
 	return p, err == nil
-}
-
-// repoRoot is the nearest directory above the working directory with a go.mod.
-func repoRoot() string {
-	d, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return d
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return ""
-		}
-		d = parent
-	}
 }
