@@ -12,11 +12,7 @@ import (
 
 // DefaultStore is where ash keeps its sessions.
 func (Format) DefaultStore() string {
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return filepath.Join("~", ".ash", "sessions")
-	}
-	return filepath.Join(home, ".ash", "sessions")
+	return format.InHome(".ash", "sessions")
 }
 
 // Sessions lists the session at path, or every session directory of a store.

@@ -14,8 +14,7 @@ func (*Format) DefaultStore() string {
 	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
 		return filepath.Join(x, "agent", "sessions")
 	}
-	home, _ := os.UserHomeDir()
-	return filepath.Join(home, ".config", "agent", "sessions")
+	return format.InHome(".config", "agent", "sessions")
 }
 
 // Sessions lists the one session a flat file holds.

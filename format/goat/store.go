@@ -11,11 +11,7 @@ import (
 
 // DefaultStore is goat's DefaultBaseDir(): ~/.claude/projects.
 func (Format) DefaultStore() string {
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return filepath.Join("~", ".claude", "projects")
-	}
-	return filepath.Join(home, ".claude", "projects")
+	return format.InHome(".claude", "projects")
 }
 
 // Sessions lists one session for a session directory, or every session of a store.

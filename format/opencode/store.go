@@ -13,8 +13,7 @@ import (
 func (Format) DefaultStore() string {
 	base := os.Getenv("XDG_DATA_HOME")
 	if base == "" {
-		home, _ := os.UserHomeDir()
-		base = filepath.Join(home, ".local", "share")
+		base = format.InHome(".local", "share")
 	}
 	dir := filepath.Join(base, "opencode")
 	if db := filepath.Join(dir, "opencode.db"); isFile(db) {

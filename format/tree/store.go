@@ -15,19 +15,15 @@ const AgentDirEnv = "PI_CODING_AGENT_DIR"
 // DefaultStore is where pi keeps its sessions: $PI_CODING_AGENT_DIR/sessions
 // (a leading ~ expanded, as pi does), else ~/.pi/agent/sessions.
 func (Format) DefaultStore() string {
-	home, err := os.UserHomeDir()
-	if err != nil {
-		home = "~"
-	}
 	if dir := os.Getenv(AgentDirEnv); dir != "" {
 		if dir == "~" {
-			dir = home
+			dir = format.InHome()
 		} else if rest, ok := strings.CutPrefix(dir, "~/"); ok {
-			dir = filepath.Join(home, rest)
+			dir = format.InHome(rest)
 		}
 		return filepath.Join(dir, "sessions")
 	}
-	return filepath.Join(home, ".pi", "agent", "sessions")
+	return format.InHome(".pi", "agent", "sessions")
 }
 
 // Sessions: a tree file holds one session.

@@ -1,0 +1,22 @@
+package format
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+func TestInHome(t *testing.T) {
+	t.Setenv("HOME", "/home/u")
+	if got, want := InHome(".ash", "sessions"), filepath.Join("/home/u", ".ash", "sessions"); got != want {
+		t.Errorf("InHome = %q, want %q", got, want)
+	}
+	if got := InHome(); got != "/home/u" {
+		t.Errorf("InHome() = %q, want the home directory", got)
+	}
+	// With no home directory, the path is spelled from ~, never relative to
+	// the working directory.
+	t.Setenv("HOME", "")
+	if got, want := InHome(".config", "agent", "sessions"), filepath.Join("~", ".config", "agent", "sessions"); got != want {
+		t.Errorf("InHome without HOME = %q, want %q", got, want)
+	}
+}
