@@ -59,3 +59,15 @@ func (r *Reader) Next() (Line, error) {
 	}
 	return l, nil
 }
+
+// NextNonBlank returns the next line that holds more than white space, or
+// io.EOF: the agents' own readers pass over blank lines, and so do ours.
+// Line numbers still count the blank lines.
+func (r *Reader) NextNonBlank() (Line, error) {
+	for {
+		l, err := r.Next()
+		if err != nil || len(bytes.TrimSpace(l.Bytes)) > 0 {
+			return l, err
+		}
+	}
+}

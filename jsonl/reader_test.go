@@ -3,6 +3,7 @@ package jsonl
 import (
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -52,5 +53,28 @@ func TestReader(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestNextNonBlank(t *testing.T) {
+	r := NewReader(strings.NewReader("\n  \t\n{\"a\":1}\r\n\n \n{\"b\":2}"))
+	var got []string
+	var nums []int
+	for {
+		l, err := r.NextNonBlank()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(l.Bytes))
+		nums = append(nums, l.N)
+	}
+	if want := []string{`{"a":1}`, `{"b":2}`}; !slices.Equal(got, want) {
+		t.Errorf("lines %q, want %q", got, want)
+	}
+	if want := []int{3, 6}; !slices.Equal(nums, want) {
+		t.Errorf("line numbers %v, want %v (blank lines still count)", nums, want)
 	}
 }

@@ -173,15 +173,12 @@ func (r *reader) readHistory() error {
 	r.history = map[string][]byte{}
 	lr := jsonl.NewReader(f)
 	for {
-		l, err := lr.Next()
+		l, err := lr.NextNonBlank()
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
 		if err != nil {
 			return fmt.Errorf("read %s: %w", p, err)
-		}
-		if len(bytes.TrimSpace(l.Bytes)) == 0 {
-			continue
 		}
 		if !gjson.ValidBytes(l.Bytes) {
 			return fmt.Errorf("%s:%d: invalid JSON", p, l.N)

@@ -55,23 +55,18 @@ func newReader(name string, r io.Reader, c io.Closer) (*reader, error) {
 // nextLine returns the next non-blank line that is valid JSON; anything
 // else is an error naming the line.
 func (r *reader) nextLine() (jsonl.Line, error) {
-	for {
-		l, err := r.lines.Next()
-		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				err = fmt.Errorf("read %s: %w", r.name, err)
-			}
-			return l, err
+	l, err := r.lines.NextNonBlank()
+	if err != nil {
+		if !errors.Is(err, io.EOF) {
+			err = fmt.Errorf("read %s: %w", r.name, err)
 		}
-		if len(bytes.TrimSpace(l.Bytes)) == 0 {
-			continue
-		}
-		if !gjson.ValidBytes(l.Bytes) {
-			return l, fmt.Errorf("%s:%d: invalid JSON", r.name, l.N)
-		}
-		l.Bytes = bytes.Clone(l.Bytes) // the jsonl buffer is reused by the next call
-		return l, nil
+		return l, err
 	}
+	if !gjson.ValidBytes(l.Bytes) {
+		return l, fmt.Errorf("%s:%d: invalid JSON", r.name, l.N)
+	}
+	l.Bytes = bytes.Clone(l.Bytes) // the jsonl buffer is reused by the next call
+	return l, nil
 }
 
 func (r *reader) Meta() *session.Meta { return r.meta }

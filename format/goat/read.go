@@ -82,7 +82,7 @@ func (r *reader) Close() error {
 
 func (r *reader) Next() (*session.Entry, error) {
 	for r.file != nil {
-		l, err := r.lines.Next()
+		l, err := r.lines.NextNonBlank()
 		if errors.Is(err, io.EOF) {
 			wasTranscript := r.name == TranscriptFile
 			r.Close()
@@ -95,9 +95,6 @@ func (r *reader) Next() (*session.Entry, error) {
 		}
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", filepath.Join(r.dir, r.name), err)
-		}
-		if len(bytes.TrimSpace(l.Bytes)) == 0 {
-			continue
 		}
 		raw := bytes.Clone(l.Bytes)
 		if !json.Valid(raw) {

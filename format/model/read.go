@@ -49,18 +49,11 @@ func newReader(name string, r io.Reader, c io.Closer) (*reader, error) {
 
 // nextLine returns the next non-blank line.
 func (r *reader) nextLine() (jsonl.Line, error) {
-	for {
-		l, err := r.lines.Next()
-		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				err = fmt.Errorf("read %s: %w", r.name, err)
-			}
-			return l, err
-		}
-		if len(bytes.TrimSpace(l.Bytes)) > 0 {
-			return l, nil
-		}
+	l, err := r.lines.NextNonBlank()
+	if err != nil && !errors.Is(err, io.EOF) {
+		err = fmt.Errorf("read %s: %w", r.name, err)
 	}
+	return l, err
 }
 
 func (r *reader) Meta() *session.Meta { return r.meta }

@@ -132,19 +132,14 @@ func json1(b []byte) bool { _, _, bad := jsonx.SyntaxError(b); return !bad }
 
 // line returns the next non-blank line, copied.
 func (r *reader) line() (pending, error) {
-	for {
-		l, err := r.lr.Next()
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return pending{}, io.EOF
-			}
-			return pending{}, fmt.Errorf("read %s: %w", r.name, err)
+	l, err := r.lr.NextNonBlank()
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return pending{}, io.EOF
 		}
-		if len(bytes.TrimSpace(l.Bytes)) == 0 {
-			continue
-		}
-		return pending{b: bytes.Clone(l.Bytes), n: l.N}, nil
+		return pending{}, fmt.Errorf("read %s: %w", r.name, err)
 	}
+	return pending{b: bytes.Clone(l.Bytes), n: l.N}, nil
 }
 
 func (r *reader) Meta() *session.Meta { return &r.meta }

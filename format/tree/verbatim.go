@@ -2,7 +2,6 @@ package tree
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -43,15 +42,12 @@ func (rd *reader) copyLines(bw *bufio.Writer) error {
 	bw.Write(rd.meta.Raw)
 	bw.WriteByte('\n')
 	for {
-		l, err := rd.lr.Next()
+		l, err := rd.lr.NextNonBlank() // as line() does
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
 			return fmt.Errorf("read %s: %w", rd.name, err)
-		}
-		if len(bytes.TrimSpace(l.Bytes)) == 0 {
-			continue // as line() does
 		}
 		if !isObject(l.Bytes) {
 			return fmt.Errorf("%s:%d: entry is not a JSON object", rd.name, l.N)

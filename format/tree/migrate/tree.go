@@ -1,7 +1,6 @@
 package migrate
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -221,15 +220,12 @@ func readHeader(path string) (header, error) {
 			Path: path, Line: n, Severity: report.Error, Rule: rule, Message: fmt.Sprintf(msg, args...)}}}
 	}
 	for {
-		l, err := lr.Next()
+		l, err := lr.NextNonBlank()
 		if errors.Is(err, io.EOF) {
 			return refuse(0, "missing-header", "empty file: no session header")
 		}
 		if err != nil {
 			return header{}, fmt.Errorf("read %s: %w", path, err)
-		}
-		if len(bytes.TrimSpace(l.Bytes)) == 0 {
-			continue
 		}
 		// The version is read past a byte order mark, as detection reads
 		// it; the validator refuses the file for it (utf8-bom).
