@@ -51,7 +51,7 @@
 // definition, PathIndex (Conversation and ActivePath in memory), which info
 // and export use too; in it the tool results and compactions ash hangs off a
 // message follow that message, so they are on its line. The entries left
-// out are counted, and so are the branches and sub-agent entries (Flatten).
+// out are counted, and so are the branches and sub-agent entries (Adapt).
 // Writing ash into pi re-chains those attachments by the same rule (Chain). A
 // compaction is kept where the target has one (tree, flat, ash; an OpenCode
 // summary message); its first kept entry is rewritten to the new id, or set

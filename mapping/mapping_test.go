@@ -1,13 +1,18 @@
 package mapping
 
 import (
+	"errors"
+	"io"
 	"testing"
 	"time"
 
+	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
+// TestFlatten: a linear target keeps the active path, root to the last
+// entry, and counts the branches flattened and the entries left off it.
 func TestFlatten(t *testing.T) {
 	e := func(id, parent string) *session.Entry {
 		return &session.Entry{Kind: session.KindMessage, ID: id, ParentID: parent, Message: &session.Message{Role: session.RoleUser}}
@@ -15,9 +20,20 @@ func TestFlatten(t *testing.T) {
 	// a -> b -> c, a -> d (abandoned), b -> f -> g (leaf, last entry)
 	entries := []*session.Entry{e("a", ""), e("b", "a"), e("c", "b"), e("d", "a"), e("f", "b"), e("g", "f")}
 	lost := &loss.Counter{}
-	path := Flatten(entries, lost, "flat")
+	s := &session.Session{Entries: entries}
+	r, err := Adapt(&session.SliceReader{S: s}, nil, format.Caps{Linear: true, Roles: []session.Role{session.RoleUser}}, "flat", lost)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var ids []string
-	for _, p := range path {
+	for {
+		p, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
 		ids = append(ids, p.ID)
 	}
 	if got := join(ids); got != "a b f g" {

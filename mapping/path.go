@@ -1,7 +1,6 @@
 package mapping
 
 import (
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -108,23 +107,4 @@ func attachment(e *session.Entry) bool {
 		return true
 	}
 	return e.Message != nil && e.Message.Role == session.RoleTool
-}
-
-// Flatten returns the active path of entries for a layout that cannot hold
-// branches, and counts in loss the branches flattened and the entries left
-// off the path. layout names the target in the reasons.
-func Flatten(entries []*session.Entry, lost *loss.Counter, layout string) []*session.Entry {
-	var x PathIndex
-	for _, e := range entries {
-		x.Add(e)
-	}
-	branches := x.Plan()
-	x.Loss(lost, layout, branches)
-	var path []*session.Entry
-	for i, e := range entries {
-		if x.OnPath(i) {
-			path = append(path, e)
-		}
-	}
-	return path
 }

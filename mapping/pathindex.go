@@ -216,7 +216,7 @@ func (x *PathIndex) Parent(i int) int { return int(x.parent[i]) }
 // Len is the number of entries added.
 func (x *PathIndex) Len() int { return len(x.id) }
 
-// Loss counts what flattening drops, as Flatten does.
+// Loss counts what flattening to the active path drops (Adapt).
 func (x *PathIndex) Loss(lost *loss.Counter, layout string, branches int) {
 	path, main, side := 0, 0, 0
 	for i, r := range x.role {
