@@ -17,16 +17,22 @@ import (
 	"github.com/sesstool/sesstool/session"
 )
 
-// Write renders t's active path.
+// Write renders t's active path with every tool call in full.
 func Write(w io.Writer, t *transcript.Transcript) error {
+	return WriteTools(w, t, ToolsFull)
+}
+
+// WriteTools renders t's active path, showing tool calls as tools says.
+func WriteTools(w io.Writer, t *transcript.Transcript, tools Tools) error {
 	bw := bufio.NewWriter(w)
+	x := &writer{w: bw, t: t, tools: tools}
 	m := t.S.Meta
 	title := t.Title()
-	fmt.Fprintf(bw, "# %s\n\n", oneLine(title))
+	fmt.Fprintf(bw, "# %s\n\n", plain(title))
 	st := t.Stats()
 	item := func(k, v string) {
 		if v != "" {
-			fmt.Fprintf(bw, "- **%s:** %s\n", k, oneLine(v))
+			fmt.Fprintf(bw, "- **%s:** %s\n", k, plain(v))
 		}
 	}
 	item("Session", m.ID)
@@ -43,39 +49,50 @@ func Write(w io.Writer, t *transcript.Transcript) error {
 	bw.WriteString("\n")
 	for _, e := range t.Path {
 		if t.Visible(e) {
-			entry(bw, t, e)
+			x.entry(e)
 		}
 	}
 	return bw.Flush()
 }
 
-func entry(w *bufio.Writer, t *transcript.Transcript, e *session.Entry) {
+// writer is one transcript being written.
+type writer struct {
+	w     *bufio.Writer
+	t     *transcript.Transcript
+	tools Tools
+}
+
+func (x *writer) entry(e *session.Entry) {
+	w, t := x.w, x.t
 	head := heading(e)
 	if l := t.Labels[e.ID]; l != "" {
-		head += " `" + strings.ReplaceAll(l, "`", "'") + "`"
+		head += " " + codeSpan(l)
 	}
 	fmt.Fprintf(w, "---\n\n### %s\n\n", head)
 	switch transcript.KindOf(e) {
 	case session.KindMessage, session.KindCustomMessage:
-		message(w, t, e.Message)
+		x.message(e.Message)
 	case session.KindCompaction:
 		c := e.Compaction
-		details(w, "Compaction summary", c.Summary+"\n")
+		details(w, "Compaction summary", safeMarkdown(c.Summary)+"\n")
 	case session.KindBranchSummary:
-		fmt.Fprintf(w, "_Left branch at %s._\n\n%s\n\n", e.BranchSummary.FromID, e.BranchSummary.Summary)
+		fmt.Fprintf(w, "_Left branch at %s._\n\n%s\n\n", plain(e.BranchSummary.FromID), safeMarkdown(strings.TrimRight(e.BranchSummary.Summary, "\n")))
 	case session.KindModelChange:
-		fmt.Fprintf(w, "Model → `%s/%s`\n\n", e.ModelChange.Provider, e.ModelChange.ModelID)
+		fmt.Fprintf(w, "Model → %s\n\n", codeSpan(e.ModelChange.Provider+"/"+e.ModelChange.ModelID))
 	case session.KindThinkingLevel:
 		lvl := "off"
 		if e.ThinkingLevel != nil {
 			lvl = *e.ThinkingLevel
 		}
-		fmt.Fprintf(w, "Thinking level → %s\n\n", lvl)
+		fmt.Fprintf(w, "Thinking level → %s\n\n", plain(lvl))
 	case session.KindSessionInfo:
-		fmt.Fprintf(w, "Title → %s\n\n", oneLine(e.Title))
+		fmt.Fprintf(w, "Title → %s\n\n", plain(e.Title))
 	case session.KindSubagent, session.KindSubagentEnd:
 		s := e.Subagent
-		fmt.Fprintf(w, "Sub-agent %s %s\n\n", oneLine(strings.TrimSpace(s.AgentName+" "+s.AgentType+" "+s.ID)), s.Result)
+		fmt.Fprintf(w, "Sub-agent %s\n\n", plain(strings.TrimSpace(s.AgentName+" "+s.AgentType+" "+s.ID)))
+		if r := strings.TrimRight(s.Result, "\n"); r != "" {
+			fmt.Fprintf(w, "%s\n\n", safeMarkdown(r))
+		}
 	case session.KindCustom, session.KindOther:
 		if e.Custom != nil && len(e.Custom.Data) > 0 {
 			details(w, "data", fence(pretty(e.Custom.Data), "json"))
@@ -92,20 +109,20 @@ func heading(e *session.Entry) string {
 			return "User"
 		case session.RoleAssistant:
 			if m.Model != "" {
-				return "Assistant (" + oneLine(m.Model) + ")"
+				return "Assistant (" + plain(m.Model) + ")"
 			}
 			return "Assistant"
 		case session.RoleTool:
-			return "Tool result: " + oneLine(m.ToolName)
+			return "Tool result: " + plain(m.ToolName)
 		case session.RoleCustom:
-			return "Custom: " + oneLine(m.CustomType)
+			return "Custom: " + plain(m.CustomType)
 		case session.RoleBash:
 			return "Shell"
 		}
 		if m.Role == "" {
 			return "Message"
 		}
-		return strings.ToUpper(string(m.Role[:1])) + oneLine(string(m.Role[1:]))
+		return plain(strings.ToUpper(string(m.Role[:1])) + string(m.Role[1:]))
 	case session.KindCompaction:
 		return "Compaction"
 	case session.KindBranchSummary:
@@ -117,72 +134,45 @@ func heading(e *session.Entry) string {
 	case session.KindSessionInfo:
 		return "Title change"
 	case session.KindCustom:
-		return "Custom: " + oneLine(e.Custom.CustomType)
+		return "Custom: " + plain(e.Custom.CustomType)
 	case session.KindSubagent, session.KindSubagentEnd:
 		return "Sub-agent"
 	}
-	return oneLine(e.Type)
+	return plain(e.Type)
 }
 
-func message(w *bufio.Writer, t *transcript.Transcript, m *session.Message) {
-	if x := m.Exec; x != nil {
-		out := "$ " + x.Command + "\n" + x.Output
-		if x.ExitCode != nil {
-			out += fmt.Sprintf("\n(exit %d)", *x.ExitCode)
-		}
-		w.WriteString(fence(out, "console"))
+func (x *writer) message(m *session.Message) {
+	w := x.w
+	if e := m.Exec; e != nil {
+		x.exec(e)
 	}
 	if m.Role == session.RoleTool {
-		resultBody(w, m)
+		x.output(m.Text(), m.IsError)
 		return
 	}
 	for _, b := range m.Content {
 		switch b.Type {
 		case session.BlockText:
-			w.WriteString(strings.TrimRight(b.Text, "\n") + "\n\n")
+			if s := strings.TrimRight(b.Text, "\n"); s != "" {
+				w.WriteString(safeMarkdown(s) + "\n\n")
+			}
 		case session.BlockThinking:
-			details(w, "Thinking", b.Text+"\n")
+			details(w, "Thinking", safeMarkdown(b.Text)+"\n")
 		case session.BlockImage, session.BlockFile:
 			name := b.Filename
 			if name == "" {
 				name = b.URL
 			}
-			fmt.Fprintf(w, "_[%s %s]_\n\n", b.Type, oneLine(strings.TrimSpace(b.MimeType+" "+name)))
+			fmt.Fprintf(w, "_\\[%s %s\\]_\n\n", plain(string(b.Type)), plain(strings.TrimSpace(b.MimeType+" "+name)))
 		case session.BlockToolCall:
-			toolCall(w, t, b)
+			x.toolCall(b)
 		case session.BlockToolResult:
-			details(w, "Tool result", fence(b.Text, ""))
+			details(w, "Tool result", x.trimmed(b.Text, ""))
 		}
 	}
 	if m.Error != "" {
-		fmt.Fprintf(w, "> **Error:** %s\n\n", oneLine(m.Error))
+		fmt.Fprintf(w, "> **Error:** %s\n\n", plain(m.Error))
 	}
-}
-
-func toolCall(w *bufio.Writer, t *transcript.Transcript, b session.Block) {
-	var body strings.Builder
-	body.WriteString(fence(pretty(b.Arguments), "json"))
-	if d := editDiff(b); d != "" {
-		body.WriteString(fence(d, "diff"))
-	}
-	summary := "Tool call: " + b.ToolName
-	if res := t.Results[b.ToolCallID]; res != nil {
-		if res.Message.IsError {
-			summary += " (error)"
-			body.WriteString("**Error:**\n\n")
-		} else {
-			body.WriteString("**Result:**\n\n")
-		}
-		body.WriteString(fence(res.Message.Text(), ""))
-	}
-	details(w, summary, body.String())
-}
-
-func resultBody(w *bufio.Writer, m *session.Message) {
-	if m.IsError {
-		w.WriteString("**Error:**\n\n")
-	}
-	w.WriteString(fence(m.Text(), ""))
 }
 
 // details writes a collapsed block; GitHub renders Markdown inside it when

@@ -8,17 +8,30 @@ import (
 	"github.com/sesstool/sesstool/export/transcript"
 	fixture "github.com/sesstool/sesstool/internal/exportfixture"
 	"github.com/sesstool/sesstool/internal/golden"
+	"github.com/sesstool/sesstool/session"
 )
 
 func TestGolden(t *testing.T) {
-	for _, tc := range []struct{ name, leaf string }{{"fixture.md", ""}, {"fixture-branch-b2.md", "b2"}} {
+	for _, tc := range []struct {
+		name, leaf string
+		s          func() *session.Session
+		tools      Tools
+	}{
+		{"fixture.md", "", fixture.Session, ToolsFull},
+		{"fixture-branch-b2.md", "b2", fixture.Session, ToolsFull},
+		{"fixture-tools-summary.md", "", fixture.Session, ToolsSummary},
+		{"fixture-tools-none.md", "", fixture.Session, ToolsNone},
+		{"hostile.md", "", fixture.HostileSession, ToolsFull},
+		{"hostile-tools-summary.md", "", fixture.HostileSession, ToolsSummary},
+		{"hostile-tools-none.md", "", fixture.HostileSession, ToolsNone},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tr, err := transcript.New(fixture.Session(), tc.leaf)
+			tr, err := transcript.New(tc.s(), tc.leaf)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var b bytes.Buffer
-			if err := Write(&b, tr); err != nil {
+			if err := WriteTools(&b, tr, tc.tools); err != nil {
 				t.Fatal(err)
 			}
 			golden.Assert(t, tc.name, b.Bytes())

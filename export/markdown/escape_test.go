@@ -1,0 +1,103 @@
+package markdown
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/sesstool/sesstool/session"
+)
+
+func TestSafeMarkdown(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"markdown kept", "**bold** _it_ `code` [web](https://x.org)\n\n- a\n- b", "**bold** _it_ `code` [web](https://x.org)\n\n- a\n- b"},
+		{"tags as text", "a <b>x</b> <!-- c --> z", "a &lt;b>x&lt;/b> &lt;!-- c --> z"},
+		{"entities as text", "&lt; &amp; &#60;", "&amp;lt; &amp;amp; &amp;#60;"},
+		{"code span kept", "see `<b>&amp;` here", "see `<b>&amp;` here"},
+		{"fenced code kept", "```html\n<script>x</script>\n```", "```html\n<script>x</script>\n```"},
+		{"indented code kept", "text\n\n    <b>&amp;\n", "text\n\n    <b>&amp;\n"},
+		{"escapes kept", `\<b> \&amp; \![x](https://y)`, `\<b> \&amp; \![x](https://y)`},
+		{"image becomes link", "![a](https://t/p.png)", `\![a](https://t/p.png)`},
+		{"javascript link", "[a](javascript:alert(1))", "[a](javascript%3Aalert(1))"},
+		{"escaped colon", `[a]( JaVaScRiPt\:alert(1))`, "[a]( JaVaScRiPt%3Aalert(1))"},
+		{"reference definition", "[a][r]\n\n[r]: data:text/html,x", "[a][r]\n\n[r]: data%3Atext/html,x"},
+		{"mail kept", "[m](mailto:a@b.c)", "[m](mailto:a@b.c)"},
+		{"atx h1 demoted", "# Top\n\ntext", "#### Top\n\ntext"},
+		{"atx h3 demoted", "### Three ###", "###### Three ###"},
+		{"h6 stays h6", "###### Six", "###### Six"},
+		{"setext h1", "Big\ntitle\n===\n\nafter", "#### Big title\n\nafter"},
+		{"setext h2 in quote", "> sub\n> ---\n", "> ##### sub\n"},
+		{"heading keeps escaping", "# a <b> `c`", "#### a &lt;b> `c`"},
+		{"open fence closed", "```\nx <y>", "```\nx <y>\n````\n"},
+		{"open tilde fence closed", "~~~~\nx", "~~~~\nx\n~~~~~\n"},
+		{"closed fence untouched", "```\nx\n```", "```\nx\n```"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := safeMarkdown(tc.in); got != tc.want {
+				t.Errorf("safeMarkdown(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestPlain(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"/home/u/proj", "/home/u/proj"},
+		{"claude-opus-4.5", "claude-opus-4.5"},
+		{"a <b> & c", "a &lt;b\\> &amp; c"},
+		{"*x* _y_ `z` [l](u) # ! | ~ \\", `\*x\* \_y\_ \` + "`" + `z\` + "`" + ` \[l\](u) \# \! \| \~ \\`},
+		{"https://x.org www.y.org a@b.c", `https\://x.org www\.y.org a\@b.c`},
+		{"two\n\nlines", "two lines"},
+	} {
+		if got := plain(tc.in); got != tc.want {
+			t.Errorf("plain(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestCodeSpan(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"fixed", "`fixed`"},
+		{"a`b", "`` a`b ``"},
+		{"`x", "`` `x ``"},
+		{"", ""},
+	} {
+		if got := codeSpan(tc.in); got != tc.want {
+			t.Errorf("codeSpan(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestToolLabel(t *testing.T) {
+	long := "echo 0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890"
+	for _, tc := range []struct {
+		name string
+		args any
+		want string
+	}{
+		{"bash", map[string]any{"command": "npm test", "timeout": 5}, "bash: npm test"},
+		{"edit", map[string]any{"path": "src/x.go", "oldText": "a", "newText": "b"}, "edit: src/x.go"},
+		{"Write", map[string]any{"file_path": "/a/b.txt", "content": "x"}, "Write: /a/b.txt"},
+		{"grep", map[string]any{"path": "src", "pattern": "TODO"}, "grep: TODO"},
+		{"webfetch", map[string]any{"url": "https://x.org"}, "webfetch: https://x.org"},
+		{"bash", map[string]any{"command": "a\n  b"}, "bash: a b"},
+		{"bash", map[string]any{"command": long}, "bash: " + long[:80] + "…"},
+		{"mystery", map[string]any{"n": 1}, "mystery"},
+		{"", nil, "tool"},
+	} {
+		args, _ := json.Marshal(tc.args)
+		if got := toolLabel(session.Block{ToolName: tc.name, Arguments: args}); got != tc.want {
+			t.Errorf("toolLabel(%s %s) = %q, want %q", tc.name, args, got, tc.want)
+		}
+	}
+}
+
+func TestParseTools(t *testing.T) {
+	for in, want := range map[string]Tools{"": ToolsFull, "full": ToolsFull, "summary": ToolsSummary, "none": ToolsNone} {
+		if got, err := ParseTools(in); got != want || err != nil {
+			t.Errorf("ParseTools(%q) = %q, %v", in, got, err)
+		}
+	}
+	if _, err := ParseTools("some"); err == nil {
+		t.Error("ParseTools(some): no error")
+	}
+}
