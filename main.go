@@ -174,10 +174,14 @@ func exportCmd(env *command.Env) *cli.Command {
 		}
 	}
 	kind := func(ex registry.Exporter) *cli.Command {
-		return sub(ex.Name, ex.Usage, "[PATH]", flags(), func(_ context.Context, c *cli.Command) error {
+		fs := flags()
+		if ex.WithTools != nil {
+			fs = append(fs, &cli.StringFlag{Name: "tools", Value: "full", Usage: "tool calls: full, summary (first lines of arguments and output) or none (one line each)"})
+		}
+		return sub(ex.Name, ex.Usage, "[PATH]", fs, func(_ context.Context, c *cli.Command) error {
 			return command.Export(env, command.ExportOptions{
 				Kind: ex.Name, Out: c.String("o"), Leaf: c.String("leaf"), Redact: c.Bool("redact"), Force: c.Bool("force"),
-				Session: c.String("session"), From: c.String("from"), Paths: c.Args().Slice(),
+				Session: c.String("session"), From: c.String("from"), Tools: c.String("tools"), Paths: c.Args().Slice(),
 			})
 		})
 	}

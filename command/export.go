@@ -24,6 +24,7 @@ type ExportOptions struct {
 	Force   bool
 	Session string
 	From    string
+	Tools   string // how much of each tool call Markdown shows: full, summary, none ("" = full)
 	Paths   []string
 }
 
@@ -34,6 +35,14 @@ func Export(env *Env, o ExportOptions) error {
 	ex, err := registry.LookupExporter(o.Kind)
 	if err != nil {
 		return Usage("%v", err)
+	}
+	if o.Tools != "" {
+		if ex.WithTools == nil {
+			return Usage("export %s has no --tools", ex.Name)
+		}
+		if ex.Write, err = ex.WithTools(o.Tools); err != nil {
+			return Usage("%v", err)
+		}
 	}
 	in, err := gather(env, "export", o.From, o.Paths, o.Session)
 	if err != nil {

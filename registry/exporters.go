@@ -17,13 +17,16 @@ type Exporter struct {
 	Ext   string // the extension of the file written for each session
 	Usage string // the subcommand's one-line help
 	Write func(io.Writer, *transcript.Transcript) error
+	// WithTools, when set, is Write showing tool calls as --tools says
+	// (full, summary or none); an exporter without it has no --tools.
+	WithTools func(tools string) (func(io.Writer, *transcript.Transcript) error, error)
 }
 
 // Exporters is every exporter, in the order help lists them. Exporters
 // hold the whole session (they render from the model).
 var Exporters = []Exporter{
 	{Name: "html", Ext: ".html", Usage: "render a session as one self-contained HTML page", Write: html.Write},
-	{Name: "markdown", Ext: ".md", Usage: "render a session as a Markdown transcript", Write: markdown.Write},
+	{Name: "markdown", Ext: ".md", Usage: "render a session as a Markdown transcript", Write: markdown.Write, WithTools: markdown.WithTools},
 }
 
 // LookupExporter finds an exporter by name.
