@@ -76,7 +76,10 @@ func exportOne(env *Env, name string, j pipeline.Job, out string, ex registry.Ex
 		return Invalid("%s: %v", name, err)
 	}
 	if o.Redact {
-		rd := redact.New()
+		rd, err := redact.New()
+		if err != nil {
+			return fmt.Errorf("--redact: %w", err)
+		}
 		rd.Session(s)
 		fmt.Fprintf(env.Stderr, "%s: masked %d secret(s)\n", name, rd.Count)
 	}

@@ -1,13 +1,15 @@
-// Package redact masks secrets in text before a session is exported: API keys
-// by their known prefixes, bearer tokens, private key blocks and
-// high-entropy values of KEY=VALUE lines. Secrets in transcripts mostly come
-// from tool output, so every string of a session is scanned, not just what
-// the user typed.
+// Package redact masks secrets in text before a session is exported, with
+// gitleaks' maintained rule set (keys and tokens of some 200 services,
+// private keys, generic key = value assignments judged by entropy and
+// allowlists) and a few rules of its own for what gitleaks leaves to file
+// paths or does not cover (passwords in connection URLs and quoted password
+// fields, bearer tokens). Secrets in transcripts mostly come from tool
+// output, so every string of a session is scanned, not just what the user
+// typed.
 package redact
 
 import (
-	"math"
-	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -15,99 +17,127 @@ import (
 // raw JSON keeps the JSON valid.
 const Mask = "[REDACTED]"
 
-type rule struct {
-	name string
-	re   *regexp.Regexp
-	// keep is the submatch kept in front of the mask (a "Bearer " or "KEY="), 0 for none.
-	keep int
-	// secret is the submatch that must look random for the rule to fire, 0 for always.
-	secret int
-}
-
-var rules = []rule{
-	{name: "private-key", re: regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----`)},
-	{name: "api-key", re: regexp.MustCompile(`\b(?:` + strings.Join([]string{
-		`sk-ant-[A-Za-z0-9_-]{20,}`,                // Anthropic
-		`sk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}`, // OpenAI
-		`gh[pousr]_[A-Za-z0-9]{30,}`,               // GitHub tokens
-		`github_pat_[A-Za-z0-9_]{22,}`,             // GitHub fine-grained
-		`glpat-[A-Za-z0-9_-]{20,}`,                 // GitLab
-		`xox[abposr]-[A-Za-z0-9-]{10,}`,            // Slack
-		`(?:AKIA|ASIA)[0-9A-Z]{16}`,                // AWS access key id
-		`AIza[0-9A-Za-z_-]{35}`,                    // Google API key
-		`npm_[A-Za-z0-9]{36}`,                      // npm
-		`hf_[A-Za-z0-9]{30,}`,                      // Hugging Face
-		`(?:sk|rk)_live_[0-9A-Za-z]{20,}`,          // Stripe
-		`pypi-[A-Za-z0-9_-]{40,}`,                  // PyPI
-	}, "|") + `)`)},
-	{name: "bearer", re: regexp.MustCompile(`(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{16,}`), keep: 1},
-	// KEY=VALUE and KEY: VALUE lines (env files, shell exports, YAML): only a
-	// value that looks random is masked, so PATH=/usr/bin or MODE=production stay.
-	{name: "key-value", re: regexp.MustCompile(`(?m)(\b[A-Za-z_][A-Za-z0-9_.-]*\s*[=:]\s*["']?)([^\s"'\\]{16,})`), keep: 1, secret: 2},
-}
-
 // Redactor masks secrets and counts what it masked.
 type Redactor struct {
 	Count  int            // secrets masked so far
-	ByRule map[string]int // per rule name
+	ByRule map[string]int // per rule id
+	set    *ruleSet
 }
 
-// New returns a Redactor with zero counts.
-func New() *Redactor { return &Redactor{ByRule: map[string]int{}} }
+// New returns a Redactor with zero counts; it fails only if the embedded
+// rules do not compile.
+func New() (*Redactor, error) {
+	set, err := loadRules()
+	if err != nil {
+		return nil, err
+	}
+	return &Redactor{ByRule: map[string]int{}, set: set}, nil
+}
+
+// finding is one secret's byte range in a text and the rule that found it.
+type finding struct {
+	start, stop int
+	rule        string
+}
 
 // String returns s with every secret replaced by Mask.
 func (r *Redactor) String(s string) string {
 	if s == "" {
 		return s
 	}
-	for _, ru := range rules {
-		ru := ru
-		s = ru.re.ReplaceAllStringFunc(s, func(m string) string {
-			sub := ru.re.FindStringSubmatch(m)
-			if ru.secret > 0 && !looksRandom(sub[ru.secret]) {
-				return m
-			}
-			if strings.Contains(sub[0], Mask) && ru.secret > 0 && strings.Contains(sub[ru.secret], "REDACTED") {
-				return m
-			}
-			r.Count++
-			r.ByRule[ru.name]++
-			if ru.keep > 0 {
-				return sub[ru.keep] + Mask
-			}
-			return Mask
-		})
+	fs := r.find(s)
+	if len(fs) == 0 {
+		return s
 	}
-	return s
+	sort.Slice(fs, func(i, j int) bool {
+		if fs[i].start != fs[j].start {
+			return fs[i].start < fs[j].start
+		}
+		return fs[i].stop > fs[j].stop
+	})
+	var b strings.Builder
+	pos := 0
+	for _, f := range fs {
+		if f.stop <= pos { // inside a secret already masked
+			continue
+		}
+		if f.start < pos { // overlaps it: the mask grows
+			pos = f.stop
+			continue
+		}
+		b.WriteString(s[pos:f.start])
+		b.WriteString(Mask)
+		pos = f.stop
+		r.Count++
+		r.ByRule[f.rule]++
+	}
+	b.WriteString(s[pos:])
+	return b.String()
 }
 
-// looksRandom reports whether v is a high-entropy token: long, mixing letters
-// and digits, and at least 3.5 bits of Shannon entropy per character (English
-// words and paths score lower; keys and tokens higher).
-func looksRandom(v string) bool {
-	if len(v) < 16 || strings.ContainsAny(v, "/") && !strings.ContainsAny(v, "+=") {
-		return false
-	}
-	var letters, digits bool
-	freq := map[rune]int{}
-	n := 0
-	for _, c := range v {
-		switch {
-		case c >= '0' && c <= '9':
-			digits = true
-		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-			letters = true
+// find runs every rule whose keywords s holds, as gitleaks does: the secret
+// is the rule's secret group (or its first group that matched), it must be
+// random enough, and no allowlist may excuse it.
+func (r *Redactor) find(s string) []finding {
+	var out []finding
+	for _, ru := range r.set.index.candidates(s, r.set.rules) {
+		for _, m := range ru.re.FindAllStringSubmatchIndex(s, -1) {
+			start, stop := m[0], m[1]
+			for stop > start && s[stop-1] == '\n' {
+				stop--
+			}
+			for start < stop && s[start] == '\n' {
+				start++
+			}
+			ss, se := start, stop
+			if g := ru.secretGroup; g > 0 && 2*g+1 < len(m) {
+				if m[2*g] < 0 {
+					continue
+				}
+				ss, se = m[2*g], m[2*g+1]
+			} else if g == 0 {
+				for k := 1; 2*k+1 < len(m); k++ {
+					if m[2*k] >= 0 && m[2*k+1] > m[2*k] {
+						ss, se = m[2*k], m[2*k+1]
+						break
+					}
+				}
+			}
+			secret, match := s[ss:se], s[start:stop]
+			if secret == "" || strings.Contains(secret, Mask) {
+				continue
+			}
+			if ru.check != nil && !ru.check(secret, s[start:stop]) {
+				continue
+			}
+			if ru.entropy != 0 && entropy(secret) <= ru.entropy {
+				continue
+			}
+			line := lineAround(s, start, stop)
+			if r.set.global.excuses(secret, match, line) || excused(ru.allow, secret, match, line) {
+				continue
+			}
+			out = append(out, finding{ss, se, ru.id})
 		}
-		freq[c]++
-		n++
 	}
-	if !letters || !digits {
-		return false
+	return out
+}
+
+func excused(as []allowlist, secret, match, line string) bool {
+	for _, a := range as {
+		if a.excuses(secret, match, line) {
+			return true
+		}
 	}
-	var h float64
-	for _, k := range freq {
-		p := float64(k) / float64(n)
-		h -= p * math.Log2(p)
+	return false
+}
+
+// lineAround is the whole lines s[start:stop] lies on.
+func lineAround(s string, start, stop int) string {
+	i := strings.LastIndexByte(s[:start], '\n') + 1
+	j := strings.IndexByte(s[stop:], '\n')
+	if j < 0 {
+		return s[i:]
 	}
-	return h >= 3.5
+	return s[i : stop+j]
 }

@@ -6,11 +6,23 @@ import (
 	"github.com/sesstool/sesstool/session"
 )
 
-// Session masks secrets in every string of s, in place, and drops each
-// entry's Raw source bytes (they would still hold the secrets).
+// Session masks secrets in every string of s an exporter shows as text, in
+// place, and drops the source bytes (they would still hold the secrets).
+// Every layout is read into this model and every exporter renders from it,
+// so redaction is the same for all of them.
 func (r *Redactor) Session(s *session.Session) {
-	s.Meta.Title = r.String(s.Meta.Title)
-	s.Meta.Raw = nil
+	m := &s.Meta
+	m.Title = r.String(m.Title)
+	m.Cwd = r.String(m.Cwd)
+	m.Raw = nil
+	if p := m.Parent; p != nil {
+		p.Path = r.String(p.Path)
+		p.Summary = r.String(p.Summary)
+		p.Raw = nil
+	}
+	for i := range m.Checkpoints {
+		m.Checkpoints[i].Raw = nil
+	}
 	for _, e := range s.Entries {
 		r.entry(e)
 	}
@@ -24,12 +36,16 @@ func (r *Redactor) entry(e *session.Entry) {
 			b := &m.Content[i]
 			b.Text = r.String(b.Text)
 			b.Arguments = r.raw(b.Arguments)
+			b.Filename = r.String(b.Filename)
+			b.URL = r.String(b.URL)
+			b.Raw = nil
 		}
 		m.Error = r.String(m.Error)
 		m.Details = r.raw(m.Details)
 		if x := m.Exec; x != nil {
 			x.Command = r.String(x.Command)
 			x.Output = r.String(x.Output)
+			x.FullOutputPath = r.String(x.FullOutputPath)
 		}
 	}
 	if c := e.Compaction; c != nil {
@@ -39,6 +55,9 @@ func (r *Redactor) entry(e *session.Entry) {
 	if b := e.BranchSummary; b != nil {
 		b.Summary = r.String(b.Summary)
 		b.Details = r.raw(b.Details)
+	}
+	if l := e.Label; l != nil {
+		l.Label = r.String(l.Label)
 	}
 	if c := e.Custom; c != nil {
 		c.Data = r.raw(c.Data)
