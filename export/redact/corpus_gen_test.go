@@ -110,6 +110,12 @@ func secretSamples(g g) []sample {
 		add("env-file", fmt.Sprintf("SECRET_KEY_BASE=%s\nGITHUB_TOKEN=%s\n", skb, gh), skb, gh)
 	}
 	for range 12 {
+		// a .env file inside a tool call's JSON arguments, as raw JSON text
+		pw, tok := g.password(), g.ghp()
+		env, _ := json.Marshal(map[string]string{"path": ".env", "content": fmt.Sprintf("SMTP_HOST=smtp.example.com\nSMTP_PASSWORD=%s\nGITHUB_TOKEN=%s\nDEBUG=1\n", pw, tok)})
+		add("json-escaped-env", string(env), pw, tok)
+	}
+	for range 12 {
 		// shell exports, as typed in a command or printed by env
 		sec, gh, oa, pw := g.awsSecret(), g.ghPAT(), g.openai(), g.password()
 		add("shell-export", fmt.Sprintf("export AWS_SECRET_ACCESS_KEY=\"%s\"\nexport GH_TOKEN=%s\nexport OPENAI_API_KEY='%s'\nexport PGPASSWORD=%s && psql -h db -U app", sec, gh, oa, pw), sec, gh, oa, pw)

@@ -18,15 +18,16 @@ func ownRules() []*rule {
 			check: notPlaceholder,
 		},
 		{
-			id: "credential-assignment", keywords: credentialWords,
+			id: "credential-assignment", keywords: credentialWords, assign: true,
 			re:    regexp.MustCompile(`(?i)` + credentialName + `\\?["']?[ \t]*(?:=|:)[ \t]*\\?(["'])([^"'\s\\]{8,300})\\?["']`),
 			check: credentialValue, secretGroup: 2,
 		},
 		{
-			id: "credential-line", keywords: credentialWords,
+			id: "credential-line", keywords: credentialWords, assign: true, boundary: true,
 			// NAME=value in .env files and shell commands, NAME: value in
-			// YAML, NAME = value in INI files, unquoted
-			re:    regexp.MustCompile(`(?im)(?:^|[ \t;` + "`" + `]|\\[nrt])(?:export[ \t]+)?` + credentialName + `(?:=|[ \t]*[:=][ \t]+)([^\s"'\\` + "`" + `]{8,300})(?:\s|\\[nrt]|` + "`" + `|$)`),
+			// YAML, NAME = value in INI files, unquoted; the name starts a
+			// line or follows a space (boundary)
+			re:    regexp.MustCompile(`(?i)` + credentialName + `(?:=|[ \t]*[:=][ \t]+)([^\s"'\\` + "`" + `]{8,300})(?:\s|\\[nrt]|` + "`" + `|$)`),
 			check: credentialValue,
 		},
 		{

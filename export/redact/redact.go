@@ -80,47 +80,99 @@ func (r *Redactor) String(s string) string {
 // random enough, and no allowlist may excuse it.
 func (r *Redactor) find(s string) []finding {
 	var out []finding
-	for _, ru := range r.set.index.candidates(s, r.set.rules) {
-		for _, m := range ru.re.FindAllStringSubmatchIndex(s, -1) {
-			start, stop := m[0], m[1]
-			for stop > start && s[stop-1] == '\n' {
-				stop--
+	for _, c := range r.set.index.candidates(s, r.set.rules) {
+		ru := c.rule
+		switch {
+		case c.hits == nil || ru.multiline:
+			out = r.findIn(s, 0, len(s), ru, out)
+		case ru.assign:
+			out = r.findAssign(s, c.hits, ru, out)
+		default:
+			for _, w := range windows(s, c.hits) {
+				out = r.findIn(s, w.start, w.stop, ru, out)
 			}
-			for start < stop && s[start] == '\n' {
-				start++
-			}
-			ss, se := start, stop
-			if g := ru.secretGroup; g > 0 && 2*g+1 < len(m) {
-				if m[2*g] < 0 {
-					continue
-				}
-				ss, se = m[2*g], m[2*g+1]
-			} else if g == 0 {
-				for k := 1; 2*k+1 < len(m); k++ {
-					if m[2*k] >= 0 && m[2*k+1] > m[2*k] {
-						ss, se = m[2*k], m[2*k+1]
-						break
-					}
-				}
-			}
-			secret, match := s[ss:se], s[start:stop]
-			if secret == "" || strings.Contains(secret, Mask) {
-				continue
-			}
-			if ru.check != nil && !ru.check(secret, s[start:stop]) {
-				continue
-			}
-			if ru.entropy != 0 && entropy(secret) <= ru.entropy {
-				continue
-			}
-			line := lineAround(s, start, stop)
-			if r.set.global.excuses(secret, match, line) || excused(ru.allow, secret, match, line) {
-				continue
-			}
-			out = append(out, finding{ss, se, ru.id})
 		}
 	}
 	return out
+}
+
+// findAssign runs an assignment rule from the start of each name holding
+// its keyword and followed by an assignment: anchored, the pattern runs
+// once per name instead of searching the text.
+func (r *Redactor) findAssign(s string, hits []span, ru *rule, out []finding) []finding {
+	last := -1
+	for _, h := range hits {
+		if !assignAfter(s, h.stop) {
+			continue
+		}
+		lo := nameStart(s, h.start, windowBeforeAssign)
+		if lo == last { // api_key: "api" and "key" share a name
+			continue
+		}
+		last = lo
+		if ru.boundary && !atBoundary(s, lo) {
+			continue
+		}
+		hi := min(len(s), h.stop+windowAfter)
+		if m := ru.anchored.FindStringSubmatchIndex(s[lo:hi]); m != nil {
+			out = r.consider(s, lo, m, ru, out)
+		}
+	}
+	return out
+}
+
+// findIn adds the findings of ru in s[lo:hi].
+func (r *Redactor) findIn(s string, lo, hi int, ru *rule, out []finding) []finding {
+	for _, m := range ru.re.FindAllStringSubmatchIndex(s[lo:hi], -1) {
+		out = r.consider(s, lo, m, ru, out)
+	}
+	return out
+}
+
+// consider adds the secret of match m (offsets from lo in s) unless the
+// rule's checks, its entropy or an allowlist excuse it.
+func (r *Redactor) consider(s string, lo int, m []int, ru *rule, out []finding) []finding {
+	for k := range m {
+		if m[k] >= 0 {
+			m[k] += lo
+		}
+	}
+	start, stop := m[0], m[1]
+	for stop > start && s[stop-1] == '\n' {
+		stop--
+	}
+	for start < stop && s[start] == '\n' {
+		start++
+	}
+	ss, se := start, stop
+	if g := ru.secretGroup; g > 0 && 2*g+1 < len(m) {
+		if m[2*g] < 0 {
+			return out
+		}
+		ss, se = m[2*g], m[2*g+1]
+	} else if g == 0 {
+		for k := 1; 2*k+1 < len(m); k++ {
+			if m[2*k] >= 0 && m[2*k+1] > m[2*k] {
+				ss, se = m[2*k], m[2*k+1]
+				break
+			}
+		}
+	}
+	secret, match := s[ss:se], s[start:stop]
+	if secret == "" || strings.Contains(secret, Mask) {
+		return out
+	}
+	if ru.check != nil && !ru.check(secret, match) {
+		return out
+	}
+	if ru.entropy != 0 && entropy(secret) <= ru.entropy {
+		return out
+	}
+	line := lineAround(s, start, stop)
+	if r.set.global.excuses(secret, match, line) || excused(ru.allow, secret, match, line) {
+		return out
+	}
+	return append(out, finding{ss, se, ru.id})
 }
 
 func excused(as []allowlist, secret, match, line string) bool {
