@@ -197,7 +197,9 @@ func escapeProse(src []byte, start, stop int) string {
 	var b strings.Builder
 	for i := start; i < stop; i++ {
 		c := src[i]
-		if escaped(src, i) {
+		// only these three are looked back at: a check on every byte
+		// would be quadratic in a long run of backslashes
+		if (c == '<' || c == '&' || c == '!') && escaped(src, i) {
 			b.WriteByte(c)
 			continue
 		}

@@ -2,7 +2,9 @@ package markdown
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/sesstool/sesstool/session"
 )
@@ -99,5 +101,25 @@ func TestParseTools(t *testing.T) {
 	}
 	if _, err := ParseTools("some"); err == nil {
 		t.Error("ParseTools(some): no error")
+	}
+}
+
+// TestSafeMarkdownLinear: hostile input of a megabyte is escaped in linear
+// time (a long run of backslashes once made every byte look back over it).
+func TestSafeMarkdownLinear(t *testing.T) {
+	for name, s := range map[string]string{
+		"backslashes": strings.Repeat(`\`, 1<<20) + "<b>",
+		"brackets":    strings.Repeat("<", 1<<20),
+		"links":       strings.Repeat("[a](javascript:x) ", 1<<15),
+		"fences":      strings.Repeat("```\n", 1<<14),
+	} {
+		start := time.Now()
+		out := safeMarkdown(s)
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%s: %v for %d bytes", name, d, len(s))
+		}
+		if strings.Contains(out, "<b>") && name != "fences" {
+			t.Errorf("%s: a tag survived", name)
+		}
 	}
 }

@@ -37,6 +37,10 @@ func WriteTools(w io.Writer, t *transcript.Transcript, tools Tools) error {
 	}
 	item("Session", m.ID)
 	item("Directory", m.Cwd)
+	if p := m.Parent; p != nil {
+		item("Parent session", strings.TrimSpace(p.SessionID+" "+p.Path))
+		item("Forked at", p.EntryID)
+	}
 	if !m.Created.T.IsZero() {
 		item("Created", m.Created.T.UTC().Format(time.DateTime)+" UTC")
 	}
@@ -47,6 +51,9 @@ func WriteTools(w io.Writer, t *transcript.Transcript, tools Tools) error {
 		item("Branch", fmt.Sprintf("ending at %s (one of %d)", t.Leaf.ID, st.Branches))
 	}
 	bw.WriteString("\n")
+	if p := m.Parent; p != nil && strings.TrimSpace(p.Summary) != "" {
+		details(bw, "Summary of the parent branch", safeMarkdown(p.Summary)+"\n")
+	}
 	for _, e := range t.Path {
 		if t.Visible(e) {
 			x.entry(e)

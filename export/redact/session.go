@@ -11,7 +11,15 @@ import (
 // Every layout is read into this model and every exporter renders from it,
 // so redaction is the same for all of them.
 func (r *Redactor) Session(s *session.Session) {
-	m := &s.Meta
+	r.Meta(&s.Meta)
+	for _, e := range s.Entries {
+		r.Entry(e)
+	}
+}
+
+// Meta masks the session's own strings, for an exporter that streams
+// entries rather than holding the session (it calls Entry on each).
+func (r *Redactor) Meta(m *session.Meta) {
 	m.Title = r.String(m.Title)
 	m.Cwd = r.String(m.Cwd)
 	m.Raw = nil
@@ -23,12 +31,10 @@ func (r *Redactor) Session(s *session.Session) {
 	for i := range m.Checkpoints {
 		m.Checkpoints[i].Raw = nil
 	}
-	for _, e := range s.Entries {
-		r.entry(e)
-	}
 }
 
-func (r *Redactor) entry(e *session.Entry) {
+// Entry masks one entry's strings, in place, and drops its source bytes.
+func (r *Redactor) Entry(e *session.Entry) {
 	e.Raw = nil
 	e.Title = r.String(e.Title)
 	if m := e.Message; m != nil {

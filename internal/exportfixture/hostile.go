@@ -81,7 +81,8 @@ func HostileSession() *session.Session {
 		msg("h18", "h17", 17, &session.Message{Role: session.Role(all), Content: text(md)}),
 	}
 	return &session.Session{
-		Meta:    session.Meta{ID: all, Title: all, Cwd: "/home/u/" + all, Created: at(0), Provider: all, Model: all},
+		Meta: session.Meta{ID: all, Title: all, Cwd: "/home/u/" + all, Created: at(0), Provider: all, Model: all,
+			Parent: &session.Parent{SessionID: all, Path: "/home/u/" + all, EntryID: all, Summary: md}},
 		Entries: entries,
 	}
 }
