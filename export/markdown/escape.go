@@ -30,7 +30,14 @@ func plain(s string) string {
 			b.WriteString("&lt;")
 		case '&':
 			b.WriteString("&amp;")
-		case '\\', '`', '*', '_', '[', ']', '#', '!', '|', '~', '>', '@':
+		case '_':
+			// inside a word (msg_01, my_proj) it cannot start or end
+			// emphasis: ids and paths stay as they are
+			if i == 0 || i == len(s)-1 || !alnum(s[i-1]) || !alnum(s[i+1]) {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(c)
+		case '\\', '`', '*', '[', ']', '#', '!', '|', '~', '>', '@':
 			b.WriteByte('\\')
 			b.WriteByte(c)
 		case ':':
@@ -50,6 +57,8 @@ func plain(s string) string {
 	}
 	return b.String()
 }
+
+func alnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
 
 // codeSpan shows s (made one line) as inline code, in a backtick run longer
 // than any inside it; code spans never hold HTML.

@@ -49,6 +49,7 @@ func TestPlain(t *testing.T) {
 		{"*x* _y_ `z` [l](u) # ! | ~ \\", `\*x\* \_y\_ \` + "`" + `z\` + "`" + ` \[l\](u) \# \! \| \~ \\`},
 		{"https://x.org www.y.org a@b.c", `https\://x.org www\.y.org a\@b.c`},
 		{"two\n\nlines", "two lines"},
+		{"msg_01 my_proj _x_ a_ _b", `msg_01 my_proj \_x\_ a\_ \_b`},
 	} {
 		if got := plain(tc.in); got != tc.want {
 			t.Errorf("plain(%q) = %q, want %q", tc.in, got, tc.want)
