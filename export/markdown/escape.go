@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"bytes"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -9,7 +10,9 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // Everything from a session is hostile: a transcript is pasted into issues
@@ -85,9 +88,34 @@ func codeSpan(s string) string {
 	return f + s + f
 }
 
-// gfm parses the way GitHub and marked do (tables, strikethrough, task
-// lists, autolinks), so what it calls code is code there too.
-var gfm = goldmark.New(goldmark.WithExtensions(extension.GFM))
+// gfm parses message text the way GitHub and marked will parse the escaped
+// text (tables, strikethrough, task lists), so what it calls code is code
+// there too. It has no HTML and no autolinks: escaping removes them, and a
+// tag that opens an HTML block in the text as written (<style>, <div>)
+// would make the lines after it parse otherwise (an indented line is code
+// after an HTML block, and part of the paragraph after escaped text).
+var gfm = goldmark.New(goldmark.WithParser(parser.NewParser(
+	parser.WithBlockParsers(without(parser.DefaultBlockParsers(), parser.NewHTMLBlockParser())...),
+	parser.WithInlineParsers(without(parser.DefaultInlineParsers(), parser.NewRawHTMLParser(), parser.NewAutoLinkParser())...),
+	parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+)), goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList))
+
+// without is ps less the parsers of the types of drop.
+func without(ps []util.PrioritizedValue, drop ...any) []util.PrioritizedValue {
+	var out []util.PrioritizedValue
+	for _, p := range ps {
+		keep := true
+		for _, d := range drop {
+			if reflect.TypeOf(p.Value) == reflect.TypeOf(d) {
+				keep = false
+			}
+		}
+		if keep {
+			out = append(out, p)
+		}
+	}
+	return out
+}
 
 // headingShift is how far a heading inside a message is demoted: message
 // headings are level 3, so one inside a message is at least level 4.
@@ -114,9 +142,11 @@ func safeMarkdown(s string) string {
 			}
 			return ast.WalkSkipChildren, nil
 		case *ast.CodeSpan:
-			for c := v.FirstChild(); c != nil; c = c.NextSibling() {
-				if t, ok := c.(*ast.Text); ok {
-					acts = append(acts, edit{span{t.Segment.Start, t.Segment.Stop}, "", true})
+			if trustedSpan(src, v) {
+				for c := v.FirstChild(); c != nil; c = c.NextSibling() {
+					if t, ok := c.(*ast.Text); ok {
+						acts = append(acts, edit{span{t.Segment.Start, t.Segment.Stop}, "", true})
+					}
 				}
 			}
 			return ast.WalkSkipChildren, nil
@@ -145,6 +175,29 @@ func safeMarkdown(s string) string {
 }
 
 type span struct{ start, stop int }
+
+// trustedSpan reports whether every renderer sees code span c as code: one
+// on a single line without a pipe. Renderers split table rows into cells
+// before they find code spans, and disagree on spans across lines; the text
+// of any other span is escaped like prose (in the rare span that is code
+// after all, an entity then shows as written, &lt; for <).
+func trustedSpan(src []byte, c *ast.CodeSpan) bool {
+	first, last := -1, -1
+	for n := c.FirstChild(); n != nil; n = n.NextSibling() {
+		t, ok := n.(*ast.Text)
+		if !ok {
+			return false
+		}
+		if first < 0 {
+			first = t.Segment.Start
+		}
+		last = t.Segment.Stop
+	}
+	if first < 0 {
+		return true
+	}
+	return !bytes.ContainsAny(src[first:last], "\n\r|")
+}
 
 // edit replaces src[start:stop] with text, or keeps it as it is (code).
 type edit struct {
@@ -194,36 +247,44 @@ func demote(src []byte, h *ast.Heading) []edit {
 	return es
 }
 
-// unsafeLink finds a link destination (inline or in a reference
-// definition) with its scheme; only http, https and mailto are kept.
-var unsafeLink = regexp.MustCompile(`(?m)(?:\]\s*\(\s*|^[ \t>]*\[[^\]\n]*\]:[ \t]*\n?[ \t>]*)([A-Za-z][A-Za-z0-9+.\-]*)(\\?:)`)
+// unsafeLink finds a link destination with its scheme: after "](" (inline)
+// or "]:" (a reference definition, wherever a list or quote puts it);
+// only http, https and mailto are kept.
+var unsafeLink = regexp.MustCompile(`\][ \t]*[(:][\s>]*(?:&lt;)?([A-Za-z][A-Za-z0-9+.\-]*)(\\?:)`)
 
 // escapeProse escapes src[start:stop], which is outside code: < and & as
-// entities (so no tag, comment or entity is read as HTML), ! before [ (an
-// image becomes a link) and a link's scheme other than http, https or
-// mailto (its colon becomes %3A, a harmless relative address).
+// entities (so no tag, comment or entity is read as HTML), the ! of an
+// image as an entity (it becomes a link), the :// of a bare URL and www.
+// (GFM autolinks, whose ends renderers disagree on, could otherwise take
+// in a backslash or a backquote that keeps HTML or code apart), and a
+// link's scheme other than http, https or mailto (its colon becomes %3A, a
+// harmless relative address). A backslash escaping a < & or ! is dropped
+// with it: the entity shows the same character, and no renderer can part
+// them.
 func escapeProse(src []byte, start, stop int) string {
-	var b strings.Builder
+	b := make([]byte, 0, stop-start+16)
 	for i := start; i < stop; i++ {
 		c := src[i]
-		// only these three are looked back at: a check on every byte
-		// would be quadratic in a long run of backslashes
-		if (c == '<' || c == '&' || c == '!') && escaped(src, i) {
-			b.WriteByte(c)
-			continue
+		special := c == '<' || c == '&' || c == '!' && i+1 < len(src) && src[i+1] == '['
+		if special && i > start && escaped(src, i) {
+			b = b[:len(b)-1] // drop the escaping backslash
 		}
 		switch {
 		case c == '<':
-			b.WriteString("&lt;")
+			b = append(b, "&lt;"...)
 		case c == '&':
-			b.WriteString("&amp;")
-		case c == '!' && i+1 < len(src) && src[i+1] == '[':
-			b.WriteString(`\!`)
+			b = append(b, "&amp;"...)
+		case special: // ![
+			b = append(b, "&#33;"...)
+		case c == ':' && bytes.HasPrefix(src[i:stop], []byte("://")) && !escaped(src, i):
+			b = append(b, `\:`...)
+		case c == '.' && i >= 3 && bytes.EqualFold(src[i-3:i], []byte("www")) && (i == 3 || !alnum(src[i-4])) && !escaped(src, i):
+			b = append(b, `\.`...)
 		default:
-			b.WriteByte(c)
+			b = append(b, c)
 		}
 	}
-	return unsafeLink.ReplaceAllStringFunc(b.String(), func(m string) string {
+	return unsafeLink.ReplaceAllStringFunc(string(b), func(m string) string {
 		sub := unsafeLink.FindStringSubmatchIndex(m)
 		switch strings.ToLower(m[sub[2]:sub[3]]) {
 		case "http", "https", "mailto":
