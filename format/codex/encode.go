@@ -82,9 +82,6 @@ func (e *encoder) header() error {
 	p.Str("originator", "sesstool")
 	p.Str("cli_version", CLIVersion)
 	p.Str("source", "cli")
-	if m.Provider != "" {
-		p.Str("model_provider", m.Provider)
-	}
 	if par := m.Parent; par != nil && par.SessionID != "" {
 		p.Str("forked_from_id", SessionID(&session.Meta{ID: par.SessionID}))
 	}
@@ -110,6 +107,7 @@ func (e *encoder) lossMeta() {
 		}
 	}
 	add(loss.SessionTitle, "Codex keeps thread names in session_index.jsonl, outside the rollout", m.Title != "")
+	add(loss.Provider, "Codex's model_provider names a provider of its own configuration (another one hides the thread from its list)", m.Provider != "")
 	add(loss.SessionModel, "Codex names the model per turn (turn_context), which sesstool does not write", m.Model != "" || m.ThinkingLevel != "")
 	add(loss.ParentPath, "Codex links a fork by the parent's id only", m.Parent != nil && m.Parent.Path != "")
 	add(loss.ParentLink, "Codex links a fork by the parent's id, and the source has none", m.Parent != nil && m.Parent.SessionID == "")
