@@ -311,6 +311,10 @@ func (e *encoder) output(t session.Time, callID, text string, isError bool) {
 
 // imageURL is an image as Codex keeps it: a data: URL, or the URL itself.
 func (e *encoder) imageURL(b session.Block) (string, bool) {
+	if b.Type == session.BlockFile && !strings.HasPrefix(b.MimeType, "image/") {
+		e.lost.Add(loss.Block(b.Type), loss.Dropped, "Codex's messages hold images, not other files", 1)
+		return "", false
+	}
 	switch {
 	case b.Data != "":
 		mime := b.MimeType

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -22,21 +23,33 @@ func (Format) DefaultStore() string {
 	return format.InHome(".codex")
 }
 
-// isHome reports whether dir is a Codex home: a directory with a sessions/
-// or archived_sessions/ folder, or a session_index.jsonl.
+// isHome reports whether dir is a Codex home: a session_index.jsonl, or a
+// sessions/ or archived_sessions/ folder holding Codex's year folders or
+// rollout files (other agents keep a sessions/ folder too).
 func isHome(dir string) bool {
 	fi, err := os.Stat(dir)
 	if err != nil || !fi.IsDir() {
 		return false
 	}
+	if fi, err := os.Stat(filepath.Join(dir, IndexFile)); err == nil && fi.Mode().IsRegular() {
+		return true
+	}
 	for _, sub := range []string{SessionsDir, ArchivedDir} {
-		if fi, err := os.Stat(filepath.Join(dir, sub)); err == nil && fi.IsDir() {
-			return true
+		ents, err := os.ReadDir(filepath.Join(dir, sub))
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			n := e.Name()
+			if e.IsDir() && yearDir.MatchString(n) || !e.IsDir() && strings.HasPrefix(n, "rollout-") {
+				return true
+			}
 		}
 	}
-	_, err = os.Stat(filepath.Join(dir, IndexFile))
-	return err == nil
+	return false
 }
+
+var yearDir = regexp.MustCompile(`^[0-9]{4}$`)
 
 // Sessions lists the one session a rollout file holds, or every rollout
 // of a Codex home (sessions/ then archived_sessions/, by path).
