@@ -95,15 +95,20 @@ func extras(obj gjson.Result, skip ...string) session.Extras {
 }
 
 // decoder turns records into entries; it carries what later lines need:
-// the model the last turn_context named.
+// the model the last turn_context named, and the session's start, the
+// time of the lines written before Codex timed each line.
 type decoder struct {
 	model string
+	start session.Time
 }
 
 // entry is the model entry for one record after the header.
 func (d *decoder) entry(rec record, raw []byte, line int) *session.Entry {
 	e := &session.Entry{Source: session.Source{Origin: Name, Raw: raw, Line: line}}
 	e.Time, _ = session.ParseTime(rec.time)
+	if rec.time == "" && rec.bare {
+		e.Time = d.start
+	}
 	p := rec.payload
 	switch rec.typ {
 	case "response_item":
@@ -159,7 +164,16 @@ func (d *decoder) item(e *session.Entry, p gjson.Result) {
 		if string(e.Message.Role) != role {
 			e.Message.SourceRole = role
 		}
-		e.Message.Extra = extras(p, "type", "role", "content")
+		x := extras(p, "type", "role", "content")
+		if e.Message.Role != session.RoleAssistant {
+			e.Message.Extra = x
+			break
+		}
+		// A reply gathers several items into one message: each item's
+		// own members (phase, id) stay with its blocks.
+		for i := range e.Message.Content {
+			e.Message.Content[i].Extra = append(e.Message.Content[i].Extra, x...)
+		}
 	case "reasoning":
 		b := session.Block{Type: session.BlockThinking, Text: reasoningText(p)}
 		if enc := p.Get("encrypted_content"); enc.Exists() {

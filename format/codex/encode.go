@@ -50,6 +50,9 @@ func (e *encoder) ts(t session.Time) string {
 		e.clock = t
 	}
 	if e.clock.T.IsZero() {
+		e.clock = e.meta.Created
+	}
+	if e.clock.T.IsZero() {
 		return mapping.ISO(time.Unix(0, 0))
 	}
 	return mapping.ISO(e.clock.T)
@@ -122,6 +125,12 @@ func (e *encoder) entry(en *session.Entry) error {
 		e.line(wrap(e.ts(en.Time), en.Raw))
 	case native(en):
 		e.ts(en.Time)
+		if n, ok := en.Private.(*replyNote); ok {
+			for _, l := range n.lines {
+				e.line(l)
+			}
+			break
+		}
 		e.line(en.Raw)
 	case en.Kind == session.KindMessage && en.Message != nil:
 		e.lost.Add(loss.EntryField, loss.Dropped, "Codex's lines have no slot for the source's other fields", en.Unknown())
@@ -263,8 +272,8 @@ func (e *encoder) assistant(en *session.Entry, m *session.Message) {
 		ev.Str("type", "agent_message").Str("message", strings.Join(said, "\n"))
 		e.rec(en.Time, "event_msg", ev.Bytes())
 	}
-	if m.Usage != nil {
-		e.usage(en.Time, m.Usage)
+	if u := m.Usage; u != nil && (u.Input|u.Output|u.CacheRead|u.CacheWrite|u.Reasoning != 0 || u.Total != nil && *u.Total != 0) {
+		e.usage(en.Time, u) // a reply with no tokens counted has no token_count
 	}
 }
 

@@ -64,7 +64,7 @@ func readDoc(name string, r io.Reader, c io.Closer) (session.Reader, error) {
 	meta.Extra = append(meta.Extra, extras(v, "session", "items")...)
 	meta.Line = 0
 	out := &session.Session{Meta: *meta}
-	var d decoder
+	d := decoder{start: meta.Created}
 	prev := ""
 	i := 0
 	v.Get("items").ForEach(func(_, it gjson.Result) bool {

@@ -13,27 +13,35 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// holdMax bounds the entries held back while the reader waits for the
-// token_count event that carries an assistant reply's usage; past it the
-// entries go out without usage, so memory stays bounded.
-const holdMax = 256
+// groupMax bounds the lines one assistant reply gathers; past it the
+// reply is cut in two, so memory stays bounded.
+const groupMax = 256
 
-// reader streams a rollout: the session_meta line becomes the Meta, every
-// later line one Entry, in file order.
+// reader streams a rollout: the session_meta line becomes the Meta; every
+// later line one Entry, in file order, except that one assistant reply,
+// which Codex writes as a run of items (reasoning, message, calls) with its
+// events (agent_message, agent_reasoning, token_count) among them, is one
+// assistant message whose note keeps every line of the run.
 type reader struct {
 	name   string
 	lines  *jsonl.Reader
 	closer io.Closer
 	meta   *session.Meta
 	dec    decoder
-	n      int // entries given ids so far
 
-	held      []*session.Entry // entries since the last assistant reply, awaiting its usage
-	assistant int              // index in held of the reply usage goes to; -1 for none
+	reply     *session.Entry // the assistant reply being gathered, or nil
+	note      *replyNote
 	lastTotal string           // the previous token_count's total_token_usage, to skip repeats
 	out       []*session.Entry // entries ready to be returned
 	eof       bool
 	prev      string // the previous entry's id
+}
+
+// replyNote keeps the lines an assistant reply was read from, for this
+// layout's writer. The events among them repeat what the items say, so
+// another layout loses nothing by their absence.
+type replyNote struct {
+	lines [][]byte
 }
 
 func newReader(name string, r io.Reader, c io.Closer) (session.Reader, error) {
@@ -43,7 +51,7 @@ func newReader(name string, r io.Reader, c io.Closer) (session.Reader, error) {
 	} else if doc {
 		return readDoc(name, br, c)
 	}
-	rd := &reader{name: name, lines: jsonl.NewReader(br), closer: c, assistant: -1}
+	rd := &reader{name: name, lines: jsonl.NewReader(br), closer: c}
 	l, err := rd.lines.NextNonBlank()
 	if errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%s: empty file, not a Codex rollout", name)
@@ -64,6 +72,7 @@ func newReader(name string, r io.Reader, c io.Closer) (session.Reader, error) {
 		return nil, fmt.Errorf("%s:%d: session_meta has no id", name, l.N)
 	}
 	rd.meta.Title = threadName(homeOf(name), rd.meta.ID)
+	rd.dec.start = rd.meta.Created
 	return rd, nil
 }
 
@@ -88,7 +97,7 @@ func (r *reader) fill() error {
 	l, err := r.lines.NextNonBlank()
 	if errors.Is(err, io.EOF) {
 		r.eof = true
-		r.release()
+		r.close()
 		return nil
 	}
 	if err != nil {
@@ -99,43 +108,87 @@ func (r *reader) fill() error {
 	}
 	raw := bytes.Clone(l.Bytes) // the jsonl buffer is reused by the next call
 	rec := classify(gjson.ParseBytes(raw), false)
-	e := r.dec.entry(rec, raw, l.N)
-	r.n++
-	e.ID = session.DerivedID(r.meta.ID, l.N, nil)
-	e.ParentID, r.prev = r.prev, e.ID
-	r.hold(e, rec)
+	switch {
+	case replyItem(rec):
+		e := r.dec.entry(rec, raw, l.N)
+		if r.reply == nil || len(r.note.lines) >= groupMax {
+			r.close()
+			r.open(e, l.N)
+		} else {
+			r.reply.Message.Content = append(r.reply.Message.Content, e.Message.Content...)
+		}
+		r.note.lines = append(r.note.lines, raw)
+	case r.reply != nil && replyEvent(rec) && len(r.note.lines) < groupMax:
+		r.note.lines = append(r.note.lines, raw)
+		if rec.payload.Get("type").String() == "token_count" {
+			r.usage(rec.payload.Get("info"))
+		}
+	default:
+		r.close()
+		e := r.dec.entry(rec, raw, l.N)
+		r.emit(e, l.N)
+	}
 	return nil
 }
 
-// hold queues e; an assistant reply waits for the token_count that gives
-// its usage.
-func (r *reader) hold(e *session.Entry, rec record) {
-	if rec.typ == "event_msg" && rec.payload.Get("type").String() == "token_count" {
-		r.usage(rec.payload.Get("info"))
-		r.held = append(r.held, e)
-		r.release()
+// replyItem reports whether rec is an item of an assistant reply.
+func replyItem(rec record) bool {
+	if rec.typ != "response_item" {
+		return false
+	}
+	switch rec.payload.Get("type").String() {
+	case "reasoning", "function_call", "custom_tool_call", "local_shell_call", "web_search_call", "tool_search_call", "image_generation_call":
+		return true
+	case "message":
+		return rec.payload.Get("role").String() == "assistant"
+	}
+	return false
+}
+
+// replyEvent reports whether rec is an event Codex writes among a reply's
+// items, repeating them (agent_message, agent_reasoning) or counting its
+// tokens.
+func replyEvent(rec record) bool {
+	if rec.typ != "event_msg" {
+		return false
+	}
+	switch rec.payload.Get("type").String() {
+	case "agent_message", "agent_reasoning", "agent_reasoning_raw_content", "token_count":
+		return true
+	}
+	return false
+}
+
+// open starts gathering a reply at e, read from line n.
+func (r *reader) open(e *session.Entry, n int) {
+	r.reply, r.note = e, &replyNote{}
+	e.Private = r.note
+	e.Type = "reply"
+	e.ID = session.DerivedID(r.meta.ID, n, nil)
+}
+
+// close hands out the reply being gathered.
+func (r *reader) close() {
+	if r.reply == nil {
 		return
 	}
-	if e.Kind == session.KindMessage && e.Message.Role == session.RoleAssistant {
-		r.assistant = len(r.held)
-	}
-	r.held = append(r.held, e)
-	if r.assistant < 0 || len(r.held) >= holdMax {
-		r.release()
-	}
+	e := r.reply
+	r.reply, r.note = nil, nil
+	e.ParentID, r.prev = r.prev, e.ID
+	r.out = append(r.out, e)
 }
 
-// release hands every held entry out.
-func (r *reader) release() {
-	r.out = append(r.out, r.held...)
-	r.held, r.assistant = nil, -1
+func (r *reader) emit(e *session.Entry, n int) {
+	e.ID = session.DerivedID(r.meta.ID, n, nil)
+	e.ParentID, r.prev = r.prev, e.ID
+	r.out = append(r.out, e)
 }
 
-// usage puts a token_count's last_token_usage on the reply it follows. A
+// usage adds a token_count's last_token_usage to the reply it follows. A
 // token_count that repeats the previous total (Codex writes one again on
 // some events) counts nothing, as ccusage does.
 func (r *reader) usage(info gjson.Result) {
-	if !info.IsObject() || r.assistant < 0 {
+	if !info.IsObject() {
 		return
 	}
 	total := info.Get("total_token_usage").Raw
@@ -148,13 +201,22 @@ func (r *reader) usage(info gjson.Result) {
 		return
 	}
 	in, cached := last.Get("input_tokens").Int(), last.Get("cached_input_tokens").Int()
-	u := &session.Usage{Input: in - cached, CacheRead: cached, Output: last.Get("output_tokens").Int(),
-		Reasoning: last.Get("reasoning_output_tokens").Int()}
+	u := r.reply.Message.Usage
+	if u == nil {
+		u = &session.Usage{}
+		r.reply.Message.Usage = u
+	}
+	u.Input += in - cached
+	u.CacheRead += cached
+	u.Output += last.Get("output_tokens").Int()
+	u.Reasoning += last.Get("reasoning_output_tokens").Int()
 	if t := last.Get("total_tokens"); t.Exists() {
 		n := t.Int()
+		if u.Total != nil {
+			n += *u.Total
+		}
 		u.Total = &n
 	}
-	r.held[r.assistant].Message.Usage = u
 }
 
 func (r *reader) Close() error {
