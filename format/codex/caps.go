@@ -23,8 +23,8 @@ var caps = format.Caps{
 	// OpenCode file with data an input_image.
 	BlocksConverted: []session.BlockType{session.BlockToolResult, session.BlockFile},
 	ImagesOn:        []session.Role{session.RoleUser},
-	Usage:           true,
-	IDs:             format.IDUUID, Times: format.TimeISO,
+	Usage:           true, CacheWriteAsInput: true,
+	IDs: format.IDUUID, Times: format.TimeISO,
 }
 
 // Caps declares what the layout holds.

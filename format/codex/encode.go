@@ -197,13 +197,10 @@ func (e *encoder) message(en *session.Entry) {
 		}
 		e.lossBlock(b)
 	}
-	if len(items) == 0 {
-		return
-	}
 	var o jsonx.Obj
 	o.Str("type", "message").Str("role", role).Raw("content", jsonx.Arr(items))
 	e.rec(en.Time, "response_item", o.Bytes())
-	if m.Role == session.RoleUser {
+	if m.Role == session.RoleUser && len(items) > 0 {
 		var ev jsonx.Obj
 		imgs := make([][]byte, len(images))
 		for i, u := range images {
@@ -267,6 +264,11 @@ func (e *encoder) assistant(en *session.Entry, m *session.Message) {
 		e.lossBlock(b)
 	}
 	flush()
+	if len(m.Content) == 0 {
+		var o jsonx.Obj
+		o.Str("type", "message").Str("role", "assistant").Raw("content", []byte("[]"))
+		e.rec(en.Time, "response_item", o.Bytes())
+	}
 	if len(said) > 0 {
 		var ev jsonx.Obj
 		ev.Str("type", "agent_message").Str("message", strings.Join(said, "\n"))
@@ -288,6 +290,9 @@ func (e *encoder) usage(t session.Time, u *session.Usage) {
 	}
 	for i := range last {
 		e.total[i] += last[i]
+	}
+	if u.CacheWrite != 0 {
+		e.lost.Add(loss.Usage, loss.Converted, "Codex has no cache-write count: cache writes are counted as input", 1)
 	}
 	if u.Cost != nil {
 		e.lost.Add(loss.Usage, loss.Dropped, "Codex keeps token counts, not cost", 1)

@@ -31,6 +31,7 @@ type reader struct {
 
 	reply     *session.Entry // the assistant reply being gathered, or nil
 	note      *replyNote
+	said      bool             // the reply's last item is a message
 	lastTotal string           // the previous token_count's total_token_usage, to skip repeats
 	out       []*session.Entry // entries ready to be returned
 	eof       bool
@@ -111,13 +112,16 @@ func (r *reader) fill() error {
 	switch {
 	case replyItem(rec):
 		e := r.dec.entry(rec, raw, l.N)
-		if r.reply == nil || len(r.note.lines) >= groupMax {
+		if r.reply == nil || len(r.note.lines) >= groupMax || r.said && rec.payload.Get("type").String() == "message" {
 			r.close()
 			r.open(e, l.N)
 		} else {
 			r.reply.Message.Content = append(r.reply.Message.Content, e.Message.Content...)
 		}
 		r.note.lines = append(r.note.lines, raw)
+		// Two assistant messages in a row, with nothing between but
+		// events, are two replies.
+		r.said = rec.payload.Get("type").String() == "message"
 	case r.reply != nil && replyEvent(rec) && len(r.note.lines) < groupMax:
 		r.note.lines = append(r.note.lines, raw)
 		if rec.payload.Get("type").String() == "token_count" {
