@@ -121,6 +121,9 @@ func (e *encoder) lossMeta() {
 // entry writes one entry's lines.
 func (e *encoder) entry(en *session.Entry) error {
 	switch {
+	case en.Origin == Name && (en.Sidechain != "" || en.Kind == session.KindSubagent || en.Kind == session.KindSubagentEnd):
+		// A sub-agent's run read along with its parent: it is written
+		// from its own rollout.
 	case native(en) && e.doc:
 		e.line(wrap(e.ts(en.Time), en.Raw))
 	case native(en):

@@ -36,6 +36,7 @@ type reader struct {
 	out       []*session.Entry // entries ready to be returned
 	eof       bool
 	prev      string // the previous entry's id
+	child     bool   // a sub-agent's rollout read into its parent: no runs of its own
 }
 
 // replyNote keeps the lines an assistant reply was read from, for this
@@ -99,6 +100,9 @@ func (r *reader) fill() error {
 	if errors.Is(err, io.EOF) {
 		r.eof = true
 		r.close()
+		if !r.child {
+			r.out = append(r.out, r.runs(r.prev)...)
+		}
 		return nil
 	}
 	if err != nil {
