@@ -13,9 +13,13 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// groupMax bounds the lines one assistant reply gathers; past it the
-// reply is cut in two, so memory stays bounded.
-const groupMax = 256
+// groupMax and groupBytes bound the lines one assistant reply gathers;
+// past them the reply is cut in two, so memory stays bounded whatever the
+// lines' size.
+const (
+	groupMax   = 256
+	groupBytes = 16 << 20
+)
 
 // reader streams a rollout: the session_meta line becomes the Meta; every
 // later line one Entry, in file order, except that one assistant reply,
@@ -44,6 +48,15 @@ type reader struct {
 // another layout loses nothing by their absence.
 type replyNote struct {
 	lines [][]byte
+	size  int
+}
+
+// full reports whether the reply may gather no more lines.
+func (n *replyNote) full() bool { return len(n.lines) >= groupMax || n.size >= groupBytes }
+
+func (n *replyNote) add(l []byte) {
+	n.lines = append(n.lines, l)
+	n.size += len(l)
 }
 
 func newReader(name string, r io.Reader, c io.Closer) (session.Reader, error) {
@@ -116,18 +129,18 @@ func (r *reader) fill() error {
 	switch {
 	case replyItem(rec):
 		e := r.dec.entry(rec, raw, l.N)
-		if r.reply == nil || len(r.note.lines) >= groupMax || r.said && rec.payload.Get("type").String() == "message" {
+		if r.reply == nil || r.note.full() || r.said && rec.payload.Get("type").String() == "message" {
 			r.close()
 			r.open(e, l.N)
 		} else {
 			r.reply.Message.Content = append(r.reply.Message.Content, e.Message.Content...)
 		}
-		r.note.lines = append(r.note.lines, raw)
+		r.note.add(raw)
 		// Two assistant messages in a row, with nothing between but
 		// events, are two replies.
 		r.said = rec.payload.Get("type").String() == "message"
-	case r.reply != nil && replyEvent(rec) && len(r.note.lines) < groupMax:
-		r.note.lines = append(r.note.lines, raw)
+	case r.reply != nil && replyEvent(rec) && !r.note.full():
+		r.note.add(raw)
 		if rec.payload.Get("type").String() == "token_count" {
 			r.usage(rec.payload.Get("info"))
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/idset"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/schema"
 	"github.com/sesstool/sesstool/session"
@@ -62,7 +63,7 @@ func (f Format) ValidateReader(name string, r io.Reader, rep *report.Report, opt
 	if err != nil {
 		return err
 	}
-	rules := &rules{path: name, rep: rep, schema: sch, calls: map[string]bool{}}
+	rules := &rules{path: name, rep: rep, schema: sch}
 	j := validate.JSONL{Path: name, Rules: rules, Report: rep, Workers: opt.Workers}
 	if _, err := j.Run(p); err != nil {
 		return err
@@ -102,7 +103,7 @@ type rules struct {
 
 	lines   int
 	entries int
-	calls   map[string]bool // call ids of the calls seen so far
+	calls   idset.Index // call ids of the calls seen so far -> line; a few bytes each, so memory stays flat
 }
 
 func (r *rules) Schema(gjson.Result) *jsonschema.Schema { return r.schema }
@@ -168,7 +169,7 @@ func (r *rules) item(l validate.Line, rec record) {
 		return
 	}
 	if id := p.Get("call_id"); id.Type == gjson.String && strings.HasSuffix(typ, "_call") {
-		r.calls[strings.Clone(id.String())] = true
+		r.calls.Put(id.String(), int32(l.N))
 	}
 	if typ == "function_call" {
 		if a := p.Get("arguments"); a.Type == gjson.String && !gjson.Valid(a.String()) {
@@ -176,11 +177,13 @@ func (r *rules) item(l validate.Line, rec record) {
 		}
 	}
 	if strings.HasSuffix(typ, "_call_output") {
-		if id := p.Get("call_id"); id.Type == gjson.String && !r.calls[id.String()] {
+		if id := p.Get("call_id"); id.Type == gjson.String && !r.known(id.String()) {
 			r.rep.Warnf(r.path, l.N, at+"/call_id", "unknown-call", "call_id %q names no earlier call (Codex sends the output to the model without its call)", id.String())
 		}
 	}
 }
+
+func (r *rules) known(id string) bool { _, ok := r.calls.Get(id); return ok }
 
 func (r *rules) Finish() {
 	if r.lines == 0 {
