@@ -232,7 +232,9 @@ func content(c gjson.Result) []session.Block {
 	return out
 }
 
-// image reads an input_image item: a data: URL becomes inline data.
+// image reads an input_image item: a data: URL becomes an image with
+// inline data, an http(s) URL an image known only by where it is (a file
+// block, as goat's image_url is).
 func image(it gjson.Result) session.Block {
 	b := session.Block{Type: session.BlockImage, Extra: extras(it, "type", "image_url")}
 	u := it.Get("image_url").String()
@@ -244,8 +246,13 @@ func image(it gjson.Result) session.Block {
 			}
 		}
 	}
-	b.URL = u
-	return b
+	if strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://") {
+		b.Type, b.URL = session.BlockFile, u
+		return b
+	}
+	// Neither data nor a URL (a sanitized copy's placeholder): a block of
+	// its own, which other layouts name as lost.
+	return session.Block{Type: "input_image", Extra: extras(it, "type")}
 }
 
 // reasoningText joins a reasoning item's summary and content texts.

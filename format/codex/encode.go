@@ -328,7 +328,7 @@ func (e *encoder) output(t session.Time, callID, text string, isError bool) {
 
 // imageURL is an image as Codex keeps it: a data: URL, or the URL itself.
 func (e *encoder) imageURL(b session.Block) (string, bool) {
-	if b.Type == session.BlockFile && !strings.HasPrefix(b.MimeType, "image/") {
+	if b.Type == session.BlockFile && b.MimeType != "" && !strings.HasPrefix(b.MimeType, "image/") {
 		e.lost.Add(loss.Block(b.Type), loss.Dropped, "Codex's messages hold images, not other files", 1)
 		return "", false
 	}
