@@ -128,6 +128,14 @@ func threadName(home, id string) string {
 	if home == "" || id == "" {
 		return ""
 	}
+	if name := indexName(home, id); name != "" {
+		return name
+	}
+	return stateTitle(home, id)
+}
+
+// indexName is the last name session_index.jsonl gives thread id, or "".
+func indexName(home, id string) string {
 	fh, err := os.Open(filepath.Join(home, IndexFile))
 	if err != nil {
 		return ""
@@ -147,9 +155,6 @@ func threadName(home, id string) string {
 		if v.Get("id").String() == id && v.Get("thread_name").Type == gjson.String {
 			name = v.Get("thread_name").String()
 		}
-	}
-	if name == "" {
-		name = stateTitle(home, id)
 	}
 	return name
 }
