@@ -100,6 +100,21 @@ for s in $SIZES; do
   fi
 done
 
+# Codex: a real rollout (encrypted reasoning, tool outputs) replicated to
+# the largest size, validated against sesstool's codex schemas.
+cxsample="$shared/real-world/codex/codemie-ai+codemie-code__rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl"
+if [ -f "$cxsample" ]; then
+  f="$out/codex-$big.jsonl"
+  [ -f "$f" ] || "$out/gen" codex -size "$big" -o "$f" "$cxsample" || die "gen codex"
+  warm "$f"
+  read -r tw tc tr < <(measure "validate codex $big" "$st" validate "$f")
+  row "sesstool validate" "$big Codex rollout ($(mb "$f") MB)" "$tw" "$tc" "$tr" "$(rate "$(mb "$f")" "$tw") MB/s"
+  target "validate $big Codex: at least 300 MB/s" "$(mb "$f") / $tw" 300 ">=" " MB/s"
+  target "validate $big Codex: peak RSS at most 64 MiB" "$tr" 64 "<=" " MiB"
+else
+  echo "bench: $cxsample not found: no Codex rows" >&2
+fi
+
 sizes2=$(printf '%s\n' 100MB "$big" | uniq)
 for s in $sizes2; do
   v1="$out/tree-$s.v1.jsonl"

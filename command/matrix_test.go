@@ -58,10 +58,14 @@ var matrixSamples = []sample{
 	{"tree/prompt-cache-replay", "tree", "shared/pi/earendil-pi_prompt-cache-replay-session.v1.jsonl", "file"},
 	{"tree/before-compaction", "tree", "shared/pi/pi-mono_before-compaction.v1.jsonl", "file"},
 	{"tree/large-session", "tree", "shared/pi/pi-mono_large-session.v1.jsonl", "file"},
+	{"codex/main", "codex", "codex/home/sessions/2026/03/04/rollout-2026-03-04T10-00-00-0195f0a0-0000-7000-8000-000000000001.jsonl", "file"},
+	{"codex/fork", "codex", "codex/home/sessions/2026/03/04/rollout-2026-03-04T11-00-00-0195f0a0-0000-7000-8000-000000000003.jsonl", "file"},
+	{"codex/pre-wrapper", "codex", "codex/pre-wrapper.jsonl", "file"},
+	{"codex/ts-era", "codex", "codex/ts-era.json", ""},
 }
 
 // matrixTargets are the writable layouts, in table order.
-var matrixTargets = []string{"tree", "flat", "ash", "opencode", "opencode-export", "goat"}
+var matrixTargets = []string{"tree", "flat", "ash", "opencode", "opencode-export", "goat", "codex"}
 
 func haveLayout(name string) bool { _, err := registry.Lookup(name); return err == nil }
 
@@ -402,6 +406,7 @@ type capability struct {
 	anyImages  bool // inline images in every role
 	files      bool // files by URL
 	usage      bool
+	cwAsInput  bool // cache writes are counted as input
 	cost       bool
 	isError    bool
 	lastText   bool // an assistant message keeps only its last text block
@@ -423,9 +428,12 @@ func (c capability) and(d capability) capability {
 	}
 	r.thinking, r.images, r.anyImages, r.files = c.thinking && d.thinking, c.images && d.images, c.anyImages && d.anyImages, c.files && d.files
 	r.usage, r.cost, r.isError = c.usage && d.usage, c.cost && d.cost, c.isError && d.isError
+	r.cwAsInput = c.cwAsInput || d.cwAsInput
 	r.lastText = c.lastText || d.lastText
 	r.compaction = c.compaction && d.compaction
-	r.asUser = c.asUser || d.asUser
+	// A message of a role b (d) lacks meets b's writer first: b's
+	// fallback decides whether it comes back as a user message.
+	r.asUser = d.asUser
 	return r
 }
 
@@ -448,7 +456,7 @@ func holdsOf(c format.Caps) capability {
 	kinds[session.KindCompaction] = compaction
 	return capability{roles: set(c.Roles...), kinds: kinds,
 		thinking: c.HoldsBlock(session.BlockThinking), images: c.ImagesFor(user), anyImages: c.HoldsBlock(session.BlockImage) && c.ImagesOn == nil,
-		files: c.HoldsBlock(session.BlockFile), usage: c.Usage, cost: c.Cost, isError: c.IsError, lastText: c.LastText,
+		files: c.HoldsBlock(session.BlockFile), usage: c.Usage, cwAsInput: c.CacheWriteAsInput, cost: c.Cost, isError: c.IsError, lastText: c.LastText,
 		compaction: compaction, asUser: c.Fallback == format.FallbackUser, toolCallOn: set(c.ToolCallOn...)}
 }
 
@@ -565,9 +573,15 @@ func itemsOf(e *session.Entry, c capability) []item {
 	}
 	it.Text = strings.Join(texts, "\n")
 	it.Thinking = strings.Join(thinking, "\n")
-	if c.usage && m.Usage != nil && role == assistant {
+	// Zero tokens say nothing: a layout that writes no usage for them
+	// (Codex writes no token_count) loses nothing.
+	if u := m.Usage; c.usage && u != nil && role == assistant && u.Input|u.Output|u.CacheRead|u.CacheWrite|int64(u.TotalTokens()) != 0 {
 		u := m.Usage
-		it.Usage = fmt.Sprintf("in %d out %d cache %d/%d", u.Input, u.Output, u.CacheRead, u.CacheWrite)
+		in, write := u.Input, u.CacheWrite
+		if c.cwAsInput {
+			in, write = in+write, 0
+		}
+		it.Usage = fmt.Sprintf("in %d out %d cache %d/%d", in, u.Output, u.CacheRead, write)
 		if c.cost && u.Cost != nil {
 			it.Usage += fmt.Sprintf(" $%.9f", math.Round(u.Cost.Total*1e9)/1e9)
 		}

@@ -56,7 +56,10 @@ type Caps struct {
 	// Usage, Cost, IsError, StopReason, MessageModel, Title, SessionModel:
 	// per-message and per-session data it keeps.
 	Usage, Cost, IsError, StopReason, MessageModel bool
-	Title, SessionModel                            bool
+	// CacheWriteAsInput: its token counts have no cache-write count, and
+	// count cache writes as input (Codex, as OpenAI's usage does).
+	CacheWriteAsInput   bool
+	Title, SessionModel bool
 	// IDs and Times name the layout's own spelling of entry ids and times,
 	// which a writer derives for a session from another layout.
 	IDs   IDStyle

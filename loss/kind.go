@@ -40,7 +40,10 @@ const (
 	ToolCall   Kind = "tool-call"
 	ToolResult Kind = "tool-result"
 	Signature  Kind = "thinking-signature"
-	FileName   Kind = "file-name"
+	// Opaque data only the provider can read (Codex's encrypted
+	// reasoning), kept by its own layout only.
+	EncryptedReasoning Kind = "encrypted-reasoning"
+	FileName           Kind = "file-name"
 
 	// Per-message data.
 	Usage           Kind = "usage"
@@ -77,7 +80,7 @@ var Kinds = []Kind{
 	Branch, OffPath, Sidechain,
 	CustomMessage, CompactionEntry, Compaction, FirstKept,
 	CompactionTokensAfter, CompactionDetails, CompactionBranch,
-	ToolCall, ToolResult, Signature, FileName,
+	ToolCall, ToolResult, Signature, EncryptedReasoning, FileName,
 	Usage, ReasoningTokens, MessageModel, MessageAPI, MessageDetails, MessageAuthor, MessageTokens, StopReason, IsError,
 	SessionTitle, SessionModel, Provider, ThinkingLevel, Checkpoint, CheckpointBlob, ParentLink, ParentPath, ChildSession,
 	SessionField, EntryField, MessageField, BlockField,

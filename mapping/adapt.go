@@ -154,6 +154,11 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 // message's role) nor converts.
 func (a *adapted) blocks(e *session.Entry) *session.Entry {
 	m := e.Message
+	for i := range m.Content {
+		if k, n := m.Content[i].Opaque(); n > 0 {
+			a.lost.Add(loss.Kind(k), loss.Dropped, "only "+m.Content[i].Origin+" can carry it; "+a.layout+" writes the block without it", n)
+		}
+	}
 	keep := func(b session.Block) bool {
 		if b.Type == session.BlockImage && a.to.HoldsBlock(b.Type) {
 			return a.to.ImagesFor(m.Role)

@@ -49,3 +49,19 @@ func (b *Block) Unknown() int { return len(b.Extra) + b.Unmodelled() }
 
 // Unknown is Entry.Unknown for a session's own data.
 func (m *Meta) Unknown() int { return len(m.Extra) + m.Unmodelled() }
+
+// Opaque is implemented by a Private value that carries data only its
+// provider can read (Codex's encrypted reasoning): its layout writes it
+// back byte for byte, and any other counts it as lost under the kind it
+// names (a loss kind of package loss) rather than as an unknown field.
+type Opaque interface {
+	Opaque() (kind string, n int)
+}
+
+// Opaque is the named loss s's Private note carries, if any.
+func (s *Source) Opaque() (kind string, n int) {
+	if o, ok := s.Private.(Opaque); ok {
+		return o.Opaque()
+	}
+	return "", 0
+}

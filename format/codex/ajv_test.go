@@ -1,0 +1,49 @@
+package codex_test
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sesstool/sesstool/internal/peers"
+	"github.com/sesstool/sesstool/internal/shared"
+)
+
+// TestSchemasInAjv proves the schema folder works as it is in a standard
+// validator: ajv loads every schema by $id and checks each line of the
+// samples, the real rollouts and the invalid cases against
+// codex/v1/line.json, and agrees with sesstool on which the schema refuses.
+func TestSchemasInAjv(t *testing.T) {
+	node, script := peers.Ajv(t)
+	dir := "../../schema/codex/v1"
+	cases := []struct {
+		file  string
+		valid bool
+	}{
+		{"../../testdata/samples/codex/pre-wrapper.jsonl", true},
+		{"testdata/invalid/schema.jsonl", false},
+		{"testdata/invalid/no-meta.jsonl", true}, // every line is valid; the header rule is sesstool's
+	}
+	home, _ := filepath.Glob("../../testdata/samples/codex/home/sessions/*/*/*/*.jsonl")
+	real, _ := filepath.Glob(filepath.Join(shared.Dir(), "real-world", "codex", "*.jsonl"))
+	if len(home) < 3 {
+		t.Fatalf("only %d sample rollouts", len(home))
+	}
+	for _, f := range append(home, real...) {
+		cases = append(cases, struct {
+			file  string
+			valid bool
+		}{f, true})
+	}
+	for _, c := range cases {
+		out, err := exec.Command(node, script, dir, filepath.Join(dir, "line.json"), c.file).CombinedOutput()
+		got := strings.TrimSpace(string(out))
+		if c.valid && (err != nil || !strings.HasSuffix(got, " 0 invalid")) {
+			t.Errorf("%s: ajv rejects a valid rollout: %v: %s", c.file, err, got)
+		}
+		if !c.valid && (err == nil || strings.HasSuffix(got, " 0 invalid")) {
+			t.Errorf("%s: ajv accepts an invalid rollout: %v: %s", c.file, err, got)
+		}
+	}
+}

@@ -1,0 +1,31 @@
+package codex
+
+import (
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/session"
+)
+
+// caps is what a rollout holds: one line of messages (user, assistant,
+// developer and system messages, reasoning, tool calls and their outputs)
+// and compactions, with token counts. Reasoning's encrypted_content and
+// everything else Codex keeps that the model has no slot for survive only
+// codex to codex.
+var caps = format.Caps{
+	Display:    "Codex",
+	Own:        []string{Name},
+	Linear:     true,
+	Kinds:      []session.Kind{session.KindCompaction},
+	Roles:      []session.Role{session.RoleUser, session.RoleAssistant, session.RoleDeveloper, session.RoleSystem, session.RoleTool},
+	Fallback:   format.FallbackUser,
+	ToolCallOn: []session.Role{session.RoleAssistant},
+	Blocks:     []session.BlockType{session.BlockText, session.BlockThinking, session.BlockImage, session.BlockToolCall},
+	// ash's tool_result blocks become function_call_output items, an
+	// OpenCode file with data an input_image.
+	BlocksConverted: []session.BlockType{session.BlockToolResult, session.BlockFile},
+	ImagesOn:        []session.Role{session.RoleUser},
+	Usage:           true, CacheWriteAsInput: true,
+	IDs: format.IDUUID, Times: format.TimeISO,
+}
+
+// Caps declares what the layout holds.
+func (Format) Caps() format.Caps { return caps }

@@ -1,0 +1,371 @@
+package codex
+
+import (
+	"bufio"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/loss"
+	"github.com/sesstool/sesstool/mapping"
+	"github.com/sesstool/sesstool/session"
+)
+
+// encoder writes a session's lines, carrying what later lines need.
+type encoder struct {
+	w     *bufio.Writer
+	meta  *session.Meta
+	lost  *loss.Counter
+	id    string
+	clock session.Time // the last time written, for entries without one
+	doc   bool         // the source was the TypeScript era's document
+	calls map[string]bool
+	total [5]int64 // running token totals: input, cached, output, reasoning, total
+	err   error
+}
+
+func newEncoder(w *bufio.Writer, m *session.Meta, opt format.WriteOptions) *encoder {
+	e := &encoder{w: w, meta: m, lost: opt.Loss, id: SessionID(m), clock: m.Created, calls: map[string]bool{}}
+	if n, ok := m.Private.(*metaNote); ok && m.Origin == Name {
+		e.doc = n.doc
+	}
+	return e
+}
+
+func (e *encoder) line(b []byte) {
+	if e.err != nil {
+		return
+	}
+	e.w.Write(b)
+	if err := e.w.WriteByte('\n'); err != nil {
+		e.err = fmt.Errorf("write: %w", err)
+	}
+}
+
+// ts is the line's timestamp, as Codex spells it: milliseconds, Z.
+func (e *encoder) ts(t session.Time) string {
+	if !t.T.IsZero() {
+		e.clock = t
+	}
+	if e.clock.T.IsZero() {
+		e.clock = e.meta.Created
+	}
+	if e.clock.T.IsZero() {
+		return mapping.ISO(time.Unix(0, 0))
+	}
+	return mapping.ISO(e.clock.T)
+}
+
+// rec is one {timestamp, type, payload} line.
+func (e *encoder) rec(t session.Time, typ string, payload []byte) {
+	var o jsonx.Obj
+	o.Str("timestamp", e.ts(t)).Str("type", typ).Raw("payload", payload)
+	e.line(o.Bytes())
+}
+
+// header writes the session_meta line: the source's own bytes for a
+// rollout, else the header Codex 0.169 writes.
+func (e *encoder) header() error {
+	m := e.meta
+	if m.Origin == Name && len(m.Raw) > 0 && !e.doc {
+		e.line(m.Raw)
+		return e.err
+	}
+	p := session.NewObj(nil)
+	p.Str("id", e.id)
+	p.Str("session_id", e.id)
+	p.Str("timestamp", e.ts(m.Created))
+	cwd := m.Cwd
+	if cwd == "" {
+		cwd = "/"
+	}
+	p.Str("cwd", cwd)
+	p.Str("originator", "sesstool")
+	p.Str("cli_version", CLIVersion)
+	p.Str("source", "cli")
+	if par := m.Parent; par != nil && par.SessionID != "" {
+		p.Str("forked_from_id", SessionID(&session.Meta{ID: par.SessionID}))
+	}
+	if e.doc {
+		// The document's own session members stay with the session.
+		for _, f := range m.Extra {
+			if !p.Has(f.Key) && f.Key != "session_id" && f.Key != "source" && f.Key != "originator" && f.Key != "forked_from_id" {
+				p.Raw(f.Key, f.Value)
+			}
+		}
+	} else {
+		e.lossMeta()
+	}
+	e.rec(m.Created, "session_meta", p.Bytes())
+	return e.err
+}
+
+func (e *encoder) lossMeta() {
+	m := e.meta
+	add := func(k loss.Kind, reason string, set bool) {
+		if set {
+			e.lost.Add(k, loss.Dropped, reason, 1)
+		}
+	}
+	add(loss.SessionTitle, "Codex keeps thread names in session_index.jsonl, outside the rollout", m.Title != "")
+	add(loss.Provider, "Codex's model_provider names a provider of its own configuration (another one hides the thread from its list)", m.Provider != "")
+	add(loss.SessionModel, "Codex names the model per turn (turn_context), which sesstool does not write", m.Model != "" || m.ThinkingLevel != "")
+	add(loss.ParentPath, "Codex links a fork by the parent's id only", m.Parent != nil && m.Parent.Path != "")
+	add(loss.ParentLink, "Codex links a fork by the parent's id, and the source has none", m.Parent != nil && m.Parent.SessionID == "")
+	add(loss.ChildSession, "Codex links a sub-agent's file to its parent, not the parent to it", len(m.Children) > 0)
+	e.lost.Add(loss.SessionField, loss.Dropped, "Codex's session_meta has no slot for the source's other fields", m.Unknown())
+}
+
+// entry writes one entry's lines.
+func (e *encoder) entry(en *session.Entry) error {
+	switch {
+	case en.Origin == Name && (en.Sidechain != "" || en.Kind == session.KindSubagent || en.Kind == session.KindSubagentEnd):
+		// A sub-agent's run read along with its parent: it is written
+		// from its own rollout.
+	case native(en) && e.doc:
+		e.line(wrap(e.ts(en.Time), en.Raw))
+	case native(en):
+		e.ts(en.Time)
+		if n, ok := en.Private.(*replyNote); ok {
+			for _, l := range n.lines {
+				e.line(l)
+			}
+			break
+		}
+		e.line(en.Raw)
+	case en.Kind == session.KindMessage && en.Message != nil:
+		e.lost.Add(loss.EntryField, loss.Dropped, "Codex's lines have no slot for the source's other fields", en.Unknown())
+		e.message(en)
+	case en.Kind == session.KindCompaction && en.Compaction != nil:
+		e.compaction(en)
+	default:
+		e.lost.Add(loss.Entry(en), loss.Dropped, "Codex has message and compaction lines only", 1)
+	}
+	return e.err
+}
+
+func (e *encoder) compaction(en *session.Entry) {
+	c := en.Compaction
+	drop := func(k loss.Kind, set bool) {
+		if set {
+			e.lost.Add(k, loss.Dropped, "Codex's compacted line keeps the summary only", 1)
+		}
+	}
+	drop(loss.FirstKept, c.FirstKeptID != "")
+	drop(loss.CompactionTokensAfter, c.TokensAfter != nil)
+	drop(loss.CompactionDetails, len(c.Details) > 0 && string(c.Details) != "null")
+	drop(loss.CompactionBranch, c.BranchID != "")
+	e.lost.Add(loss.EntryField, loss.Dropped, "Codex's lines have no slot for the source's other fields", en.Unknown())
+	var o jsonx.Obj
+	o.Str("message", c.Summary)
+	e.rec(en.Time, "compacted", o.Bytes())
+}
+
+// message writes a message as Codex 0.169 does: response items (a
+// reasoning item per thinking block, a message item per run of text, a
+// function_call per tool call), then the events codex app-server shows
+// (user_message, agent_message) and the reply's token_count.
+func (e *encoder) message(en *session.Entry) {
+	m := en.Message
+	e.lossMessage(m)
+	switch m.Role {
+	case session.RoleTool:
+		e.output(en.Time, m.ToolCallID, m.Text(), m.IsError)
+		return
+	case session.RoleAssistant:
+		e.assistant(en, m)
+		return
+	}
+	role := string(m.Role)
+	var items [][]byte
+	var texts, images []string
+	for _, b := range m.Content {
+		switch b.Type {
+		case session.BlockText:
+			items = append(items, textItem("input_text", b.Text))
+			texts = append(texts, b.Text)
+		case session.BlockImage, session.BlockFile:
+			if u, ok := e.imageURL(b); ok {
+				var o jsonx.Obj
+				o.Str("type", "input_image").Str("image_url", u)
+				items = append(items, o.Bytes())
+				images = append(images, u)
+			}
+		case session.BlockToolResult:
+			e.output(en.Time, b.ToolCallID, b.Text, b.IsError)
+		default:
+			e.lost.Add(loss.Block(b.Type), loss.Dropped, "Codex's "+role+" messages hold text and images only", 1)
+		}
+		e.lossBlock(b)
+	}
+	var o jsonx.Obj
+	o.Str("type", "message").Str("role", role).Raw("content", jsonx.Arr(items))
+	e.rec(en.Time, "response_item", o.Bytes())
+	if m.Role == session.RoleUser && len(items) > 0 {
+		var ev jsonx.Obj
+		imgs := make([][]byte, len(images))
+		for i, u := range images {
+			imgs[i] = jsonx.String(u)
+		}
+		ev.Str("type", "user_message").Str("message", strings.Join(texts, "\n")).Raw("images", jsonx.Arr(imgs)).
+			Raw("local_images", []byte("[]")).Raw("text_elements", []byte("[]"))
+		e.rec(en.Time, "event_msg", ev.Bytes())
+	}
+}
+
+func textItem(typ, text string) []byte {
+	var o jsonx.Obj
+	o.Str("type", typ).Str("text", text)
+	return o.Bytes()
+}
+
+// assistant writes an assistant reply, block by block in order.
+func (e *encoder) assistant(en *session.Entry, m *session.Message) {
+	var run [][]byte
+	var said []string
+	flush := func() {
+		if len(run) == 0 {
+			return
+		}
+		var o jsonx.Obj
+		o.Str("type", "message").Str("role", "assistant").Raw("content", jsonx.Arr(run))
+		e.rec(en.Time, "response_item", o.Bytes())
+		run = nil
+	}
+	for _, b := range m.Content {
+		switch b.Type {
+		case session.BlockText:
+			run = append(run, textItem("output_text", b.Text))
+			said = append(said, b.Text)
+		case session.BlockThinking:
+			flush()
+			var o jsonx.Obj
+			sum := [][]byte{}
+			if b.Text != "" {
+				sum = append(sum, textItem("summary_text", b.Text))
+			}
+			o.Str("type", "reasoning").Raw("summary", jsonx.Arr(sum))
+			e.rec(en.Time, "response_item", o.Bytes())
+			if b.Signature != "" || b.Redacted {
+				e.lost.Add(loss.Signature, loss.Dropped, "Codex's reasoning carries OpenAI's encrypted_content only, not another provider's signature", 1)
+			}
+		case session.BlockToolCall:
+			flush()
+			args := b.Arguments
+			if len(args) == 0 {
+				args = []byte("{}")
+			}
+			var o jsonx.Obj
+			o.Str("type", "function_call").Str("name", b.ToolName).Str("arguments", string(args)).Str("call_id", b.ToolCallID)
+			e.rec(en.Time, "response_item", o.Bytes())
+			e.calls[b.ToolCallID] = true
+		default:
+			e.lost.Add(loss.Block(b.Type), loss.Dropped, "Codex's assistant replies hold text, reasoning and tool calls only", 1)
+		}
+		e.lossBlock(b)
+	}
+	flush()
+	if len(m.Content) == 0 {
+		var o jsonx.Obj
+		o.Str("type", "message").Str("role", "assistant").Raw("content", []byte("[]"))
+		e.rec(en.Time, "response_item", o.Bytes())
+	}
+	if len(said) > 0 {
+		var ev jsonx.Obj
+		ev.Str("type", "agent_message").Str("message", strings.Join(said, "\n"))
+		e.rec(en.Time, "event_msg", ev.Bytes())
+	}
+	if u := m.Usage; u != nil && (u.Input|u.Output|u.CacheRead|u.CacheWrite|u.Reasoning != 0 || u.Total != nil && *u.Total != 0) {
+		e.usage(en.Time, u) // a reply with no tokens counted has no token_count
+	}
+}
+
+// usage writes a token_count event: the reply's tokens and the running
+// total, as Codex counts them (input includes the cached tokens).
+func (e *encoder) usage(t session.Time, u *session.Usage) {
+	last := [5]int64{u.Input + u.CacheRead + u.CacheWrite, u.CacheRead, u.Output, u.Reasoning, 0}
+	if u.Total != nil {
+		last[4] = *u.Total
+	} else {
+		last[4] = last[0] + last[2]
+	}
+	for i := range last {
+		e.total[i] += last[i]
+	}
+	if u.CacheWrite != 0 {
+		e.lost.Add(loss.Usage, loss.Converted, "Codex has no cache-write count: cache writes are counted as input", 1)
+	}
+	if u.Cost != nil {
+		e.lost.Add(loss.Usage, loss.Dropped, "Codex keeps token counts, not cost", 1)
+	}
+	tok := func(v [5]int64) []byte {
+		var o jsonx.Obj
+		o.Int("input_tokens", v[0]).Int("cached_input_tokens", v[1]).Int("output_tokens", v[2]).
+			Int("reasoning_output_tokens", v[3]).Int("total_tokens", v[4])
+		return o.Bytes()
+	}
+	var info, o jsonx.Obj
+	info.Raw("total_token_usage", tok(e.total)).Raw("last_token_usage", tok(last)).Null("model_context_window")
+	o.Str("type", "token_count").Raw("info", info.Bytes())
+	e.rec(t, "event_msg", o.Bytes())
+}
+
+// output writes a tool result as a function_call_output item.
+func (e *encoder) output(t session.Time, callID, text string, isError bool) {
+	if !e.calls[callID] {
+		e.lost.Add(loss.ToolResult, loss.Dropped, "its tool call is not in an assistant reply Codex can write", 1)
+		return
+	}
+	if isError {
+		e.lost.Add(loss.IsError, loss.Dropped, "Codex's function_call_output is a string, with no error flag", 1)
+	}
+	var o jsonx.Obj
+	o.Str("type", "function_call_output").Str("call_id", callID).Str("output", text)
+	e.rec(t, "response_item", o.Bytes())
+}
+
+// imageURL is an image as Codex keeps it: a data: URL, or the URL itself.
+func (e *encoder) imageURL(b session.Block) (string, bool) {
+	if b.Type == session.BlockFile && b.MimeType != "" && !strings.HasPrefix(b.MimeType, "image/") {
+		e.lost.Add(loss.Block(b.Type), loss.Dropped, "Codex's messages hold images, not other files", 1)
+		return "", false
+	}
+	switch {
+	case b.Data != "":
+		mime := b.MimeType
+		if mime == "" {
+			mime = "application/octet-stream"
+		}
+		if b.Filename != "" {
+			e.lost.Add(loss.FileName, loss.Dropped, "Codex's input_image has no file name", 1)
+		}
+		return "data:" + mime + ";base64," + b.Data, true
+	case b.URL != "":
+		return b.URL, true
+	}
+	e.lost.Add(loss.WithoutData(b.Type), loss.Dropped, "the source has neither data nor a URL for it", 1)
+	return "", false
+}
+
+func (e *encoder) lossMessage(m *session.Message) {
+	add := func(k loss.Kind, set bool) {
+		if set {
+			e.lost.Add(k, loss.Dropped, "Codex's response items have no such field", 1)
+		}
+	}
+	add(loss.MessageModel, m.Model != "" || m.Provider != "")
+	add(loss.MessageAPI, m.API != "")
+	add(loss.StopReason, m.StopReason != "" || m.Error != "")
+	add(loss.MessageDetails, len(m.Details) > 0 && string(m.Details) != "null")
+	add(loss.MessageAuthor, m.AuthorID != "" || m.AuthorName != "")
+	add(loss.MessageTokens, m.TokenCount != nil)
+	if len(m.Extra) > 0 {
+		e.lost.Add(loss.MessageField, loss.Dropped, "Codex's response items have no slot for the source's other fields", len(m.Extra))
+	}
+}
+
+func (e *encoder) lossBlock(b session.Block) {
+	e.lost.Add(loss.BlockField, loss.Dropped, "Codex's content items have no slot for the source's other fields", b.Unknown())
+}

@@ -1,0 +1,191 @@
+package codex
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/jsonl"
+	"github.com/tidwall/gjson"
+)
+
+// DefaultStore is Codex's home: $CODEX_HOME, else ~/.codex.
+func (Format) DefaultStore() string {
+	if h := os.Getenv("CODEX_HOME"); h != "" {
+		return h
+	}
+	return format.InHome(".codex")
+}
+
+// isHome reports whether dir is a Codex home: a session_index.jsonl, or a
+// sessions/ or archived_sessions/ folder holding Codex's year folders or
+// rollout files (other agents keep a sessions/ folder too).
+func isHome(dir string) bool {
+	fi, err := os.Stat(dir)
+	if err != nil || !fi.IsDir() {
+		return false
+	}
+	if fi, err := os.Stat(filepath.Join(dir, IndexFile)); err == nil && fi.Mode().IsRegular() {
+		return true
+	}
+	for _, sub := range []string{SessionsDir, ArchivedDir} {
+		ents, err := os.ReadDir(filepath.Join(dir, sub))
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			n := e.Name()
+			if e.IsDir() && yearDir.MatchString(n) || !e.IsDir() && strings.HasPrefix(n, "rollout-") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var yearDir = regexp.MustCompile(`^[0-9]{4}$`)
+
+// Sessions lists the one session a rollout file holds, or every rollout
+// of a Codex home (sessions/ then archived_sessions/, by path).
+func (f Format) Sessions(path string) ([]format.Ref, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if !fi.IsDir() {
+		return []format.Ref{{Path: path}}, nil
+	}
+	if !isHome(path) {
+		return nil, fmt.Errorf("read %s: not a Codex home (no %s/, %s/ or %s)", path, SessionsDir, ArchivedDir, IndexFile)
+	}
+	files, err := rollouts(path)
+	if err != nil {
+		return nil, err
+	}
+	refs := make([]format.Ref, len(files))
+	for i, p := range files {
+		refs[i] = format.Ref{Path: p}
+	}
+	return refs, nil
+}
+
+// rollouts lists the rollout files under a home's sessions/ and
+// archived_sessions/ folders, each sorted by path (so by date).
+func rollouts(home string) ([]string, error) {
+	var out []string
+	for _, sub := range []string{SessionsDir, ArchivedDir} {
+		root := filepath.Join(home, sub)
+		if _, err := os.Stat(root); err != nil {
+			continue
+		}
+		var found []string
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return fmt.Errorf("read %s: %w", p, err)
+			}
+			if d.IsDir() && p != root && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir
+			}
+			if d.Type().IsRegular() && strings.HasPrefix(d.Name(), "rollout-") && (strings.HasSuffix(d.Name(), ".jsonl") || strings.HasSuffix(d.Name(), ".json")) {
+				found = append(found, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		sort.Strings(found)
+		out = append(out, found...)
+	}
+	return out, nil
+}
+
+// homeOf is the Codex home a rollout file lies in
+// (home/sessions/YYYY/MM/DD/f, home/sessions/f or home/archived_sessions/f),
+// or "".
+func homeOf(path string) string {
+	dir := filepath.Dir(path)
+	for i := 0; i < 4; i++ {
+		base := filepath.Base(dir)
+		if base == SessionsDir || base == ArchivedDir {
+			return filepath.Dir(dir)
+		}
+		dir = filepath.Dir(dir)
+	}
+	return ""
+}
+
+// threadName is the session's name from the home's session_index.jsonl
+// ({"id","thread_name","updated_at"} per line, appended on each rename: the
+// last line for an id wins), or "".
+func threadName(home, id string) string {
+	if home == "" || id == "" {
+		return ""
+	}
+	if name := indexName(home, id); name != "" {
+		return name
+	}
+	return stateTitle(home, id)
+}
+
+// indexName is the last name session_index.jsonl gives thread id, or "".
+func indexName(home, id string) string {
+	fh, err := os.Open(filepath.Join(home, IndexFile))
+	if err != nil {
+		return ""
+	}
+	defer fh.Close()
+	name := ""
+	lr := jsonl.NewReader(fh)
+	for {
+		l, err := lr.NextNonBlank()
+		if err != nil {
+			break
+		}
+		if !bytes.Contains(l.Bytes, []byte(id)) {
+			continue
+		}
+		v := gjson.ParseBytes(l.Bytes)
+		if v.Get("id").String() == id && v.Get("thread_name").Type == gjson.String {
+			name = v.Get("thread_name").String()
+		}
+	}
+	return name
+}
+
+// legacyDocMax bounds the TypeScript era's JSON documents detection reads
+// whole; they held one short session each.
+const legacyDocMax = 64 << 20
+
+// isLegacyDoc reports whether path is the TypeScript CLI's rollout, one
+// JSON document {"session":{"id",...},"items":[...]}.
+func isLegacyDoc(path string, head []byte) bool {
+	h := bytes.TrimLeft(format.TrimBOM(head), " \t\r\n")
+	if len(h) == 0 || h[0] != '{' || !bytes.Contains(h, []byte(`"session"`)) {
+		return false
+	}
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > legacyDocMax {
+		return false
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	return legacyDoc(format.TrimBOM(b))
+}
+
+// legacyDoc reports whether b is the TypeScript era's document.
+func legacyDoc(b []byte) bool {
+	if !gjson.ValidBytes(b) {
+		return false
+	}
+	v := gjson.ParseBytes(b)
+	return v.IsObject() && v.Get("session").IsObject() && v.Get("session.id").Type == gjson.String && v.Get("items").IsArray()
+}

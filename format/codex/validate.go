@@ -1,0 +1,192 @@
+package codex
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/idset"
+	"github.com/sesstool/sesstool/report"
+	"github.com/sesstool/sesstool/schema"
+	"github.com/sesstool/sesstool/session"
+	"github.com/sesstool/sesstool/validate"
+	"github.com/tidwall/gjson"
+)
+
+// Schemas: every JSONL line is checked against LineSchema, the TypeScript
+// era's document against DocSchema.
+const (
+	LineSchema = "codex/v1/line.json"
+	DocSchema  = "codex/v1/document.json"
+)
+
+// Validate checks the rollout at path, or every rollout of a Codex home.
+func (f Format) Validate(path string, rep *report.Report, opt format.ValidateOptions) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	if fi.IsDir() {
+		files, err := rollouts(path)
+		if err != nil {
+			return err
+		}
+		for _, p := range files {
+			if err := f.Validate(p, rep, opt); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	defer fh.Close()
+	return f.ValidateReader(path, fh, rep, opt)
+}
+
+// ValidateReader checks a rollout read from r; name is used in findings.
+func (f Format) ValidateReader(name string, r io.Reader, rep *report.Report, opt format.ValidateOptions) error {
+	p := newPeek(r)
+	doc, err := p.isDoc()
+	if err != nil {
+		return fmt.Errorf("read %s: %w", name, err)
+	}
+	if doc {
+		return validateDoc(name, p, rep)
+	}
+	sch, err := schema.Compile(LineSchema)
+	if err != nil {
+		return err
+	}
+	rules := &rules{path: name, rep: rep, schema: sch}
+	j := validate.JSONL{Path: name, Rules: rules, Report: rep, Workers: opt.Workers}
+	if _, err := j.Run(p); err != nil {
+		return err
+	}
+	rep.Counted(Name, 1, rules.entries)
+	return nil
+}
+
+// validateDoc checks the TypeScript era's document.
+func validateDoc(name string, r io.Reader, rep *report.Report) error {
+	b, err := io.ReadAll(io.LimitReader(r, legacyDocMax+1))
+	if err != nil {
+		return fmt.Errorf("read %s: %w", name, err)
+	}
+	if len(b) > legacyDocMax {
+		rep.Errorf(name, 0, "", "too-large", "a Codex JSON document larger than %d MiB: the TypeScript CLI never wrote one", legacyDocMax>>20)
+		return nil
+	}
+	if len(format.TrimBOM(b)) != len(b) {
+		rep.Add(format.BOMFinding(name))
+		b = format.TrimBOM(b)
+	}
+	for _, fd := range (schema.Doc{Path: name}).Check(DocSchema, b) {
+		rep.Add(fd)
+	}
+	n := int(gjson.GetBytes(b, "items.#").Int())
+	rep.Counted(Name, 1, n)
+	return nil
+}
+
+// rules are the checks a schema cannot express. Rule names are stable;
+// docs/codex.md lists them.
+type rules struct {
+	path   string
+	rep    *report.Report
+	schema *jsonschema.Schema
+
+	lines   int
+	entries int
+	calls   idset.Index // call ids of the calls seen so far -> line; a few bytes each, so memory stays flat
+}
+
+func (r *rules) Schema(gjson.Result) *jsonschema.Schema { return r.schema }
+
+func (r *rules) Check(l validate.Line) {
+	r.lines++
+	first := r.lines == 1
+	if !first {
+		r.entries++
+	}
+	if !l.Valid {
+		if first {
+			r.rep.Errorf(r.path, l.N, "", "missing-header", "the first line must be the session_meta record")
+		}
+		return
+	}
+	rec := classify(l.Value, first)
+	if first {
+		r.header(l, rec)
+		return
+	}
+	if rec.time != "" {
+		if _, ok := session.ParseTime(rec.time); !ok {
+			r.rep.Errorf(r.path, l.N, "/timestamp", "bad-timestamp", "timestamp %q is not an RFC 3339 time", rec.time)
+		}
+	}
+	switch {
+	case rec.typ == "response_item":
+		r.item(l, rec)
+	case !lineTypes[rec.typ] && rec.typ != "state":
+		r.rep.Warnf(r.path, l.N, "/type", "unknown-line-type", "unknown line type %q (Codex skips it; sesstool keeps it when writing Codex again)", rec.typ)
+	}
+}
+
+func (r *rules) header(l validate.Line, rec record) {
+	if rec.typ != "session_meta" {
+		r.entries++
+		r.rep.Errorf(r.path, l.N, "", "missing-header", "the first line must be the session_meta record, not a %q line", rec.typ)
+		return
+	}
+	ptr := "/payload/id"
+	if rec.bare {
+		ptr = "/id"
+	}
+	if id := rec.payload.Get("id"); id.Type == gjson.String {
+		if why := format.UnsafeID(id.String()); why != "" {
+			r.rep.Errorf(r.path, l.N, ptr, "unsafe-id", "session id %q %s: it cannot name an output file", id.String(), why)
+		}
+	}
+}
+
+// item checks a response item: its type is one Codex wrote, a function
+// call's arguments are JSON, and an output names an earlier call.
+func (r *rules) item(l validate.Line, rec record) {
+	p := rec.payload
+	at := "/payload"
+	if rec.bare {
+		at = ""
+	}
+	typ := p.Get("type").String()
+	if !itemTypes[typ] {
+		r.rep.Warnf(r.path, l.N, at+"/type", "unknown-item-type", "unknown response item type %q (sesstool keeps it when writing Codex again)", typ)
+		return
+	}
+	if id := p.Get("call_id"); id.Type == gjson.String && strings.HasSuffix(typ, "_call") {
+		r.calls.Put(id.String(), int32(l.N))
+	}
+	if typ == "function_call" {
+		if a := p.Get("arguments"); a.Type == gjson.String && !gjson.Valid(a.String()) {
+			r.rep.Warnf(r.path, l.N, at+"/arguments", "bad-arguments", "the function call's arguments are not a JSON text")
+		}
+	}
+	if strings.HasSuffix(typ, "_call_output") {
+		if id := p.Get("call_id"); id.Type == gjson.String && !r.known(id.String()) {
+			r.rep.Warnf(r.path, l.N, at+"/call_id", "unknown-call", "call_id %q names no earlier call (Codex sends the output to the model without its call)", id.String())
+		}
+	}
+}
+
+func (r *rules) known(id string) bool { _, ok := r.calls.Get(id); return ok }
+
+func (r *rules) Finish() {
+	if r.lines == 0 {
+		r.rep.Errorf(r.path, 0, "", "missing-header", "empty file: no session_meta record")
+	}
+}
