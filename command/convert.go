@@ -81,6 +81,9 @@ func targetOf(f format.Format) pipeline.Target {
 		t.Ext = registry.FileExt(f)
 		t.Derived += t.Ext
 	}
+	if u, ok := f.(format.Uniter); ok {
+		t.Units = u.Units()
+	}
 	return t
 }
 
