@@ -124,13 +124,18 @@ func Mirror(out, root, p string) string {
 // or the one session --session picked.
 func (in *Input) OneSession() bool { return len(in.Jobs) == 1 && (!in.Store || in.picked) }
 
-// UniqueNames names each session's file after its id, made safe for a file
-// name; a name already taken gets -2, -3, ...
+// UniqueNames names each session's file after its id (the one the output
+// gives it: Job.ID when set), made safe for a file name; a name already
+// taken gets -2, -3, ...
 func UniqueNames(jobs []Job, ext string) []string {
 	used := map[string]bool{}
 	out := make([]string, len(jobs))
 	for i, j := range jobs {
-		base := SafeName(SessionID(j))
+		id := j.ID
+		if id == "" {
+			id = SessionID(j)
+		}
+		base := SafeName(id)
 		name := base
 		for k := 2; used[name]; k++ {
 			name = fmt.Sprintf("%s-%d", base, k)
