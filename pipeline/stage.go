@@ -77,6 +77,9 @@ func (s *Stage) Commit(root string, force bool, u format.Units) error {
 		if err := s.move(root, p); err != nil {
 			return exitcode.IOError(err)
 		}
+		if moved != nil {
+			moved(p.rel)
+		}
 		parents[filepath.Dir(filepath.Join(root, p.rel))] = true
 	}
 	for d := range parents {
@@ -84,6 +87,9 @@ func (s *Stage) Commit(root string, force bool, u format.Units) error {
 	}
 	return nil
 }
+
+// moved, when set (by tests), is called after each piece is in place.
+var moved func(rel string)
 
 // piece is one thing Commit moves: a regular file or a directory.
 type piece struct {
