@@ -208,8 +208,8 @@ func (s *Stage) hideReplaced(root string, ps []piece, u format.Units) error {
 	return nil
 }
 
-// move puts one piece in place: its content fsynced, then one rename (or,
-// for a directory replacing another, one exchange).
+// move puts one piece in place: one rename (or, for a directory replacing
+// another, one exchange).
 func (s *Stage) move(root string, p piece) error {
 	src, dst := filepath.Join(s.Dir, p.rel), filepath.Join(root, p.rel)
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
@@ -231,8 +231,8 @@ func (s *Stage) move(root string, p piece) error {
 
 // settle makes a staged piece ready to be renamed into place: what is not
 // a regular file or a directory (a link a writer left) is removed, so it
-// never lands under root, and every file and directory is fsynced, so the
-// piece is whole on disk before its name is.
+// never lands under root. The files are already on disk: writers write
+// them with atomicfile (or fsync them), so none is fsynced again here.
 func settle(p string) error {
 	return filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -240,14 +240,6 @@ func settle(p string) error {
 		}
 		if !d.IsDir() && !d.Type().IsRegular() {
 			return os.Remove(q)
-		}
-		f, err := os.Open(q)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := f.Sync(); err != nil && !d.IsDir() {
-			return err
 		}
 		return nil
 	})
