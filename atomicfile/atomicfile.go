@@ -15,9 +15,26 @@ import (
 // (or a failed Commit) removes the temporary file and leaves path untouched.
 type File struct {
 	*os.File
-	path string
-	mode fs.FileMode
-	done bool
+	// Check, when set, runs after the new content is on disk and
+	// immediately before the rename; an error aborts the commit and leaves
+	// path as it is. It is where a caller checks that the file it is
+	// replacing did not change while the new one was being written.
+	Check func() error
+	path  string
+	mode  fs.FileMode
+	done  bool
+}
+
+// Hook, when set, is called at two points of every Commit: "synced", right
+// after the new content is fsynced, and "checked", after Check and just
+// before the rename. Tests set it to stretch the commit window (as a slow
+// fsync does on a large file) and to act in it; it is nil otherwise.
+var Hook func(point, path string)
+
+func hook(point, path string) {
+	if Hook != nil {
+		Hook(point, path)
+	}
 }
 
 // ErrExists is returned by Create when the target exists and replace is false.
@@ -63,10 +80,18 @@ func (f *File) Commit() error {
 	if err := f.File.Sync(); err != nil {
 		return fail(err)
 	}
+	hook("synced", f.path)
 	if err := f.File.Close(); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("write %s: %w", f.path, err)
 	}
+	if f.Check != nil {
+		if err := f.Check(); err != nil {
+			os.Remove(tmp)
+			return err
+		}
+	}
+	hook("checked", f.path)
 	if err := os.Rename(tmp, f.path); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("write %s: %w", f.path, err)

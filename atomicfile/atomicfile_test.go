@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -71,4 +72,32 @@ func assertNoTemp(t *testing.T, dir string) {
 		}
 		t.Errorf("temporary files left behind: %v", names)
 	}
+}
+
+// TestCheckRunsLastAndAborts: Check runs after the content is fsynced (the
+// "synced" hook) and before the rename; its error leaves the original.
+func TestCheckRunsLastAndAborts(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	os.WriteFile(p, []byte("old"), 0o644)
+	var order []string
+	Hook = func(point, _ string) { order = append(order, point) }
+	defer func() { Hook = nil }()
+	f, err := Create(p, 0o644, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("new"))
+	refused := errors.New("changed")
+	f.Check = func() error { order = append(order, "check"); return refused }
+	if err := f.Commit(); !errors.Is(err, refused) {
+		t.Fatalf("commit: %v, want the check's error", err)
+	}
+	if got := strings.Join(order, ","); got != "synced,check" {
+		t.Errorf("order %s, want synced,check", got)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "old" {
+		t.Errorf("a refused commit replaced the file: %q", b)
+	}
+	assertNoTemp(t, dir)
 }

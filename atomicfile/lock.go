@@ -79,3 +79,18 @@ func Unchanged(path string, s Stamp) error {
 	}
 	return nil
 }
+
+// Held checks through the open descriptor f that the file is still the
+// version s describes. After f's path has been renamed over, only the
+// descriptor still reaches the old file: this is how a line appended to it
+// in the last moment before the rename is noticed.
+func Held(f *os.File, s Stamp) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("read %s: %w", f.Name(), err)
+	}
+	if stampOf(fi) != s {
+		return fmt.Errorf("%s: %w", f.Name(), ErrChanged)
+	}
+	return nil
+}

@@ -2,6 +2,7 @@ package command
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -30,6 +31,9 @@ func Convert(env *Env, o ConvertOptions) error {
 		return err
 	}
 	defer in.Close()
+	for _, n := range in.Distinct() {
+		fmt.Fprintf(env.Stderr, "sesstool: %s\n", n)
+	}
 	pl, err := pipeline.PlanOutput(in, targetOf(target), o.Out)
 	if err != nil {
 		return err
@@ -43,6 +47,9 @@ func Convert(env *Env, o ConvertOptions) error {
 	batch := map[string]bool{}
 	for _, j := range in.Jobs {
 		batch[pipeline.SessionID(j)] = true
+		if j.ID != "" {
+			batch[j.ID] = true
+		}
 	}
 	// The input is validated while it is converted; nothing is committed
 	// unless it validates, and its findings come before any error of the
@@ -57,7 +64,7 @@ func Convert(env *Env, o ConvertOptions) error {
 		checked <- in.Check()
 	}()
 	out := &report.Report{MaxErrors: 20}
-	written, done, err := writeAll(env, in, w, st, pl, format.WriteOptions{Force: true, Loss: lost, Extra: o.Project, Batch: batch}, out)
+	written, done, err := writeAll(env, in, w, st, pl, format.WriteOptions{Loss: lost, Extra: o.Project, Batch: batch}, out)
 	if cerr := <-checked; cerr != nil {
 		return cerr
 	}
@@ -80,6 +87,9 @@ func targetOf(f format.Format) pipeline.Target {
 	if file {
 		t.Ext = registry.FileExt(f)
 		t.Derived += t.Ext
+	}
+	if u, ok := f.(format.Uniter); ok {
+		t.Units = u.Units()
 	}
 	return t
 }
@@ -108,14 +118,15 @@ func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage,
 	bar := progress.New(env.Stderr, len(in.Jobs), "convert", env.terminal())
 	defer bar.Done()
 	done = map[string]bool{}
+	var sources []pipeline.Job // the session of each written path
 	sw, stream := w.(format.Stream)
 	for i, j := range in.Jobs {
-		r, err := j.Format.Open(j.Ref)
+		r, err := j.Open()
 		if err != nil {
 			return nil, nil, Invalid("%s: %v", in.Show(j.Ref.Path), err)
 		}
 		o := opt
-		o.Reopen = func() (session.Reader, error) { return j.Format.Open(j.Ref) } // standard input is spooled to a file
+		o.Reopen = j.Open // standard input is spooled to a file
 		ar, err := adapt(r, w, o)
 		if err != nil {
 			r.Close()
@@ -140,15 +151,47 @@ func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage,
 			paths, err = w.Write(r, out, o)
 		}
 		r.Close()
+		if errors.Is(err, atomicfile.ErrExists) {
+			return nil, nil, collision(in, st, pl, w, j, written, sources, err)
+		}
 		if err != nil {
 			return nil, nil, IO(fmt.Errorf("convert %s: %w", in.Show(j.Ref.Path), err))
 		}
 		if len(paths) > 0 {
 			written = append(written, paths[0]) // the session's own file or directory
+			sources = append(sources, j)
 		}
 		bar.Add()
 	}
 	return written, done, nil
+}
+
+// collision is the error for a session whose output another session of the
+// run has already taken. The stage starts empty, and sessions with one id
+// get distinct ids (Input.Distinct), so this is two sessions the target
+// names alike for another reason (ash names a session directory after its
+// chat): the target cannot hold both, and neither is dropped.
+func collision(in *pipeline.Input, st *pipeline.Stage, pl *pipeline.Plan, w format.Writer, j pipeline.Job, written []string, sources []pipeline.Job, err error) error {
+	at := strings.TrimSuffix(err.Error(), ": "+atomicfile.ErrExists.Error())
+	other := "another session"
+	for i, p := range written {
+		if p == at || strings.HasPrefix(p, at+string(filepath.Separator)) {
+			other = in.Show(sources[i].Ref.Path)
+			if sources[i].Ref.ID != "" {
+				other += " (session " + sources[i].Ref.ID + ")"
+			}
+			break
+		}
+	}
+	return Invalid("convert %s: its output %s is also that of %s, and %s cannot hold both; nothing written",
+		in.Show(j.Ref.Path), pl.Final(st, at), other, targetName(w))
+}
+
+func targetName(w format.Writer) string {
+	if f, ok := w.(format.Format); ok {
+		return f.Name()
+	}
+	return "the target"
 }
 
 // adapt reshapes a session from another layout to what the target declares

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"regexp"
+	"strconv"
 
 	"github.com/sesstool/sesstool/session"
 )
@@ -35,3 +36,37 @@ func UUID(seed string) string {
 func Hex8(sessionID string, line int, taken func(string) bool) string {
 	return session.DerivedID(sessionID, line, taken)
 }
+
+var openCodeIDRE = regexp.MustCompile(`^([a-z]+_[0-9a-f]{12})[0-9A-Za-z]{14}$`)
+
+// DistinctID derives the id a session is written with when an earlier
+// session of the same run has its id (two copies of one session in a
+// store, the same session in a store and in its export). It keeps id's
+// shape where the layouts that made it insist on one, so every target
+// accepts it: a UUID stays a UUID and an OpenCode id keeps its prefix and
+// time part (so it sorts where the original does); any other id gets
+// "-n". n counts from 2; taken reports ids already in use, which are
+// passed over. The same input gives the same ids.
+func DistinctID(id string, n int, taken func(string) bool) string {
+	for ; ; n++ {
+		var d string
+		switch m := openCodeIDRE.FindStringSubmatch(id); {
+		case IsUUID(id):
+			d = UUID(id + "#" + strconv.Itoa(n))
+		case m != nil:
+			sum := sha256.Sum256([]byte(id + "#" + strconv.Itoa(n)))
+			tail := make([]byte, 14)
+			for i := range tail {
+				tail[i] = base62[int(sum[i])%62]
+			}
+			d = m[1] + string(tail)
+		default:
+			d = id + "-" + strconv.Itoa(n)
+		}
+		if !taken(d) {
+			return d
+		}
+	}
+}
+
+const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"

@@ -14,6 +14,9 @@ type Job struct {
 	Format format.Format
 	Ref    format.Ref
 	Unit   string // the path the session was found under (file, directory or store)
+	// ID, when set, is the id the output gives the session instead of its
+	// own: an earlier session of the run has that one (Input.Distinct).
+	ID string
 }
 
 // Input is one resolved PATH argument and the sessions in it, read only

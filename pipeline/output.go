@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sesstool/sesstool/exitcode"
+	"github.com/sesstool/sesstool/format"
 )
 
 // Target is what a command writes for each session.
@@ -22,6 +23,10 @@ type Target struct {
 	// Derived is appended to the input path, less its extension, to name
 	// the output written next to a single-session input without -o.
 	Derived string
+	// Units is how a directory layout's output is committed (its
+	// format.Uniter); zero means every top-level entry is one session's
+	// directory.
+	Units format.Units
 }
 
 // Plan says where a run's outputs go. The rule for -o (CLI.md):
@@ -42,11 +47,18 @@ type Plan struct {
 	Root     string   // the directory outputs land in
 	Names    []string // file targets: each session's file name under Root
 	Near     string   // where to stage (an existing directory, so renames stay atomic)
+	Units    format.Units
 }
 
 // PlanOutput applies the rule above to in and -o out.
 func PlanOutput(in *Input, t Target, out string) (*Plan, error) {
 	pl := &Plan{File: t.File}
+	if !t.File {
+		pl.Units = t.Units
+		if len(pl.Units.Each) == 0 {
+			pl.Units = format.SessionDirs
+		}
+	}
 	if out == "-" || (out == "" && in.Stdin()) {
 		if !t.File {
 			return nil, exitcode.Usagef("%s is a directory layout: give -o DIR", t.Name)
@@ -112,13 +124,18 @@ func Mirror(out, root, p string) string {
 // or the one session --session picked.
 func (in *Input) OneSession() bool { return len(in.Jobs) == 1 && (!in.Store || in.picked) }
 
-// UniqueNames names each session's file after its id, made safe for a file
-// name; a name already taken gets -2, -3, ...
+// UniqueNames names each session's file after its id (the one the output
+// gives it: Job.ID when set), made safe for a file name; a name already
+// taken gets -2, -3, ...
 func UniqueNames(jobs []Job, ext string) []string {
 	used := map[string]bool{}
 	out := make([]string, len(jobs))
 	for i, j := range jobs {
-		base := SafeName(SessionID(j))
+		id := j.ID
+		if id == "" {
+			id = SessionID(j)
+		}
+		base := SafeName(id)
 		name := base
 		for k := 2; used[name]; k++ {
 			name = fmt.Sprintf("%s-%d", base, k)
@@ -191,7 +208,7 @@ func (pl *Plan) Finish(w, stdout io.Writer, st *Stage, written []string, force b
 	if pl.ToStdout {
 		return st.CopyTo(stdout, pl.Names[0])
 	}
-	if err := st.Commit(pl.Root, force); err != nil {
+	if err := st.Commit(pl.Root, force, pl.Units); err != nil {
 		return err
 	}
 	if pl.File {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/exitcode"
+	"github.com/sesstool/sesstool/format"
 )
 
 // Even with force, a commit writes only regular files from the stage, each
@@ -31,7 +32,7 @@ func TestCommitStaysInsideRoot(t *testing.T) {
 	os.WriteFile(filepath.Join(outside, "victim"), []byte("keep"), 0o644)
 	os.Symlink(outside, filepath.Join(st.Dir, "escape"))                               // a directory link
 	os.Symlink(filepath.Join(outside, "victim"), filepath.Join(st.Dir, "victim.json")) // a file link
-	if err := st.Commit(root, true); err != nil {
+	if err := st.Commit(root, true, format.Units{}); err != nil {
 		t.Fatal(err)
 	}
 	if b, err := os.ReadFile(filepath.Join(root, "session", "ok.json")); err != nil || string(b) != "{}" {
@@ -64,7 +65,7 @@ func TestCommitRefusesExistingWithoutForce(t *testing.T) {
 	defer st.Remove()
 	os.WriteFile(filepath.Join(st.Dir, "a.json"), []byte("new"), 0o644)
 	os.WriteFile(filepath.Join(st.Dir, "b.json"), []byte("new"), 0o644)
-	if err := st.Commit(root, false); err == nil || exitcode.Of(err) != exitcode.IO {
+	if err := st.Commit(root, false, format.Units{}); err == nil || exitcode.Of(err) != exitcode.IO {
 		t.Fatalf("commit over an existing file: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(root, "a.json")); err == nil {

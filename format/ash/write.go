@@ -41,7 +41,7 @@ func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]st
 		return nil, fmt.Errorf("create %s: %w", out, err)
 	}
 	if _, err := os.Stat(dir); err == nil && !opt.Force {
-		return nil, fmt.Errorf("%s: already exists (use --force to replace it)", dir)
+		return nil, fmt.Errorf("%s: %w", dir, atomicfile.ErrExists)
 	}
 	tmp, err := os.MkdirTemp(out, "."+key+".tmp-")
 	if err != nil {

@@ -54,6 +54,8 @@ type encoder struct {
 	s        *session.Session
 	lost     *loss.Counter
 	sid      string
+	renumber bool              // message and part ids are made anew (see toDoc)
+	renamed  map[string]string // with renumber: each message's new id by its old
 	msgIDs   idGen
 	partIDs  idGen
 	lastMS   int64
@@ -72,6 +74,12 @@ func toDoc(s *session.Session, project string, lost *loss.Counter) (*Doc, error)
 	if !ValidID("ses", e.sid) {
 		e.sid = NewID("ses", firstMillis(s), 1, true, m.ID)
 	}
+	// A session of ours written under another id than it was read with (a
+	// second copy of one session in a run: pipeline.Distinct) gets new
+	// message and part ids as well: OpenCode files parts by message id,
+	// store-wide, so the copy's would land on the first's.
+	e.renumber = own && m.Raw != nil && gjson.GetBytes(m.Raw, "id").String() != m.ID
+	e.renamed = map[string]string{}
 	e.lastMS = firstMillis(s)
 	d := &Doc{ProjectID: project}
 	if n := notes[metaNote](&m.Source); n != nil {
@@ -237,8 +245,11 @@ func (e *encoder) message(en *session.Entry, m *session.Message, summary bool) (
 	own := ours(en.Origin)
 	ms := e.ms(en.Time)
 	id := en.ID
-	if !ValidID("msg", id) {
+	if e.renumber || !ValidID("msg", id) {
 		id = e.msgIDs.next("msg", ms, e.sid+":"+en.ID)
+	}
+	if e.renumber {
+		e.renamed[en.ID] = id
 	}
 	role := string(m.Role)
 	if role != "user" && role != "assistant" {
@@ -283,6 +294,9 @@ func (e *encoder) message(en *session.Entry, m *session.Message, summary bool) (
 		merged, err := decodeMsg(jsonx.Merge(en.Raw, canon.encode()))
 		if err != nil {
 			return nil, err
+		}
+		if p, ok := e.renamed[gjson.GetBytes(merged.Info, "parentID").String()]; ok {
+			merged.Info = setMember(merged.Info, "parentID", str(p))
 		}
 		return &merged, nil
 	}
@@ -374,6 +388,9 @@ func (e *encoder) parts(en *session.Entry, m *session.Message, mid string, ms in
 		_ = jsonx.Elements(n.Parts, func(_ int, v []byte) {
 			r := gjson.ParseBytes(v)
 			p := []byte(r.Get("part").Raw)
+			if e.renumber {
+				p = setMember(p, "id", str(e.partIDs.next("prt", ms, fmt.Sprintf("%s:%s:kept:%d", e.sid, mid, r.Get("at").Int()))))
+			}
 			p = setMember(p, "sessionID", str(e.sid))
 			p = setMember(p, "messageID", str(mid))
 			others = append(others, kept{int(r.Get("at").Int()), p})
@@ -394,7 +411,7 @@ func (e *encoder) parts(en *session.Entry, m *session.Message, mid string, ms in
 func (e *encoder) partID(b session.Block, ms int64, mid string, i int) string {
 	var id string
 	_ = json.Unmarshal(b.Extra.Get("id"), &id)
-	if ValidID("prt", id) {
+	if ValidID("prt", id) && !e.renumber {
 		return id
 	}
 	return e.partIDs.next("prt", ms, fmt.Sprintf("%s:%s:%d", e.sid, mid, i))

@@ -44,6 +44,18 @@ func ProjectFor(dir string) string {
 	return roots[0]
 }
 
+// Units commits a session's parts, then its messages, then its own files,
+// each directory whole, and its session file last: OpenCode lists sessions
+// by that file, so a session appears only once everything it refers to is
+// there. The migration marker and project files belong to the store: an
+// existing one is never replaced.
+func (Format) Units() format.Units {
+	return format.Units{
+		Each:   []string{"part/*", "message/*", "todo/*", "session_diff/*", "session/*/*"},
+		Shared: []string{"migration", "project/*"},
+	}
+}
+
 type file struct {
 	path string
 	data []byte

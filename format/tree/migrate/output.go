@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
@@ -37,7 +38,7 @@ func stream(path string, opt format.MigrateOptions, res *format.MigrateResult, s
 			return err
 		}
 	}
-	dst, err := openDest(path, opt)
+	dst, err := openDest(path, opt, src, held)
 	if err != nil {
 		return err
 	}
@@ -88,7 +89,7 @@ type dest struct {
 	backup  string
 }
 
-func openDest(path string, opt format.MigrateOptions) (*dest, error) {
+func openDest(path string, opt format.MigrateOptions, src *os.File, held atomicfile.Stamp) (*dest, error) {
 	switch {
 	case opt.DryRun:
 		return &dest{w: io.Discard, name: "(dry run)", commit: func() error { return nil }, abort: func() {}}, nil
@@ -100,7 +101,7 @@ func openDest(path string, opt format.MigrateOptions) (*dest, error) {
 	case opt.Out != "":
 		return newFile(path, opt.Out)
 	}
-	return inPlace(path, !opt.NoBackup)
+	return inPlace(path, !opt.NoBackup, src, held)
 }
 
 // newFile creates -o FILE; an existing file is never overwritten.
@@ -124,7 +125,16 @@ func newFile(path, out string) (*dest, error) {
 // inPlace replaces path atomically, keeping its mode. With backup, the
 // original file itself (same bytes, mode and mtime) stays as <path>.bak; an
 // existing .bak is never overwritten, since it may hold an older original.
-func inPlace(path string, backup bool) (*dest, error) {
+//
+// An agent may append to path at any moment, and on a large file the fsync
+// before the rename takes long. So the file is checked against held (the
+// version that was read, through src, its open descriptor) after the new
+// content is on disk and immediately before the rename, and once more
+// through src after it: a line that reached the old file in between is
+// not lost with it. The original, which keeps a name (the .bak, or a
+// hidden link without a backup) until that last check, is put back, and
+// the migration is refused.
+func inPlace(path string, backup bool, src *os.File, held atomicfile.Stamp) (*dest, error) {
 	bak := path + ".bak"
 	if backup {
 		if _, err := os.Lstat(bak); err == nil {
@@ -135,26 +145,90 @@ func inPlace(path string, backup bool) (*dest, error) {
 	if err != nil {
 		return nil, err
 	}
+	af.Check = func() error { return atomicfile.Unchanged(path, held) }
 	d := &dest{w: af, name: path, abort: af.Abort}
 	d.commit = func() error {
+		keep := bak
 		if backup {
 			if err := keepBackup(path, bak); err != nil {
 				af.Abort()
 				return err
 			}
-			d.backup = bak
+		} else {
+			keep = hiddenLink(path)
+		}
+		drop := func() {
+			if keep != "" {
+				os.Remove(keep)
+			}
 		}
 		if err := af.Commit(); err != nil {
-			if backup {
-				os.Remove(bak) // the original is still in place
-				d.backup = ""
-			}
+			drop() // the original is still in place
 			return err
+		}
+		if err := atomicfile.Held(src, held); err != nil {
+			if rerr := restore(path, keep, src); rerr != nil {
+				return fmt.Errorf("%s: a line was appended while the migrated file replaced it, and putting the original back failed (%v); the original, with the line, is %s", path, rerr, keepName(keep))
+			}
+			return fmt.Errorf("%s: %w (a line was appended during the commit; the original, with it, is back in place)", path, atomicfile.ErrChanged)
+		}
+		if backup {
+			d.backup = bak
+		} else {
+			drop()
 		}
 		d.written = path
 		return nil
 	}
 	return d, nil
+}
+
+// hiddenLink gives the original a second, hidden name for the length of
+// the commit, so it can be put back whole; "" when the filesystem has no
+// hard links (restore then copies it back through its descriptor).
+func hiddenLink(path string) string {
+	name := filepath.Join(filepath.Dir(path), fmt.Sprintf(".%s.orig-%d", filepath.Base(path), os.Getpid()))
+	os.Remove(name) // left by an earlier run of this process id that was killed
+	if err := os.Link(path, name); err != nil {
+		return ""
+	}
+	return name
+}
+
+func keepName(keep string) string {
+	if keep == "" {
+		return "lost (no hard links on this filesystem)"
+	}
+	return keep
+}
+
+// restore puts the original, as the other program left it, back at path:
+// by renaming its other name when that is the very same file, else by
+// copying it from its descriptor.
+func restore(path, keep string, src *os.File) error {
+	if keep != "" {
+		ki, kerr := os.Lstat(keep)
+		si, serr := src.Stat()
+		if kerr == nil && serr == nil && os.SameFile(ki, si) {
+			return os.Rename(keep, path)
+		}
+	}
+	if _, err := src.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	fi, err := src.Stat()
+	if err != nil {
+		return err
+	}
+	af, err := atomicfile.Create(path, fi.Mode().Perm(), true)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(af, src); err != nil {
+		af.Abort()
+		return err
+	}
+	return af.Commit()
 }
 
 // keepBackup makes bak name the original file: a hard link when the
