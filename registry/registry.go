@@ -11,6 +11,7 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/ash"
+	"github.com/sesstool/sesstool/format/claude"
 	"github.com/sesstool/sesstool/format/flat"
 	"github.com/sesstool/sesstool/format/goat"
 	"github.com/sesstool/sesstool/format/model"
@@ -36,6 +37,7 @@ var Layouts = []Layout{
 	{Format: ash.Format{}},
 	{Format: opencode.Format{}, Project: "project id to file sessions under"},
 	{Format: opencode.Export{}},
+	{Format: claude.Format{}},
 	{Format: flat.New()},
 	{Format: tree.Format{}, Default: true},
 	// Not an agent's layout: the model dump (convert --to model), detected by its meta line.

@@ -1,0 +1,41 @@
+package claude
+
+// note is the reader's Private note on how Claude Code spelled an entry,
+// read only by this layout's writer.
+type note struct {
+	// parentNull: the line's parentUuid was null; the model's ParentID is
+	// its logicalParentUuid (after a compaction) or the metadata line
+	// before it, so the conversation stays one tree.
+	parentNull bool
+	// noUUID: the line had no uuid (summary, file-history-snapshot, ...);
+	// its ID is the reader's, made from its file and line.
+	noUUID bool
+	// omitted are the members sessionId, cwd and version the line carried
+	// with the session's own value, which the writer restores from Meta.
+	omitted []string
+	// parts are the lines of one API message Claude Code wrote one content
+	// block at a time (same message.id and requestId), in file order.
+	parts []part
+	// marker: an entry the reader made to show where a sub-agent run
+	// starts; the sub-agent file itself says so, so nothing is written.
+	marker bool
+	// usageCounted: the message's usage was counted on an earlier entry
+	// of the same API message, so the model holds none here; the writer
+	// gives back the line's own.
+	usageCounted bool
+}
+
+// part is one line of a streamed assistant message.
+type part struct {
+	raw    []byte
+	line   int
+	uuid   string
+	parent string // parentUuid as read
+	time   string
+	blocks int // content blocks this line held
+}
+
+func noteOf(p any) *note {
+	n, _ := p.(*note)
+	return n
+}

@@ -1,0 +1,330 @@
+package claude
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sesstool/sesstool/atomicfile"
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/loss"
+	"github.com/sesstool/sesstool/mapping"
+	"github.com/sesstool/sesstool/session"
+	"github.com/tidwall/gjson"
+)
+
+// EncodeCwd is the project folder Claude Code files a session under: the
+// working directory with every character but ASCII letters and digits
+// replaced by '-'.
+func EncodeCwd(cwd string) string {
+	b := []byte(cwd)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			b[i] = '-'
+		}
+	}
+	return string(b)
+}
+
+// SessionID is the id a session is written under: its own when it is a
+// UUID, else a UUID derived from it, as Claude Code lists only
+// <uuid>.jsonl files.
+func SessionID(id string) string {
+	if mapping.IsUUID(id) {
+		return id
+	}
+	return mapping.UUID("claude-session:" + id)
+}
+
+// Write writes one session under the store out (a CLAUDE_CONFIG_DIR):
+// projects/<encoded cwd>/<session uuid>.jsonl, with its sub-agent runs in
+// <session uuid>/subagents/agent-<id>.jsonl. Lines are written as they are
+// read; every file appears complete or not at all.
+func (f Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]string, error) {
+	r, err := mapping.Adapt(r, opt.Reopen, caps, caps.Called(Name), opt.Loss)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	w := newWriter(r.Meta(), out, opt)
+	if err := w.run(r); err != nil {
+		w.abort()
+		return nil, err
+	}
+	return w.commit()
+}
+
+type writer struct {
+	meta   *session.Meta
+	own    bool
+	dir    string // the project folder
+	sid    string
+	cwd    string
+	opt    format.WriteOptions
+	lost   *loss.Counter
+	files  map[string]*outFile // by sidechain ("" for the session file)
+	order  []string
+	agents map[string]string // sidechain -> file
+	tip    map[string]string // sidechain -> uuid of the last line written
+}
+
+type outFile struct {
+	path string
+	af   *atomicfile.File
+	bw   *bufio.Writer
+}
+
+func newWriter(m *session.Meta, out string, opt format.WriteOptions) *writer {
+	w := &writer{meta: m, own: m.Origin == Name, sid: SessionID(m.ID), cwd: m.Cwd, opt: opt, lost: opt.Loss,
+		files: map[string]*outFile{}, agents: map[string]string{}, tip: map[string]string{}}
+	if w.cwd == "" {
+		w.cwd = "/"
+	}
+	w.dir = filepath.Join(out, ProjectsDir, EncodeCwd(w.cwd))
+	return w
+}
+
+func (w *writer) run(r session.Reader) error {
+	if !w.own {
+		w.lossMeta()
+		if w.meta.Title != "" {
+			if err := w.emit("", encodeTitle(nil, w.meta.Title, w.sid, false)); err != nil {
+				return err
+			}
+		}
+	}
+	for {
+		e, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := w.entry(e); err != nil {
+			return err
+		}
+	}
+}
+
+func (w *writer) entry(e *session.Entry) error {
+	own := e.Origin == Name
+	nt := noteOf(e.Private)
+	if own && nt != nil && nt.marker {
+		w.agents[e.Sidechain] = e.Subagent.ID
+		return nil
+	}
+	switch {
+	case e.Kind == session.KindSubagent || e.Kind == session.KindSubagentEnd:
+		w.lost.Add(loss.Entry(e), loss.Converted, "Claude Code keeps a sub-agent run as its own transcript file", 1)
+		return nil
+	case own && e.Kind == session.KindOther && e.Custom != nil:
+		return w.emit(e.Sidechain, e.Custom.Data)
+	case e.Kind == session.KindSessionInfo:
+		return w.emit(e.Sidechain, w.merge(e, own, encodeTitle(e, e.Title, w.sid, own)))
+	case e.Kind == session.KindCompaction && e.Compaction != nil:
+		w.lost.Add(loss.Compaction, loss.Converted, "Claude Code keeps a compaction summary as a user line marked isCompactSummary", 1)
+		c := *e
+		c.Message = &session.Message{Role: session.RoleUser, Content: []session.Block{{Type: session.BlockText, Text: e.Compaction.Summary}}, ContentIsString: true}
+		return w.message(&c, false)
+	case e.Message != nil && (e.Kind == session.KindMessage || e.Kind == session.KindCustomMessage):
+		return w.message(e, own)
+	}
+	w.lost.Add(loss.Entry(e), loss.Dropped, "Claude Code has no such line", 1)
+	return nil
+}
+
+// message writes a message entry: back as its own lines when Claude Code
+// wrote it, else as one new line.
+func (w *writer) message(e *session.Entry, own bool) error {
+	nt := noteOf(e.Private)
+	if own && nt != nil {
+		return w.ownMessage(e, nt)
+	}
+	if !own {
+		w.lossMessage(e)
+	}
+	m := e.Message
+	if m.Role == session.RoleTool {
+		c := *e
+		c.Message = &session.Message{Role: session.RoleUser, Content: []session.Block{{
+			Type: session.BlockToolResult, ToolCallID: m.ToolCallID, Text: m.Text(), IsError: m.IsError}}}
+		e = &c
+	}
+	l := w.newLine(e)
+	return w.emit(e.Sidechain, encodeMessage(e, l, e.Message.Content, false))
+}
+
+func (w *writer) newLine(e *session.Entry) line {
+	side := e.Sidechain
+	l := line{uuid: w.id(e.ID), time: mapping.ISO(e.Time.T), session: w.sid, cwd: w.cwd, sidechain: side != ""}
+	if e.Time.T.IsZero() {
+		l.time = mapping.ISO(w.meta.Created.T)
+	}
+	if e.ParentID != "" {
+		l.parent = w.id(e.ParentID)
+	}
+	if side != "" {
+		l.agent = w.agent(side)
+	}
+	return l
+}
+
+// ownMessage writes the lines a Claude Code message was read from, each
+// merged with what the model holds of it.
+func (w *writer) ownMessage(e *session.Entry, nt *note) error {
+	parts := nt.parts
+	if parts == nil {
+		parts = []part{{raw: e.Raw, uuid: e.ID, blocks: len(e.Message.Content)}}
+	}
+	blocks := e.Message.Content
+	for i, p := range parts {
+		n := min(p.blocks, len(blocks))
+		if i == len(parts)-1 {
+			n = len(blocks) // blocks added after reading go on the last line
+		}
+		mine := blocks[:n]
+		blocks = blocks[n:]
+		var out []byte
+		if i == 0 {
+			l := line{uuid: p.uuid, time: e.Time.Raw, session: w.meta.ID, cwd: w.meta.Cwd, version: w.meta.Version}
+			if !nt.parentNull {
+				l.parent = rawParent(e.Raw)
+			}
+			if l.time == "" {
+				l.time = mapping.ISO(e.Time.T)
+			}
+			canon := encodeMessage(e, l, mine, true)
+			canon = w.restore(canon, e.Raw, nt)
+			out = jsonx.Merge(e.Raw, canon)
+		} else {
+			out = jsonx.Merge(p.raw, replaceContent(p.raw, mine))
+		}
+		if err := w.emit(e.Sidechain, out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// restore drops from canon the members the source line did not have
+// (isSidechain, sessionId, cwd, version are written only where read).
+func (w *writer) restore(canon, raw []byte, nt *note) []byte {
+	var o jsonx.Obj
+	has := map[string]bool{}
+	for _, k := range nt.omitted {
+		has[k] = true
+	}
+	gjson.ParseBytes(raw).ForEach(func(k, _ gjson.Result) bool {
+		has[k.String()] = true
+		return true
+	})
+	gjson.ParseBytes(canon).ForEach(func(k, v gjson.Result) bool {
+		if has[k.String()] {
+			o.Raw(k.String(), []byte(v.Raw))
+		}
+		return true
+	})
+	return o.Bytes()
+}
+
+func rawParent(raw []byte) string { return gjson.GetBytes(raw, "parentUuid").String() }
+
+func (w *writer) merge(e *session.Entry, own bool, canon []byte) []byte {
+	if own && len(e.Raw) > 0 {
+		return jsonx.Merge(e.Raw, canon)
+	}
+	return canon
+}
+
+// id is the uuid an entry of another layout is written under.
+func (w *writer) id(id string) string {
+	if w.own || mapping.IsUUID(id) {
+		return id
+	}
+	return mapping.UUID(w.sid + ":" + id)
+}
+
+// agent is the id of the sub-agent file a sidechain is written to.
+func (w *writer) agent(side string) string {
+	if a, ok := w.agents[side]; ok {
+		return a
+	}
+	a := strings.TrimPrefix(side, agentPrefix)
+	if format.UnsafeID(a) != "" || a == side {
+		a = "a" + strings.ReplaceAll(mapping.UUID(w.sid+":agent:"+side), "-", "")[:16]
+	}
+	w.agents[side] = a
+	return a
+}
+
+// emit writes one line to the file of sidechain side.
+func (w *writer) emit(side string, b []byte) error {
+	of, err := w.file(side)
+	if err != nil {
+		return err
+	}
+	if _, err := of.bw.Write(b); err != nil {
+		return fmt.Errorf("write %s: %w", of.path, err)
+	}
+	return of.bw.WriteByte('\n')
+}
+
+func (w *writer) file(side string) (*outFile, error) {
+	if of, ok := w.files[side]; ok {
+		return of, nil
+	}
+	p := filepath.Join(w.dir, w.sid+".jsonl")
+	if side != "" {
+		p = filepath.Join(w.dir, w.sid, SubagentDir, agentPrefix+w.agent(side)+".jsonl")
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return nil, fmt.Errorf("create %s: %w", filepath.Dir(p), err)
+	}
+	af, err := atomicfile.Create(p, 0o644, w.opt.Force)
+	if err != nil {
+		return nil, err
+	}
+	of := &outFile{path: p, af: af, bw: bufio.NewWriterSize(af, 1<<16)}
+	w.files[side] = of
+	w.order = append(w.order, side)
+	return of, nil
+}
+
+func (w *writer) abort() {
+	for _, of := range w.files {
+		of.af.Abort()
+	}
+}
+
+func (w *writer) commit() ([]string, error) {
+	if _, err := w.file(""); err != nil { // an empty session is still a file
+		w.abort()
+		return nil, err
+	}
+	var out []string
+	sides := []string{""}
+	for _, s := range w.order {
+		if s != "" {
+			sides = append(sides, s)
+		}
+	}
+	for _, side := range sides {
+		of := w.files[side]
+		if err := of.bw.Flush(); err != nil {
+			w.abort()
+			return nil, fmt.Errorf("write %s: %w", of.path, err)
+		}
+		if err := of.af.Commit(); err != nil {
+			w.abort()
+			return nil, err
+		}
+		out = append(out, of.path)
+	}
+	return out, nil
+}
