@@ -18,7 +18,8 @@ type note struct {
 	parts []part
 	// marker: an entry the reader made to show where a sub-agent run
 	// starts; the sub-agent file itself says so, so nothing is written.
-	marker bool
+	marker   bool
+	sideMeta []byte // the run's agent-<id>.meta.json, as read
 	// usageCounted: the message's usage was counted on an earlier entry
 	// of the same API message, so the model holds none here; the writer
 	// gives back the line's own.

@@ -160,7 +160,7 @@ func (r *reader) startSub(p, toolUse string) (*session.Entry, error) {
 		Kind: session.KindSubagent, Type: "subagent", ID: "subagent:" + agentID(p),
 		Sidechain: fr.sidechain,
 		Subagent:  &session.Subagent{ID: agentID(p), ParentToolCallID: toolUse, AgentType: agentType(p)},
-		Source:    session.Source{Origin: Name, Private: &note{marker: true}},
+		Source:    session.Source{Origin: Name, Private: &note{marker: true, sideMeta: readMeta(p)}},
 	}
 	if e := r.pending; e != nil {
 		// The line naming the run is given first, then the marker.
@@ -203,12 +203,15 @@ func toolUseOf(e *session.Entry) string {
 }
 
 // agentType reads agentType from the run's .meta.json, when there is one.
-func agentType(p string) string {
+func agentType(p string) string { return gjson.GetBytes(readMeta(p), "agentType").String() }
+
+// readMeta is the run's .meta.json as read, or nil.
+func readMeta(p string) []byte {
 	b, err := os.ReadFile(strings.TrimSuffix(p, ".jsonl") + metaSuffix)
 	if err != nil {
-		return ""
+		return nil
 	}
-	return gjson.GetBytes(b, "agentType").String()
+	return b
 }
 
 func (r *reader) Close() error {
@@ -228,6 +231,7 @@ type fileReader struct {
 	c         io.Closer
 	ahead     []rawLine // lines read but not yet turned into entries
 	tip       string    // the id of the last entry given
+	lastUUID  string    // the uuid of the last line that had one
 	aliases   map[string]string
 }
 
@@ -299,15 +303,19 @@ func (f *fileReader) place(e *session.Entry) {
 		nt.noUUID = true
 		e.ID = f.sidechain + "#" + strconv.Itoa(e.Line)
 		e.ParentID = f.tip
-	} else if nt.parentNull && e.ParentID == "" && strings.Contains(f.tip, "#") {
-		// A root after metadata lines hangs from them, so that the
-		// session is one tree rather than one branch per metadata line.
-		e.ParentID = f.tip
+		f.tip = e.ID
+		return
 	}
 	if a, ok := f.aliases[e.ParentID]; ok {
 		e.ParentID = a
 	}
-	f.tip = e.ID
+	// A line continuing from where metadata lines (which have no uuid)
+	// were written hangs from the last of them, so that they stay on the
+	// conversation's line rather than each making a branch.
+	if f.tip != f.lastUUID && (e.ParentID == f.lastUUID || nt.parentNull && e.ParentID == "") {
+		e.ParentID = f.tip
+	}
+	f.tip, f.lastUUID = e.ID, e.ID
 }
 
 // join folds into e the following lines of the same API message (same

@@ -71,6 +71,12 @@ type writer struct {
 	order  []string
 	agents map[string]string // sidechain -> file
 	tip    map[string]string // sidechain -> uuid of the last line written
+	metas  []sideFile        // sub-agents' .meta.json to write beside them
+}
+
+type sideFile struct {
+	side string
+	data []byte
 }
 
 type outFile struct {
@@ -117,6 +123,9 @@ func (w *writer) entry(e *session.Entry) error {
 	nt := noteOf(e.Private)
 	if own && nt != nil && nt.marker {
 		w.agents[e.Sidechain] = e.Subagent.ID
+		if nt.sideMeta != nil {
+			w.metas = append(w.metas, sideFile{side: e.Sidechain, data: nt.sideMeta})
+		}
 		return nil
 	}
 	switch {
@@ -325,6 +334,17 @@ func (w *writer) commit() ([]string, error) {
 			return nil, err
 		}
 		out = append(out, of.path)
+	}
+	for _, m := range w.metas {
+		of, ok := w.files[m.side]
+		if !ok {
+			continue
+		}
+		p := strings.TrimSuffix(of.path, ".jsonl") + metaSuffix
+		if err := atomicfile.WriteFile(p, m.data, 0o644, w.opt.Force); err != nil {
+			return out, err
+		}
+		out = append(out, p)
 	}
 	return out, nil
 }
