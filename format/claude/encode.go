@@ -78,7 +78,7 @@ func encodeAPIMessage(e *session.Entry, typ string, blocks []session.Block, own 
 	switch {
 	case m.ContentIsNull && own:
 		o.Null("content")
-	case m.ContentIsString && len(blocks) == 1 && blocks[0].Type == session.BlockText && (own || len(blocks[0].Extra) == 0):
+	case m.ContentIsString && (own || typ == "user") && len(blocks) == 1 && blocks[0].Type == session.BlockText && (own || len(blocks[0].Extra) == 0):
 		o.Str("content", blocks[0].Text)
 	default:
 		o.Raw("content", encodeBlocks(blocks, own))

@@ -156,12 +156,14 @@ func (r *reader) startSub(p, toolUse string) (*session.Entry, error) {
 	}
 	fr.meta = r.meta
 	r.sub = fr
+	// The marker is part of the main conversation, on its line: the next
+	// main line hangs from it (fileReader.place), as from a metadata line.
 	mark := &session.Entry{
-		Kind: session.KindSubagent, Type: "subagent", ID: "subagent:" + agentID(p),
-		Sidechain: fr.sidechain,
-		Subagent:  &session.Subagent{ID: agentID(p), ParentToolCallID: toolUse, AgentType: agentType(p)},
+		Kind: session.KindSubagent, Type: "subagent", ID: "subagent:" + agentID(p), ParentID: r.main.tip,
+		Subagent: &session.Subagent{ID: fr.sidechain, ParentToolCallID: toolUse, AgentType: agentType(p)},
 		Source:    session.Source{Origin: Name, Private: &note{marker: true, sideMeta: readMeta(p)}},
 	}
+	r.main.tip = mark.ID
 	if e := r.pending; e != nil {
 		// The line naming the run is given first, then the marker.
 		r.pending = mark

@@ -72,6 +72,7 @@ type writer struct {
 	agents map[string]string // sidechain -> file
 	tip    map[string]string // sidechain -> uuid of the last line written
 	metas  []sideFile        // sub-agents' .meta.json to write beside them
+	up     map[string]string // an entry not written -> the parent its children take
 }
 
 type sideFile struct {
@@ -122,19 +123,22 @@ func (w *writer) entry(e *session.Entry) error {
 	own := e.Origin == Name
 	nt := noteOf(e.Private)
 	if own && nt != nil && nt.marker {
-		w.agents[e.Sidechain] = e.Subagent.ID
+		side := e.Subagent.ID
+		w.agents[side] = strings.TrimPrefix(side, agentPrefix)
 		if nt.sideMeta != nil {
-			w.metas = append(w.metas, sideFile{side: e.Sidechain, data: nt.sideMeta})
+			w.metas = append(w.metas, sideFile{side: side, data: nt.sideMeta})
 		}
 		return nil
 	}
 	switch {
 	case e.Kind == session.KindSubagent || e.Kind == session.KindSubagentEnd:
 		w.lost.Add(loss.Entry(e), loss.Converted, "Claude Code keeps a sub-agent run as its own transcript file", 1)
+		w.skip(e)
 		return nil
 	case own && e.Kind == session.KindOther && e.Custom != nil:
 		return w.emit(e.Sidechain, e.Custom.Data)
 	case e.Kind == session.KindSessionInfo:
+		w.skip(e) // a title line has no uuid: what follows hangs from the line before
 		return w.emit(e.Sidechain, w.merge(e, own, encodeTitle(e, e.Title, w.sid, own)))
 	case e.Kind == session.KindCompaction && e.Compaction != nil:
 		w.lost.Add(loss.Compaction, loss.Converted, "Claude Code keeps a compaction summary as a user line marked isCompactSummary", 1)
@@ -145,7 +149,25 @@ func (w *writer) entry(e *session.Entry) error {
 		return w.message(e, own)
 	}
 	w.lost.Add(loss.Entry(e), loss.Dropped, "Claude Code has no such line", 1)
+	w.skip(e)
 	return nil
+}
+
+// skip records an entry that is not written: what hangs from it hangs
+// from its parent.
+func (w *writer) skip(e *session.Entry) {
+	if w.up == nil {
+		w.up = map[string]string{}
+	}
+	w.up[e.ID] = w.parentOf(e.ParentID)
+}
+
+// parentOf is the written entry id stands for.
+func (w *writer) parentOf(id string) string {
+	if p, ok := w.up[id]; ok {
+		return p
+	}
+	return id
 }
 
 // message writes a message entry: back as its own lines when Claude Code
@@ -175,8 +197,8 @@ func (w *writer) newLine(e *session.Entry) line {
 	if e.Time.T.IsZero() {
 		l.time = mapping.ISO(w.meta.Created.T)
 	}
-	if e.ParentID != "" {
-		l.parent = w.id(e.ParentID)
+	if p := w.parentOf(e.ParentID); p != "" {
+		l.parent = w.id(p)
 	}
 	if side != "" {
 		l.agent = w.agent(side)
