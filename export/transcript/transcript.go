@@ -44,6 +44,7 @@ func New(s *session.Session, leaf string) (*Transcript, error) {
 	} else {
 		t.Leaf, t.LeafAt, t.Path = t.Conv.Leaf, t.Conv.LeafAt(), t.Conv.Path()
 	}
+	t.Path = withRuns(t.Path, s.Entries)
 	calls := map[string]bool{}
 	for _, e := range s.Entries {
 		if KindOf(e) == session.KindLabel {
@@ -72,6 +73,30 @@ func New(s *session.Session, leaf string) (*Transcript, error) {
 		}
 	}
 	return t, nil
+}
+
+// withRuns is path with each sub-agent run shown inside its parent: the
+// entries of the run (Sidechain) follow the entry that started it
+// (KindSubagent, whose Subagent.ID names the run), in source order.
+func withRuns(path, all []*session.Entry) []*session.Entry {
+	runs := map[string][]*session.Entry{}
+	for _, e := range all {
+		if e.Sidechain != "" {
+			runs[e.Sidechain] = append(runs[e.Sidechain], e)
+		}
+	}
+	if len(runs) == 0 {
+		return path
+	}
+	out := make([]*session.Entry, 0, len(path))
+	for _, e := range path {
+		out = append(out, e)
+		if e.Kind == session.KindSubagent && e.Subagent != nil && e.Sidechain == "" {
+			out = append(out, runs[e.Subagent.ID]...)
+			delete(runs, e.Subagent.ID) // a run is shown once
+		}
+	}
+	return out
 }
 
 // Visible reports whether an entry is shown as a message of its own (labels
