@@ -58,10 +58,14 @@ var matrixSamples = []sample{
 	{"tree/prompt-cache-replay", "tree", "shared/pi/earendil-pi_prompt-cache-replay-session.v1.jsonl", "file"},
 	{"tree/before-compaction", "tree", "shared/pi/pi-mono_before-compaction.v1.jsonl", "file"},
 	{"tree/large-session", "tree", "shared/pi/pi-mono_large-session.v1.jsonl", "file"},
+	{"claude/store", "claude", "../../format/claude/testdata/store", "dir"},
+	{"claude/short-2.1.38", "claude", "shared/../real-world/claude/marot+spotter__short.jsonl", ""},
+	{"claude/subagents-2.1.7", "claude", "shared/../real-world/claude/codemie-ai+codemie-code__incremental-subagents", ""},
+	{"claude/images-2.1.22", "claude", "shared/../real-world/claude/moredip+session-share__images-in-user-messages.jsonl", ""},
 }
 
 // matrixTargets are the writable layouts, in table order.
-var matrixTargets = []string{"tree", "flat", "ash", "opencode", "opencode-export", "goat"}
+var matrixTargets = []string{"tree", "flat", "ash", "opencode", "opencode-export", "goat", "claude"}
 
 func haveLayout(name string) bool { _, err := registry.Lookup(name); return err == nil }
 

@@ -47,6 +47,14 @@ func decodeLine(raw []byte, n int, meta *session.Meta) (*session.Entry, error) {
 			}
 			e.Kind, e.Message = session.KindMessage, msg
 			e.Extra = extras(v, lineSlots, meta, nt)
+			if typ == "user" {
+				asToolResult(msg, nt)
+				if v.Get("isCompactSummary").Type == gjson.True {
+					// The summary Claude Code continues from after /compact.
+					e.Kind = session.KindCompaction
+					e.Compaction = &session.Compaction{Summary: msg.Text()}
+				}
+			}
 			return e, nil
 		}
 	case "custom-title", "ai-title":
@@ -260,4 +268,45 @@ func joinText(c gjson.Result) string {
 		}
 	}
 	return sb.String()
+}
+
+// asToolResult makes a user line that carries one tool result and nothing
+// else a tool message, as the model has tool results: its content is the
+// result's, and the block's other members go in the note.
+func asToolResult(m *session.Message, nt *note) {
+	if len(m.Content) != 1 || m.Content[0].Type != session.BlockToolResult || m.ContentIsString {
+		return
+	}
+	b := m.Content[0]
+	r := &result{}
+	var inner gjson.Result
+	for _, f := range b.Extra {
+		switch f.Key {
+		case "content":
+			inner = gjson.ParseBytes(f.Value)
+		case "is_error":
+			r.isError = true // present, and not true (else it is a slot)
+			r.extra = append(r.extra, f)
+		default:
+			r.extra = append(r.extra, f)
+		}
+	}
+	if b.IsError {
+		r.isError = true
+	}
+	m.Role, m.ToolCallID, m.IsError = session.RoleTool, b.ToolCallID, b.IsError
+	switch {
+	case inner.IsArray():
+		m.Content = nil
+		for _, x := range inner.Array() {
+			m.Content = append(m.Content, decodeBlock(x))
+		}
+	case inner.Exists():
+		r.extra = append(r.extra, session.Field{Key: "content", Value: json.RawMessage(inner.Raw)})
+		m.Content = nil
+	default:
+		m.Content = []session.Block{{Type: session.BlockText, Text: b.Text}}
+		m.ContentIsString = true
+	}
+	nt.result = r
 }

@@ -76,6 +76,12 @@ func encodeAPIMessage(e *session.Entry, typ string, blocks []session.Block, own 
 	}
 	o.Str("role", role)
 	switch {
+	case m.Role == session.RoleTool:
+		var r *result
+		if own {
+			r = noteOf(e.Private).resultOf()
+		}
+		o.Raw("content", jsonx.Arr([][]byte{encodeToolResult(m, blocks, r, own)}))
 	case m.ContentIsNull && own:
 		o.Null("content")
 	case m.ContentIsString && (own || typ == "user") && len(blocks) == 1 && blocks[0].Type == session.BlockText && (own || len(blocks[0].Extra) == 0):
@@ -233,4 +239,29 @@ func encodeBlocks(blocks []session.Block, own bool) []byte {
 		elems[i] = encodeBlock(&blocks[i], own)
 	}
 	return jsonx.Arr(elems)
+}
+
+// encodeToolResult spells a tool message as the tool_result block of a
+// user line; r is what the block had beyond the model, for a line Claude
+// Code wrote.
+func encodeToolResult(m *session.Message, blocks []session.Block, r *result, own bool) []byte {
+	var x session.Extras
+	if r != nil {
+		x = r.extra
+	}
+	o := session.NewObj(x)
+	o.Str("type", "tool_result")
+	o.Str("tool_use_id", m.ToolCallID)
+	switch {
+	case m.ContentIsString && len(blocks) == 1 && blocks[0].Type == session.BlockText:
+		o.Str("content", blocks[0].Text)
+	case !own && len(blocks) == 0:
+		o.Str("content", "")
+	default:
+		o.Raw("content", encodeBlocks(blocks, own))
+	}
+	if m.IsError {
+		o.Bool("is_error", true)
+	}
+	return o.Bytes()
 }

@@ -1,5 +1,7 @@
 package claude
 
+import "github.com/sesstool/sesstool/session"
+
 // note is the reader's Private note on how Claude Code spelled an entry,
 // read only by this layout's writer.
 type note struct {
@@ -24,6 +26,30 @@ type note struct {
 	// of the same API message, so the model holds none here; the writer
 	// gives back the line's own.
 	usageCounted bool
+	// result: the line is one tool_result block, read as a tool message.
+	result *result
+}
+
+// result is what a tool message keeps of its tool_result block beyond
+// the model's slots.
+type result struct {
+	isError bool           // is_error was written (true or not)
+	extra   session.Extras // the block's other members (is_error when not a boolean true)
+}
+
+// Unmodelled counts the tool_result block's members the model has no slot
+// for, which another layout's writer counts as lost.
+func (n *note) Unmodelled() int {
+	if n == nil || n.result == nil {
+		return 0
+	}
+	c := 0
+	for _, f := range n.result.extra {
+		if f.Key != "is_error" {
+			c++
+		}
+	}
+	return c
 }
 
 // part is one line of a streamed assistant message.
@@ -39,4 +65,11 @@ type part struct {
 func noteOf(p any) *note {
 	n, _ := p.(*note)
 	return n
+}
+
+func (n *note) resultOf() *result {
+	if n == nil {
+		return nil
+	}
+	return n.result
 }

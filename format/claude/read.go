@@ -161,7 +161,7 @@ func (r *reader) startSub(p, toolUse string) (*session.Entry, error) {
 	mark := &session.Entry{
 		Kind: session.KindSubagent, Type: "subagent", ID: "subagent:" + agentID(p), ParentID: r.main.tip,
 		Subagent: &session.Subagent{ID: fr.sidechain, ParentToolCallID: toolUse, AgentType: agentType(p)},
-		Source:    session.Source{Origin: Name, Private: &note{marker: true, sideMeta: readMeta(p)}},
+		Source:   session.Source{Origin: Name, Private: &note{marker: true, sideMeta: readMeta(p)}},
 	}
 	r.main.tip = mark.ID
 	if e := r.pending; e != nil {
@@ -185,7 +185,7 @@ func remove(xs []string, x string) []string {
 // namedAgent is the sub-agent id a tool result line names
 // (toolUseResult.agentId), or "".
 func namedAgent(e *session.Entry) string {
-	if e.Message == nil || e.Message.Role != session.RoleUser {
+	if e.Message == nil || e.Message.Role != session.RoleTool && e.Message.Role != session.RoleUser {
 		return ""
 	}
 	tr := e.Extra.Get("toolUseResult")
@@ -196,6 +196,9 @@ func namedAgent(e *session.Entry) string {
 }
 
 func toolUseOf(e *session.Entry) string {
+	if e.Message.ToolCallID != "" {
+		return e.Message.ToolCallID
+	}
 	for _, b := range e.Message.Content {
 		if b.Type == session.BlockToolResult {
 			return b.ToolCallID

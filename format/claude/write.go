@@ -135,6 +135,8 @@ func (w *writer) entry(e *session.Entry) error {
 		w.lost.Add(loss.Entry(e), loss.Converted, "Claude Code keeps a sub-agent run as its own transcript file", 1)
 		w.skip(e)
 		return nil
+	case own && e.Message != nil:
+		return w.message(e, own) // a compaction summary Claude Code wrote is its user line
 	case own && e.Kind == session.KindOther && e.Custom != nil:
 		return w.emit(e.Sidechain, e.Custom.Data)
 	case e.Kind == session.KindSessionInfo:
@@ -179,13 +181,6 @@ func (w *writer) message(e *session.Entry, own bool) error {
 	}
 	if !own {
 		w.lossMessage(e)
-	}
-	m := e.Message
-	if m.Role == session.RoleTool {
-		c := *e
-		c.Message = &session.Message{Role: session.RoleUser, Content: []session.Block{{
-			Type: session.BlockToolResult, ToolCallID: m.ToolCallID, Text: m.Text(), IsError: m.IsError}}}
-		e = &c
 	}
 	l := w.newLine(e)
 	return w.emit(e.Sidechain, encodeMessage(e, l, e.Message.Content, false))
