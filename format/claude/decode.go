@@ -51,7 +51,8 @@ func decodeLine(raw []byte, n int, meta *session.Meta) (*session.Entry, error) {
 				asToolResult(msg, nt)
 				if v.Get("isCompactSummary").Type == gjson.True {
 					// The summary Claude Code continues from after /compact.
-					e.Kind = session.KindCompaction
+					// Its message stays in the note, for this layout's writer.
+					e.Kind, e.Message, nt.summary = session.KindCompaction, nil, msg
 					e.Compaction = &session.Compaction{Summary: msg.Text()}
 				}
 			}

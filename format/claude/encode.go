@@ -98,16 +98,16 @@ func encodeAPIMessage(e *session.Entry, typ string, blocks []session.Block, own 
 		if !own {
 			o.Null("stop_sequence")
 		}
-		if m.Usage != nil {
+		if own && noteOf(e.Private).counted() {
+			if u := gjson.GetBytes(e.Raw, "message.usage"); u.Exists() {
+				o.Raw("usage", []byte(u.Raw))
+			}
+		} else if m.Usage != nil {
 			var had gjson.Result // the usage as read: a count it lacked stays out
 			if own {
 				had = gjson.GetBytes(e.Raw, "message.usage")
 			}
 			o.Raw("usage", encodeUsage(m.Usage, had))
-		} else if own && e.Private != nil && noteOf(e.Private).usageCounted {
-			if u := gjson.GetBytes(e.Raw, "message.usage"); u.Exists() {
-				o.Raw("usage", []byte(u.Raw))
-			}
 		}
 	}
 	return o.Bytes()

@@ -26,6 +26,8 @@ type note struct {
 	// of the same API message, so the model holds none here; the writer
 	// gives back the line's own.
 	usageCounted bool
+	// summary: the message of a compaction summary line (isCompactSummary).
+	summary *session.Message
 	// result: the line is one tool_result block, read as a tool message.
 	result *result
 }
@@ -40,10 +42,16 @@ type result struct {
 // Unmodelled counts the tool_result block's members the model has no slot
 // for, which another layout's writer counts as lost.
 func (n *note) Unmodelled() int {
-	if n == nil || n.result == nil {
+	if n == nil {
 		return 0
 	}
 	c := 0
+	if n.summary != nil {
+		c += len(n.summary.Extra)
+	}
+	if n.result == nil {
+		return c
+	}
 	for _, f := range n.result.extra {
 		if f.Key != "is_error" {
 			c++
@@ -73,3 +81,6 @@ func (n *note) resultOf() *result {
 	}
 	return n.result
 }
+
+// counted reports whether the entry's usage was counted on an earlier one.
+func (n *note) counted() bool { return n != nil && n.usageCounted }

@@ -137,7 +137,7 @@ func (r *reader) count(e *session.Entry) *session.Entry {
 	if r.usage[key] {
 		if nt := noteOf(e.Private); nt != nil {
 			nt.usageCounted = true
-			e.Message.Usage = nil
+			e.Message.Usage = &session.Usage{} // counted on the message's first entry
 		}
 		return e
 	}
@@ -234,9 +234,10 @@ type fileReader struct {
 	meta      *session.Meta
 	lines     *jsonl.Reader
 	c         io.Closer
-	ahead     []rawLine // lines read but not yet turned into entries
-	tip       string    // the id of the last entry given
-	lastUUID  string    // the uuid of the last line that had one
+	ahead     []rawLine       // lines read but not yet turned into entries
+	tip       string          // the id of the last entry given
+	real      string          // the id of the last message or compaction
+	turn      map[string]bool // the assistant messages since the last prompt
 	aliases   map[string]string
 }
 
@@ -300,27 +301,51 @@ func (f *fileReader) next() (*session.Entry, error) {
 }
 
 // place sets what the model needs of an entry's links: an id for a line
-// without a uuid, its parent when Claude Code wrote none, the sidechain.
+// without a uuid, the sidechain, and the parent that keeps the file one
+// conversation the way Claude Code resumes it (the writer gives every line
+// back its own parentUuid):
+//   - a line that is not a message (progress, system, metadata) hangs on
+//     the conversation's line, from the entry before it, so it is never a
+//     branch of its own; a message that continues from where such lines
+//     were written hangs from the last of them;
+//   - a tool result hangs from the entry before it when it answers a call
+//     of the current turn: the results of parallel calls, which Claude Code
+//     hangs each from its own call, are one line of results.
 func (f *fileReader) place(e *session.Entry) {
 	nt := noteOf(e.Private)
 	e.Sidechain = f.sidechain
 	if e.ID == "" {
 		nt.noUUID = true
 		e.ID = f.sidechain + "#" + strconv.Itoa(e.Line)
-		e.ParentID = f.tip
-		f.tip = e.ID
-		return
 	}
 	if a, ok := f.aliases[e.ParentID]; ok {
 		e.ParentID = a
 	}
-	// A line continuing from where metadata lines (which have no uuid)
-	// were written hangs from the last of them, so that they stay on the
-	// conversation's line rather than each making a branch.
-	if f.tip != f.lastUUID && (e.ParentID == f.lastUUID || nt.parentNull && e.ParentID == "") {
+	if e.Message == nil && e.Kind != session.KindCompaction {
+		if f.tip != "" {
+			e.ParentID = f.tip
+		}
+		f.tip = e.ID
+		return
+	}
+	switch {
+	case e.ParentID == f.real:
+		e.ParentID = f.tip
+	case e.Message != nil && e.Message.Role == session.RoleTool && f.turn[e.ParentID]:
 		e.ParentID = f.tip
 	}
-	f.tip, f.lastUUID = e.ID, e.ID
+	if e.Message != nil {
+		switch e.Message.Role {
+		case session.RoleAssistant:
+			if f.turn == nil {
+				f.turn = map[string]bool{}
+			}
+			f.turn[e.ID] = true
+		case session.RoleUser:
+			clear(f.turn)
+		}
+	}
+	f.tip, f.real = e.ID, e.ID
 }
 
 // join folds into e the following lines of the same API message (same
@@ -337,7 +362,8 @@ func (f *fileReader) join(e *session.Entry) error {
 	for {
 		l, err := f.peekAt(0)
 		if errors.Is(err, io.EOF) {
-			return nil
+			err = nil
+			l.raw = []byte("{}") // ends the message below
 		}
 		if err != nil {
 			return err
@@ -346,6 +372,9 @@ func (f *fileReader) join(e *session.Entry) error {
 		last := e.ID
 		if v.Get("type").String() != "assistant" || v.Get("parentUuid").String() != last ||
 			v.Get("message.id").Raw != string(id) || v.Get("requestId").Raw != string(req) || !v.Get("message.content").IsArray() {
+			for _, p := range nt.parts[:max(len(nt.parts)-1, 0)] {
+				f.aliases[p.uuid] = e.ID // every line of the message is the message
+			}
 			return nil
 		}
 		f.pop()
@@ -361,7 +390,6 @@ func (f *fileReader) join(e *session.Entry) error {
 		if f.aliases == nil {
 			f.aliases = map[string]string{}
 		}
-		f.aliases[last] = p.uuid
 		e.ID = p.uuid
 	}
 }

@@ -73,6 +73,7 @@ type writer struct {
 	tip    map[string]string // sidechain -> uuid of the last line written
 	metas  []sideFile        // sub-agents' .meta.json to write beside them
 	up     map[string]string // an entry not written -> the parent its children take
+	chain  *mapping.Chain    // re-links a source that links messages only (ash)
 }
 
 type sideFile struct {
@@ -93,6 +94,9 @@ func newWriter(m *session.Meta, out string, opt format.WriteOptions) *writer {
 		w.cwd = "/"
 	}
 	w.dir = filepath.Join(out, ProjectsDir, EncodeCwd(w.cwd))
+	if mapping.LinksMessagesOnly(m.Origin) {
+		w.chain = &mapping.Chain{}
+	}
 	return w
 }
 
@@ -121,6 +125,11 @@ func (w *writer) run(r session.Reader) error {
 
 func (w *writer) entry(e *session.Entry) error {
 	own := e.Origin == Name
+	if w.chain != nil && !own {
+		c := *e
+		c.ParentID = w.chain.Parent(e)
+		e = &c
+	}
 	nt := noteOf(e.Private)
 	if own && nt != nil && nt.marker {
 		side := e.Subagent.ID
@@ -135,8 +144,15 @@ func (w *writer) entry(e *session.Entry) error {
 		w.lost.Add(loss.Entry(e), loss.Converted, "Claude Code keeps a sub-agent run as its own transcript file", 1)
 		w.skip(e)
 		return nil
-	case own && e.Message != nil:
-		return w.message(e, own) // a compaction summary Claude Code wrote is its user line
+	case own && e.Kind == session.KindCompaction && nt != nil && nt.summary != nil:
+		c := *e // a compaction summary Claude Code wrote is its user line
+		c.Message = nt.summary
+		if e.Compaction != nil && e.Compaction.Summary != nt.summary.Text() {
+			m := *nt.summary
+			m.Content, m.ContentIsString = []session.Block{{Type: session.BlockText, Text: e.Compaction.Summary}}, true
+			c.Message = &m
+		}
+		return w.message(&c, own)
 	case own && e.Kind == session.KindOther && e.Custom != nil:
 		return w.emit(e.Sidechain, e.Custom.Data)
 	case e.Kind == session.KindSessionInfo:
