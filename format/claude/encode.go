@@ -43,7 +43,7 @@ func encodeMessage(e *session.Entry, l line, blocks []session.Block, own bool) [
 	o.OptStr("cwd", l.cwd)
 	o.Str("sessionId", l.session)
 	o.OptStr("version", l.version)
-	if l.agent != "" {
+	if l.agent != "" && l.sidechain {
 		o.Str("agentId", l.agent)
 	}
 	o.Str("type", typ)

@@ -46,6 +46,11 @@ func (n *note) Unmodelled() int {
 		return 0
 	}
 	c := 0
+	for _, p := range n.parts {
+		if p.blocks < 0 {
+			c++ // a progress line kept inside the message
+		}
+	}
 	if n.summary != nil {
 		c += len(n.summary.Extra)
 	}
@@ -67,7 +72,7 @@ type part struct {
 	uuid   string
 	parent string // parentUuid as read
 	time   string
-	blocks int // content blocks this line held
+	blocks int // content blocks this line held; -1 for a line of another type kept inside the message
 }
 
 func noteOf(p any) *note {

@@ -350,8 +350,10 @@ func (f *fileReader) place(e *session.Entry) {
 
 // join folds into e the following lines of the same API message (same
 // message.id and requestId, each the child of the one before): Claude Code
-// writes one line per content block. The entry takes the last line's uuid,
-// which later lines name as their parent; the others become its aliases.
+// writes one line per content block, with progress lines (hooks running
+// for a call) between them. Those are kept inside the message, in order,
+// for this layout's writer. The entry takes the last line's uuid, which
+// later lines name as their parent; the other lines become its aliases.
 func (f *fileReader) join(e *session.Entry) error {
 	id, req := e.Message.Extra.Get("id"), e.Extra.Get("requestId")
 	if id == nil {
@@ -360,36 +362,65 @@ func (f *fileReader) join(e *session.Entry) error {
 	nt := noteOf(e.Private)
 	first := part{raw: e.Raw, line: e.Line, uuid: e.ID, parent: gjson.GetBytes(e.Raw, "parentUuid").String(), time: e.Time.Raw, blocks: len(e.Message.Content)}
 	for {
-		l, err := f.peekAt(0)
-		if errors.Is(err, io.EOF) {
-			err = nil
-			l.raw = []byte("{}") // ends the message below
-		}
-		if err != nil {
-			return err
-		}
-		v := gjson.ParseBytes(l.raw)
-		last := e.ID
-		if v.Get("type").String() != "assistant" || v.Get("parentUuid").String() != last ||
-			v.Get("message.id").Raw != string(id) || v.Get("requestId").Raw != string(req) || !v.Get("message.content").IsArray() {
-			for _, p := range nt.parts[:max(len(nt.parts)-1, 0)] {
-				f.aliases[p.uuid] = e.ID // every line of the message is the message
+		// the next line of the message, past at most maxBetween others
+		last, n := e.ID, -1
+		for i := 0; i <= maxBetween; i++ {
+			l, err := f.peekAt(i)
+			if errors.Is(err, io.EOF) {
+				break
 			}
-			return nil
+			if err != nil {
+				return err
+			}
+			v := gjson.ParseBytes(l.raw)
+			if v.Get("parentUuid").String() != last {
+				break
+			}
+			if v.Get("type").String() == "assistant" {
+				if v.Get("message.id").Raw == string(id) && v.Get("requestId").Raw == string(req) && v.Get("message.content").IsArray() {
+					n = i
+				}
+				break
+			}
+			if !between[v.Get("type").String()] || v.Get("uuid").Type != gjson.String {
+				break
+			}
+			last = v.Get("uuid").String()
 		}
-		f.pop()
+		if n < 0 {
+			break
+		}
 		if nt.parts == nil {
 			nt.parts = []part{first}
 		}
-		blocks := v.Get("message.content").Array()
-		p := part{raw: l.raw, line: l.n, uuid: v.Get("uuid").String(), parent: last, time: v.Get("timestamp").String(), blocks: len(blocks)}
-		nt.parts = append(nt.parts, p)
-		for _, b := range blocks {
-			e.Message.Content = append(e.Message.Content, decodeBlock(b))
+		for i := 0; i <= n; i++ {
+			l := f.pop()
+			v := gjson.ParseBytes(l.raw)
+			p := part{raw: l.raw, line: l.n, uuid: v.Get("uuid").String(), blocks: -1}
+			if i == n {
+				blocks := v.Get("message.content").Array()
+				p.blocks = len(blocks)
+				for _, b := range blocks {
+					e.Message.Content = append(e.Message.Content, decodeBlock(b))
+				}
+			}
+			nt.parts = append(nt.parts, p)
+			e.ID = p.uuid
 		}
-		if f.aliases == nil {
-			f.aliases = map[string]string{}
-		}
-		e.ID = p.uuid
 	}
+	if len(nt.parts) > 0 && f.aliases == nil {
+		f.aliases = map[string]string{}
+	}
+	for _, p := range nt.parts[:max(len(nt.parts)-1, 0)] {
+		f.aliases[p.uuid] = e.ID // every line of the message is the message
+	}
+	return nil
 }
+
+// maxBetween is how many lines of other types may sit between two lines
+// of one API message for them to be read as one.
+const maxBetween = 16
+
+// between are the line types Claude Code writes between the lines of one
+// API message.
+var between = map[string]bool{"progress": true}

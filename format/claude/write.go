@@ -74,6 +74,16 @@ type writer struct {
 	metas  []sideFile        // sub-agents' .meta.json to write beside them
 	up     map[string]string // an entry not written -> the parent its children take
 	chain  *mapping.Chain    // re-links a source that links messages only (ash)
+	// held is a tool result of another layout, written once the next
+	// entry is known: a sub-agent run its call started is named on it
+	// (toolUseResult.agentId), as Claude Code links a Task to its run.
+	held *heldLine
+}
+
+type heldLine struct {
+	side string
+	e    *session.Entry
+	l    line
 }
 
 type sideFile struct {
@@ -112,7 +122,7 @@ func (w *writer) run(r session.Reader) error {
 	for {
 		e, err := r.Next()
 		if errors.Is(err, io.EOF) {
-			return nil
+			return w.flush()
 		}
 		if err != nil {
 			return err
@@ -124,6 +134,11 @@ func (w *writer) run(r session.Reader) error {
 }
 
 func (w *writer) entry(e *session.Entry) error {
+	if w.held != nil && e.Kind != session.KindSubagent {
+		if err := w.flush(); err != nil {
+			return err
+		}
+	}
 	own := e.Origin == Name
 	if w.chain != nil && !own {
 		c := *e
@@ -141,6 +156,12 @@ func (w *writer) entry(e *session.Entry) error {
 	}
 	switch {
 	case e.Kind == session.KindSubagent || e.Kind == session.KindSubagentEnd:
+		if h := w.held; h != nil && e.Kind == session.KindSubagent && e.Subagent != nil && h.e.Message.ToolCallID == e.Subagent.ParentToolCallID && e.Subagent.ParentToolCallID != "" {
+			h.l.agent = w.agent(e.Subagent.ID)
+			if err := w.flush(); err != nil {
+				return err
+			}
+		}
 		w.lost.Add(loss.Entry(e), loss.Converted, "Claude Code keeps a sub-agent run as its own transcript file", 1)
 		w.skip(e)
 		return nil
@@ -199,7 +220,29 @@ func (w *writer) message(e *session.Entry, own bool) error {
 		w.lossMessage(e)
 	}
 	l := w.newLine(e)
+	if e.Message.Role == session.RoleTool && e.Sidechain == "" {
+		w.held = &heldLine{side: e.Sidechain, e: e, l: l}
+		return nil
+	}
 	return w.emit(e.Sidechain, encodeMessage(e, l, e.Message.Content, false))
+}
+
+// flush writes the held tool result line.
+func (w *writer) flush() error {
+	h := w.held
+	if h == nil {
+		return nil
+	}
+	w.held = nil
+	b := encodeMessage(h.e, h.l, h.e.Message.Content, false)
+	if h.l.agent != "" {
+		// the run's link, as Claude Code writes it on a Task's result
+		var o jsonx.Obj
+		o.Str("agentId", h.l.agent)
+		b = append(b[:len(b)-1], `,"toolUseResult":`...)
+		b = append(append(b, o.Bytes()...), '}')
+	}
+	return w.emit(h.side, b)
 }
 
 func (w *writer) newLine(e *session.Entry) line {
@@ -226,6 +269,12 @@ func (w *writer) ownMessage(e *session.Entry, nt *note) error {
 	}
 	blocks := e.Message.Content
 	for i, p := range parts {
+		if p.blocks < 0 {
+			if err := w.emit(e.Sidechain, p.raw); err != nil {
+				return err
+			}
+			continue
+		}
 		n := min(p.blocks, len(blocks))
 		if i == len(parts)-1 {
 			n = len(blocks) // blocks added after reading go on the last line
