@@ -60,8 +60,6 @@ var matrixSamples = []sample{
 	{"tree/large-session", "tree", "shared/pi/pi-mono_large-session.v1.jsonl", "file"},
 	{"claude/store", "claude", "../../format/claude/testdata/store", "dir"},
 	{"claude/short-2.1.38", "claude", "shared/../real-world/claude/marot+spotter__short.jsonl", ""},
-	{"claude/subagents-2.1.7", "claude", "shared/../real-world/claude/codemie-ai+codemie-code__incremental-subagents", ""},
-	{"claude/images-2.1.22", "claude", "shared/../real-world/claude/moredip+session-share__images-in-user-messages.jsonl", ""},
 }
 
 // matrixTargets are the writable layouts, in table order.

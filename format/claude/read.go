@@ -163,6 +163,9 @@ func (r *reader) startSub(p, toolUse string) (*session.Entry, error) {
 		Subagent: &session.Subagent{ID: fr.sidechain, ParentToolCallID: toolUse, AgentType: agentType(p)},
 		Source:   session.Source{Origin: Name, Private: &note{marker: true, sideMeta: readMeta(p)}},
 	}
+	if toolUse == "" {
+		mark.Subagent.ParentToolCallID = gjson.GetBytes(readMeta(p), "toolUseId").String()
+	}
 	r.main.tip = mark.ID
 	if e := r.pending; e != nil {
 		// The line naming the run is given first, then the marker.

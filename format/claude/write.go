@@ -77,7 +77,8 @@ type writer struct {
 	// held is a tool result of another layout, written once the next
 	// entry is known: a sub-agent run its call started is named on it
 	// (toolUseResult.agentId), as Claude Code links a Task to its run.
-	held *heldLine
+	held  *heldLine
+	named map[string]string // sidechain -> the tool call whose result line names it
 }
 
 type heldLine struct {
@@ -158,12 +159,26 @@ func (w *writer) entry(e *session.Entry) error {
 	case e.Kind == session.KindSubagent || e.Kind == session.KindSubagentEnd:
 		if h := w.held; h != nil && e.Kind == session.KindSubagent && e.Subagent != nil && h.e.Message.ToolCallID == e.Subagent.ParentToolCallID && e.Subagent.ParentToolCallID != "" {
 			h.l.agent = w.agent(e.Subagent.ID)
+			if w.named == nil {
+				w.named = map[string]string{}
+			}
+			w.named[e.Subagent.ID] = h.e.Message.ToolCallID
 			if err := w.flush(); err != nil {
 				return err
 			}
 		}
 		w.lost.Add(loss.Entry(e), loss.Converted, "Claude Code keeps a sub-agent run as its own transcript file", 1)
 		w.skip(e)
+		if e.Kind == session.KindSubagent && e.Subagent != nil && !own {
+			// the run's .meta.json says what started it when its call's
+			// result line, written already, could not
+			var o jsonx.Obj
+			o.Str("agentType", e.Subagent.AgentType)
+			if w.named[e.Subagent.ID] == "" && e.Subagent.ParentToolCallID != "" {
+				o.Str("toolUseId", e.Subagent.ParentToolCallID)
+			}
+			w.metas = append(w.metas, sideFile{side: e.Subagent.ID, data: append(o.Bytes(), '\n')})
+		}
 		return nil
 	case own && e.Kind == session.KindCompaction && nt != nil && nt.summary != nil:
 		c := *e // a compaction summary Claude Code wrote is its user line
