@@ -89,3 +89,25 @@ func (n *note) resultOf() *result {
 
 // counted reports whether the entry's usage was counted on an earlier one.
 func (n *note) counted() bool { return n != nil && n.usageCounted }
+
+// LineUUIDs are the uuids of the user and assistant lines an entry read
+// by this layout was written as, in file order: one for most entries,
+// one per line for an API message Claude Code wrote one block at a time,
+// none for a line of another type. Tests compare them with what Claude
+// Code's own reader returns.
+func LineUUIDs(e *session.Entry) []string {
+	n := noteOf(e.Private)
+	if e.Origin != Name || n == nil || n.marker || (e.Message == nil && n.summary == nil) {
+		return nil
+	}
+	if n.parts == nil {
+		return []string{e.ID}
+	}
+	var out []string
+	for _, p := range n.parts {
+		if p.blocks >= 0 {
+			out = append(out, p.uuid)
+		}
+	}
+	return out
+}
