@@ -5,6 +5,7 @@
 //	gen tree-v3 -size 100MB -o big.v3.jsonl SAMPLE.v1.jsonl
 //	gen tree-v1 -size 100MB -o big.v1.jsonl SAMPLE.v1.jsonl
 //	gen opencode -messages 10000 -parts 50000 -o STORE SAMPLE_STORAGE
+//	gen claude -size 1GB -o big.jsonl SAMPLE_SESSION.jsonl
 package main
 
 import (
@@ -18,7 +19,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: gen tree-v3|tree-v1|opencode [flags] SAMPLE")
+		fmt.Fprintln(os.Stderr, "usage: gen tree-v3|tree-v1|opencode|claude [flags] SAMPLE")
 		os.Exit(2)
 	}
 	fs := flag.NewFlagSet(os.Args[1], flag.ExitOnError)
@@ -37,6 +38,11 @@ func main() {
 		var n int64
 		if n, err = parseSize(*size); err == nil {
 			err = genTree(fs.Arg(0), *out, n, os.Args[1] == "tree-v3")
+		}
+	case "claude":
+		var n int64
+		if n, err = parseSize(*size); err == nil {
+			err = genClaude(fs.Arg(0), *out, n)
 		}
 	case "opencode":
 		err = benchdata.OpenCode(fs.Arg(0), *out, *msgs, *parts)
