@@ -104,50 +104,67 @@ func (r *rules) Check(l validate.Line) {
 	if !l.Valid {
 		return
 	}
-	v := l.Value
-	typ := v.Get("type")
-	if typ.Type == gjson.String && !knownTypes[typ.String()] {
-		r.rep.Warnf(r.path, l.N, "/type", "unknown-line-type", "line type %q is not one sesstool knows (a newer Claude Code?); it is kept as it is when written as claude, and counted as lost otherwise", typ.String())
+	// one pass over the line's members: lines run to megabytes
+	var typ, sid, id, parent, logical, msg gjson.Result
+	l.Value.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "type":
+			typ = v
+		case "sessionId":
+			sid = v
+		case "uuid":
+			id = v
+		case "parentUuid":
+			parent = v
+		case "logicalParentUuid":
+			logical = v
+		case "message":
+			msg = v
+		}
+		return true
+	})
+	if typ.Type == gjson.String && !knownTypes[typ.Str] {
+		r.rep.Warnf(r.path, l.N, "/type", "unknown-line-type", "line type %q is not one sesstool knows (a newer Claude Code?); it is kept as it is when written as claude, and counted as lost otherwise", typ.Str)
 	}
-	if sid := v.Get("sessionId"); sid.Type == gjson.String {
+	if sid.Type == gjson.String {
 		switch {
 		case r.session == "":
-			r.session = strings.Clone(sid.String())
+			r.session = strings.Clone(sid.Str)
 			if why := format.UnsafeID(r.session); why != "" {
 				r.rep.Errorf(r.path, l.N, "/sessionId", "unsafe-id", "session id %q %s: it cannot name an output file", r.session, why)
 			}
-		case sid.String() != r.session && !r.sidechain:
-			r.rep.Warnf(r.path, l.N, "/sessionId", "session-id-changed", "sessionId %q differs from %q on the lines before", sid.String(), r.session)
+		case sid.Str != r.session && !r.sidechain:
+			r.rep.Warnf(r.path, l.N, "/sessionId", "session-id-changed", "sessionId %q differs from %q on the lines before", sid.Str, r.session)
 		}
 	}
-	if id := v.Get("uuid"); id.Type == gjson.String {
-		if prev, dup := r.uuids.get(id.String()); dup {
-			r.rep.Errorf(r.path, l.N, "/uuid", "duplicate-id", "uuid %q is already used on line %d", id.String(), prev)
+	if id.Type == gjson.String {
+		if prev, dup := r.uuids.get(id.Str); dup {
+			r.rep.Errorf(r.path, l.N, "/uuid", "duplicate-id", "uuid %q is already used on line %d", id.Str, prev)
 		} else {
-			r.uuids.put(id.String(), int32(l.N))
+			r.uuids.put(id.Str, int32(l.N))
 		}
 	}
-	r.link(l, "parentUuid", false)
-	r.link(l, "logicalParentUuid", true)
-	r.toolLinks(l)
+	r.link(l.N, parent, "parentUuid", false)
+	r.link(l.N, logical, "logicalParentUuid", true)
+	if msg.IsObject() {
+		r.toolLinks(l.N, msg.Get("content"))
+	}
 }
 
 // link checks that a parent link names a line of the file.
-func (r *rules) link(l validate.Line, key string, logical bool) {
-	p := l.Value.Get(key)
+func (r *rules) link(n int, p gjson.Result, key string, logical bool) {
 	if p.Type != gjson.String {
 		return
 	}
-	if _, ok := r.uuids.get(p.String()); ok {
+	if _, ok := r.uuids.get(p.Str); ok {
 		return
 	}
-	r.parents = append(r.parents, pending{line: l.N, ptr: "/" + key, id: strings.Clone(p.String()), logical: logical})
+	r.parents = append(r.parents, pending{line: n, ptr: "/" + key, id: strings.Clone(p.Str), logical: logical})
 }
 
 // toolLinks records tool_use ids and checks that each tool_result names
 // one written before it.
-func (r *rules) toolLinks(l validate.Line) {
-	c := l.Value.Get("message.content")
+func (r *rules) toolLinks(n int, c gjson.Result) {
 	if !c.IsArray() {
 		return
 	}
@@ -156,12 +173,12 @@ func (r *rules) toolLinks(l validate.Line) {
 		switch b.Get("type").String() {
 		case "tool_use":
 			if id := b.Get("id"); id.Type == gjson.String {
-				r.calls.put(id.String(), int32(l.N))
+				r.calls.put(id.String(), int32(n))
 			}
 		case "tool_result":
 			if id := b.Get("tool_use_id"); id.Type == gjson.String {
 				if _, ok := r.calls.get(id.String()); !ok {
-					r.rep.Warnf(r.path, l.N, fmt.Sprintf("/message/content/%d/tool_use_id", i), "unknown-tool-use", "tool_use_id %q names no earlier tool_use block of this file", id.String())
+					r.rep.Warnf(r.path, n, fmt.Sprintf("/message/content/%d/tool_use_id", i), "unknown-tool-use", "tool_use_id %q names no earlier tool_use block of this file", id.String())
 				}
 			}
 		}
