@@ -58,7 +58,7 @@ var matrixSamples = []sample{
 	{"tree/prompt-cache-replay", "tree", "shared/pi/earendil-pi_prompt-cache-replay-session.v1.jsonl", "file"},
 	{"tree/before-compaction", "tree", "shared/pi/pi-mono_before-compaction.v1.jsonl", "file"},
 	{"tree/large-session", "tree", "shared/pi/pi-mono_large-session.v1.jsonl", "file"},
-	{"claude/store", "claude", "../../format/claude/testdata/store", "dir"},
+	{"claude/store", "claude", "claude/store", "dir"},
 	{"claude/short-2.1.38", "claude", "shared/../real-world/claude/marot+spotter__short.jsonl", ""},
 }
 

@@ -17,7 +17,7 @@ import (
 	"github.com/sesstool/sesstool/session"
 )
 
-const store = "testdata/store"
+const store = "../../testdata/samples/claude/store"
 
 // realWorld is every entry of the shared real-world Claude Code sessions.
 func realWorld(t *testing.T) []string {
