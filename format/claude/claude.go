@@ -55,7 +55,7 @@ func (f Format) Detect(path string) bool {
 	if !fi.IsDir() {
 		return detectHead(format.Head(path, headDetectSz))
 	}
-	if sub := filepath.Join(path, ProjectsDir); isDir(sub) {
+	if sub := projectsOf(path); sub != "" {
 		dirs, _ := os.ReadDir(sub)
 		for _, d := range dirs {
 			if d.IsDir() && projectHasSession(filepath.Join(sub, d.Name())) {
@@ -103,4 +103,16 @@ func isDir(p string) bool {
 func isAgentFile(p string) bool {
 	b := filepath.Base(p)
 	return strings.HasPrefix(b, agentPrefix) && strings.HasSuffix(b, ".jsonl")
+}
+
+// projectsOf is the folder of project folders path names: its projects/
+// (a store), or path itself when it is a store's projects/; "" otherwise.
+func projectsOf(path string) string {
+	if sub := filepath.Join(path, ProjectsDir); isDir(sub) {
+		return sub
+	}
+	if filepath.Base(filepath.Clean(path)) == ProjectsDir && !projectHasSession(path) {
+		return path
+	}
+	return ""
 }

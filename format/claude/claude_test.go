@@ -237,3 +237,36 @@ func TestEncodeCwd(t *testing.T) {
 		}
 	}
 }
+
+// A store, its projects/ folder, a project folder and a session file each
+// name the one session; a sub-agent file is refused as a session.
+func TestSessionsOfEachShape(t *testing.T) {
+	proj := filepath.Join(store, "projects", "-home-dev-app")
+	file := filepath.Join(proj, "1f0e2d3c-4b5a-4978-8695-a4b3c2d1e0f9.jsonl")
+	for _, p := range []string{store, filepath.Join(store, "projects"), proj, file} {
+		refs, err := (Format{}).Sessions(p)
+		if err != nil || len(refs) != 1 || refs[0].Path != file {
+			t.Errorf("Sessions(%s) = %v, %v; want %s", p, refs, err, file)
+		}
+		if !(Format{}).Detect(p) {
+			t.Errorf("%s not detected", p)
+		}
+	}
+	sub := filepath.Join(proj, "1f0e2d3c-4b5a-4978-8695-a4b3c2d1e0f9", "subagents", "agent-a1b2c3d.jsonl")
+	if _, err := (Format{}).Sessions(sub); err == nil {
+		t.Errorf("a sub-agent file is listed as a session")
+	}
+}
+
+// A session id that is not a UUID is written under a UUID derived from
+// it, the same every time; a UUID is kept.
+func TestSessionID(t *testing.T) {
+	u := "1f0e2d3c-4b5a-4978-8695-a4b3c2d1e0f9"
+	if SessionID(u) != u {
+		t.Errorf("SessionID(%s) = %s", u, SessionID(u))
+	}
+	a, b := SessionID("ses_e03a7a64affe0wHc2prdw2R2s7"), SessionID("ses_e03a7a64affe0wHc2prdw2R2s7")
+	if a != b || !mapping.IsUUID(a) || a == SessionID("ses_other") {
+		t.Errorf("derived ids %s, %s", a, b)
+	}
+}

@@ -37,7 +37,7 @@ func (Format) Sessions(path string) ([]format.Ref, error) {
 		return []format.Ref{{Path: path}}, nil
 	}
 	projects := []string{path}
-	if sub := filepath.Join(path, ProjectsDir); isDir(sub) {
+	if sub := projectsOf(path); sub != "" {
 		ents, err := os.ReadDir(sub)
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", sub, err)
