@@ -17,7 +17,7 @@ import (
 	"github.com/sesstool/sesstool/session"
 )
 
-// Write renders t's active path.
+// Write renders t's active path, each sub-agent run inside its parent.
 func Write(w io.Writer, t *transcript.Transcript) error {
 	bw := bufio.NewWriter(w)
 	m := t.S.Meta
@@ -41,7 +41,7 @@ func Write(w io.Writer, t *transcript.Transcript) error {
 		item("Branch", fmt.Sprintf("ending at %s (one of %d)", t.Leaf.ID, st.Branches))
 	}
 	bw.WriteString("\n")
-	for _, e := range t.Path {
+	for _, e := range t.WithRuns() {
 		if t.Visible(e) {
 			entry(bw, t, e)
 		}

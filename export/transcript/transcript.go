@@ -44,7 +44,6 @@ func New(s *session.Session, leaf string) (*Transcript, error) {
 	} else {
 		t.Leaf, t.LeafAt, t.Path = t.Conv.Leaf, t.Conv.LeafAt(), t.Conv.Path()
 	}
-	t.Path = withRuns(t.Path, s.Entries)
 	calls := map[string]bool{}
 	for _, e := range s.Entries {
 		if KindOf(e) == session.KindLabel {
@@ -75,10 +74,11 @@ func New(s *session.Session, leaf string) (*Transcript, error) {
 	return t, nil
 }
 
-// withRuns is path with each sub-agent run shown inside its parent: the
+// WithRuns is t's path with each sub-agent run inside its parent: the
 // entries of the run (Sidechain) follow the entry that started it
 // (KindSubagent, whose Subagent.ID names the run), in source order.
-func withRuns(path, all []*session.Entry) []*session.Entry {
+func (t *Transcript) WithRuns() []*session.Entry {
+	path, all := t.Path, t.S.Entries
 	runs := map[string][]*session.Entry{}
 	for _, e := range all {
 		if e.Sidechain != "" {
