@@ -191,6 +191,19 @@ row "sesstool convert opencode->tree" "10k messages, 50k parts ($(mb "$store") M
 target "convert OpenCode store -> tree: at least 50 MB/s" "$(mb "$store") / $ow" 50 ">=" " MB/s"
 rm -rf "$out/oc.out"
 
+# Claude Code: one session file of $big, a real 2.1.38 session's lines
+# repeated with fresh uuids (bench/gen claude).
+ccsample="$shared/real-world/claude/marot+spotter__tool_heavy.jsonl"
+if [ -f "$ccsample" ]; then
+  cc="$out/claude-$big.jsonl"
+  [ -f "$cc" ] || "$out/gen" claude -size "$big" -o "$cc" "$ccsample" || die "gen claude"
+  warm "$cc"
+  read -r kw kc kr < <(measure "validate claude $big" "$st" validate "$cc")
+  row "sesstool validate" "$big Claude Code ($(mb "$cc") MB)" "$kw" "$kc" "$kr" "$(rate "$(mb "$cc")" "$kw") MB/s"
+  target "validate $big Claude Code: at least 300 MB/s" "$(mb "$cc") / $kw" 300 ">=" " MB/s"
+  target "validate $big Claude Code: peak RSS at most 64 MiB" "$kr" 64 "<=" " MiB"
+fi
+
 echo
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo

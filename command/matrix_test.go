@@ -62,10 +62,12 @@ var matrixSamples = []sample{
 	{"codex/fork", "codex", "codex/home/sessions/2026/03/04/rollout-2026-03-04T11-00-00-0195f0a0-0000-7000-8000-000000000003.jsonl", "file"},
 	{"codex/pre-wrapper", "codex", "codex/pre-wrapper.jsonl", "file"},
 	{"codex/ts-era", "codex", "codex/ts-era.json", ""},
+	{"claude/store", "claude", "claude/store", "dir"},
+	{"claude/short-2.1.38", "claude", "shared/../real-world/claude/marot+spotter__short.jsonl", ""},
 }
 
 // matrixTargets are the writable layouts, in table order.
-var matrixTargets = []string{"tree", "flat", "ash", "opencode", "opencode-export", "goat", "codex"}
+var matrixTargets = []string{"tree", "flat", "ash", "opencode", "opencode-export", "goat", "codex", "claude"}
 
 func haveLayout(name string) bool { _, err := registry.Lookup(name); return err == nil }
 
@@ -503,7 +505,33 @@ func essence(s *session.Session, c capability) []item {
 		}
 		out = append(out, it)
 	}
-	return out
+	return numberCalls(out)
+}
+
+// numberCalls spells each call's id as its place among the calls and each
+// result's reference as the place of the call it answers, so that what is
+// compared is which result answers which call, not the id's spelling: a call
+// with no id (Codex's web search) gets one from a layout that requires it.
+func numberCalls(items []item) []item {
+	place := map[string]string{}
+	n := 0
+	for i := range items {
+		for j, call := range items[i].Calls {
+			id, rest, _ := strings.Cut(call, " ")
+			n++
+			p := fmt.Sprintf("#%d", n)
+			if id != "" {
+				place[id] = p
+			}
+			items[i].Calls[j] = p + " " + rest
+		}
+	}
+	for i := range items {
+		if p, ok := place[items[i].Result]; ok {
+			items[i].Result = p
+		}
+	}
+	return items
 }
 
 func itemsOf(e *session.Entry, c capability) []item {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/ash"
+	"github.com/sesstool/sesstool/format/claude"
 	"github.com/sesstool/sesstool/format/codex"
 	"github.com/sesstool/sesstool/format/flat"
 	"github.com/sesstool/sesstool/format/goat"
@@ -38,6 +39,7 @@ var Layouts = []Layout{
 	{Format: opencode.Format{}, Project: "project id to file sessions under"},
 	{Format: opencode.Export{}},
 	{Format: codex.Format{}},
+	{Format: claude.Format{}},
 	{Format: flat.New()},
 	{Format: tree.Format{}, Default: true},
 	// Not an agent's layout: the model dump (convert --to model), detected by its meta line.

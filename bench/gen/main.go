@@ -6,6 +6,7 @@
 //	gen tree-v1 -size 100MB -o big.v1.jsonl SAMPLE.v1.jsonl
 //	gen opencode -messages 10000 -parts 50000 -o STORE SAMPLE_STORAGE
 //	gen codex -size 1GB -o big.codex.jsonl SAMPLE_ROLLOUT.jsonl
+//	gen claude -size 1GB -o big.jsonl SAMPLE_SESSION.jsonl
 package main
 
 import (
@@ -19,7 +20,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: gen tree-v3|tree-v1|opencode|codex [flags] SAMPLE")
+		fmt.Fprintln(os.Stderr, "usage: gen tree-v3|tree-v1|opencode|codex|claude [flags] SAMPLE")
 		os.Exit(2)
 	}
 	fs := flag.NewFlagSet(os.Args[1], flag.ExitOnError)
@@ -38,6 +39,11 @@ func main() {
 		var n int64
 		if n, err = parseSize(*size); err == nil {
 			err = genTree(fs.Arg(0), *out, n, os.Args[1] == "tree-v3")
+		}
+	case "claude":
+		var n int64
+		if n, err = parseSize(*size); err == nil {
+			err = genClaude(fs.Arg(0), *out, n)
 		}
 	case "opencode":
 		err = benchdata.OpenCode(fs.Arg(0), *out, *msgs, *parts)

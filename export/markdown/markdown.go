@@ -17,7 +17,8 @@ import (
 	"github.com/sesstool/sesstool/session"
 )
 
-// Write renders t's active path with every tool call in full.
+// Write renders t's active path, each sub-agent run inside its parent, with
+// every tool call in full.
 func Write(w io.Writer, t *transcript.Transcript) error {
 	return WriteTools(w, t, ToolsFull)
 }
@@ -54,7 +55,7 @@ func WriteTools(w io.Writer, t *transcript.Transcript, tools Tools) error {
 	if p := m.Parent; p != nil && strings.TrimSpace(p.Summary) != "" {
 		details(bw, "Summary of the parent branch", safeMarkdown(p.Summary)+"\n")
 	}
-	for _, e := range t.Path {
+	for _, e := range t.WithRuns() {
 		if t.Visible(e) {
 			x.entry(e)
 		}

@@ -74,6 +74,31 @@ func New(s *session.Session, leaf string) (*Transcript, error) {
 	return t, nil
 }
 
+// WithRuns is t's path with each sub-agent run inside its parent: the
+// entries of the run (Sidechain) follow the entry that started it
+// (KindSubagent, whose Subagent.ID names the run), in source order.
+func (t *Transcript) WithRuns() []*session.Entry {
+	path, all := t.Path, t.S.Entries
+	runs := map[string][]*session.Entry{}
+	for _, e := range all {
+		if e.Sidechain != "" {
+			runs[e.Sidechain] = append(runs[e.Sidechain], e)
+		}
+	}
+	if len(runs) == 0 {
+		return path
+	}
+	out := make([]*session.Entry, 0, len(path))
+	for _, e := range path {
+		out = append(out, e)
+		if e.Kind == session.KindSubagent && e.Subagent != nil && e.Sidechain == "" {
+			out = append(out, runs[e.Subagent.ID]...)
+			delete(runs, e.Subagent.ID) // a run is shown once
+		}
+	}
+	return out
+}
+
 // Visible reports whether an entry is shown as a message of its own (labels
 // show as tags on their target; paired results show inside their call).
 func (t *Transcript) Visible(e *session.Entry) bool {

@@ -1,0 +1,42 @@
+package claude
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sesstool/sesstool/internal/peers"
+)
+
+// The schema folder works as it is in ajv, the reference validator: every
+// line of the real sessions and of the hand-made store passes
+// claude/v1/line.json, and the invalid case's two bad lines do not.
+func TestSchemasInAjv(t *testing.T) {
+	node, script := peers.Ajv(t)
+	dir := "../../schema/claude/v1"
+	files, _ := filepath.Glob(filepath.Join(store, "projects", "*", "*.jsonl"))
+	files = append(files, filepath.Join(store, "projects", "-home-dev-app", "1f0e2d3c-4b5a-4978-8695-a4b3c2d1e0f9", "subagents", "agent-a1b2c3d.jsonl"))
+	for _, p := range realWorld(t) {
+		refs, err := (Format{}).Sessions(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range refs {
+			files = append(files, r.Path)
+			files = append(files, subagentFiles(r.Path, fileSessionID(r.Path))...)
+		}
+	}
+	run := func(file string) (string, error) {
+		out, err := exec.Command(node, script, dir, filepath.Join(dir, "line.json"), file).CombinedOutput()
+		return strings.TrimSpace(string(out)), err
+	}
+	for _, f := range files {
+		if got, err := run(f); err != nil || !strings.HasSuffix(got, " 0 invalid") {
+			t.Errorf("%s: ajv rejects a valid file: %v: %s", f, err, got)
+		}
+	}
+	if got, err := run("testdata/invalid/bad.jsonl"); err == nil || !strings.HasSuffix(got, " 2 invalid") {
+		t.Errorf("bad.jsonl: ajv does not find its two invalid lines: %v: %s", err, got)
+	}
+}

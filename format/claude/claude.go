@@ -1,0 +1,118 @@
+// Package claude reads, writes and validates the session files of Anthropic's
+// Claude Code: one JSONL file per session under
+// $CLAUDE_CONFIG_DIR/projects/<encoded cwd>/<session uuid>.jsonl (or
+// ~/.claude), whose lines link into a tree by uuid/parentUuid, with the
+// session's sub-agent runs in <uuid>/subagents/agent-<id>.jsonl (since
+// 2.1.2) or agent-<id>.jsonl beside the session (before), and large tool
+// outputs in <uuid>/tool-results/.
+//
+// See docs/claude.md for the layout, the rules validate applies and how the
+// layout maps to the neutral model.
+package claude
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sesstool/sesstool/format"
+)
+
+// Name is the layout's --format name.
+const Name = "claude"
+
+// The layout's folder and file names.
+const (
+	ProjectsDir  = "projects"
+	SubagentDir  = "subagents"
+	ToolResults  = "tool-results"
+	agentPrefix  = "agent-"
+	metaSuffix   = ".meta.json"
+	headDetectSz = 64 << 10
+)
+
+// Format is the Claude Code layout.
+type Format struct{}
+
+var (
+	_ format.Format        = Format{}
+	_ format.Writer        = Format{}
+	_ format.DefaultStorer = Format{}
+	_ format.Capable       = Format{}
+)
+
+func (Format) Name() string      { return Name }
+func (Format) Aliases() []string { return []string{"claude-code"} }
+
+// Detect reports whether path is a Claude Code session file, a project
+// folder holding one, or a store (a folder with projects/ holding one).
+func (f Format) Detect(path string) bool {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	if !fi.IsDir() {
+		return detectHead(format.Head(path, headDetectSz))
+	}
+	if sub := projectsOf(path); sub != "" {
+		dirs, _ := os.ReadDir(sub)
+		for _, d := range dirs {
+			if d.IsDir() && projectHasSession(filepath.Join(sub, d.Name())) {
+				return true
+			}
+		}
+		return false
+	}
+	return projectHasSession(path)
+}
+
+// projectHasSession reports whether dir directly holds a session file.
+func projectHasSession(dir string) bool {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	for _, p := range files {
+		if !isAgentFile(p) && detectHead(format.Head(p, headDetectSz)) {
+			return true
+		}
+	}
+	return false
+}
+
+// detectHead judges the first bytes of a file: its first line is a JSON
+// object, and some line in the head carries Claude Code's own members: a
+// camelCase sessionId with uuid and parentUuid (a conversation line), or a
+// summary's leafUuid.
+func detectHead(head []byte) bool {
+	head = bytes.TrimLeft(format.TrimBOM(head), " \t\r\n")
+	if len(head) == 0 || head[0] != '{' {
+		return false
+	}
+	s := string(head)
+	conv := strings.Contains(s, `"parentUuid"`) && strings.Contains(s, `"sessionId"`) && strings.Contains(s, `"uuid"`)
+	summary := strings.Contains(s, `"type":"summary"`) && strings.Contains(s, `"leafUuid"`)
+	return conv || summary
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+// isAgentFile reports whether p is a sub-agent transcript (agent-<id>.jsonl),
+// which belongs to its parent session and is never a session of its own.
+func isAgentFile(p string) bool {
+	b := filepath.Base(p)
+	return strings.HasPrefix(b, agentPrefix) && strings.HasSuffix(b, ".jsonl")
+}
+
+// projectsOf is the folder of project folders path names: its projects/
+// (a store), or path itself when it is a store's projects/; "" otherwise.
+func projectsOf(path string) string {
+	if sub := filepath.Join(path, ProjectsDir); isDir(sub) {
+		return sub
+	}
+	if filepath.Base(filepath.Clean(path)) == ProjectsDir && !projectHasSession(path) {
+		return path
+	}
+	return ""
+}

@@ -1,0 +1,57 @@
+package claude
+
+import "encoding/hex"
+
+// ids maps line uuids to their line numbers in little memory: a UUID is
+// packed into 16 bytes, so a file of millions of lines keeps validation
+// flat; any other id goes in a map by string.
+type ids struct {
+	packed map[[16]byte]int32
+	other  map[string]int32
+}
+
+func pack(id string) ([16]byte, bool) {
+	var k [16]byte
+	if len(id) != 36 || id[8] != '-' || id[13] != '-' || id[18] != '-' || id[23] != '-' {
+		return k, false
+	}
+	var h [32]byte
+	copy(h[0:8], id[0:8])
+	copy(h[8:12], id[9:13])
+	copy(h[12:16], id[14:18])
+	copy(h[16:20], id[19:23])
+	copy(h[20:32], id[24:36])
+	for i, c := range h {
+		if c >= 'A' && c <= 'F' {
+			return k, false // upper case would not round-trip; keep it as a string
+		}
+		_ = i
+	}
+	if _, err := hex.Decode(k[:], h[:]); err != nil {
+		return k, false
+	}
+	return k, true
+}
+
+func (x *ids) get(id string) (int32, bool) {
+	if k, ok := pack(id); ok {
+		n, found := x.packed[k]
+		return n, found
+	}
+	n, found := x.other[id]
+	return n, found
+}
+
+func (x *ids) put(id string, n int32) {
+	if k, ok := pack(id); ok {
+		if x.packed == nil {
+			x.packed = map[[16]byte]int32{}
+		}
+		x.packed[k] = n
+		return
+	}
+	if x.other == nil {
+		x.other = map[string]int32{}
+	}
+	x.other[string([]byte(id))] = n
+}

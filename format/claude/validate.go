@@ -1,0 +1,209 @@
+package claude
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/report"
+	"github.com/sesstool/sesstool/schema"
+	"github.com/sesstool/sesstool/validate"
+	"github.com/tidwall/gjson"
+)
+
+// LineSchema is the schema every line is checked against.
+const LineSchema = "claude/v1/line.json"
+
+// knownTypes are the line types sesstool knows; any other is a warning
+// (unknown-line-type), since every Claude Code version adds some.
+var knownTypes = map[string]bool{
+	"user": true, "assistant": true, "system": true, "summary": true, "file-history-snapshot": true,
+	"queue-operation": true, "progress": true, "attachment": true, "custom-title": true, "ai-title": true,
+	"last-prompt": true, "pr-link": true, "agent-name": true, "permission-mode": true, "agent-setting": true,
+	"bridge-session": true, "worktree-state": true, "tag": true,
+}
+
+// Validate checks every session at path (a session file, a project folder
+// or a store), each with its sub-agent transcripts.
+func (f Format) Validate(path string, rep *report.Report, opt format.ValidateOptions) error {
+	refs, err := f.Sessions(path)
+	if err != nil {
+		return err
+	}
+	sch, err := schema.Compile(LineSchema)
+	if err != nil {
+		return err
+	}
+	for _, ref := range refs {
+		files := append([]string{ref.Path}, subagentFiles(ref.Path, fileSessionID(ref.Path))...)
+		var main *rules
+		for _, p := range files {
+			r, err := validateFile(p, main, sch, rep, opt)
+			if err != nil {
+				return err
+			}
+			if main == nil {
+				main = r
+			}
+			rep.Counted(Name, 1, r.lines)
+		}
+	}
+	return nil
+}
+
+// validateFile checks one file; main is the session file's rules when
+// path is one of its sub-agent transcripts, whose lines may name the
+// session's (a compaction's sub-agent continues from them).
+func validateFile(path string, main *rules, sch *jsonschema.Schema, rep *report.Report, opt format.ValidateOptions) (*rules, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	defer fh.Close()
+	r := &rules{path: path, rep: rep, schema: sch, sidechain: main != nil}
+	if main != nil {
+		r.outer = &main.uuids
+	}
+	j := validate.JSONL{Path: path, Rules: r, Report: rep, Workers: opt.Workers}
+	if _, err := j.Run(fh); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// rules are the checks a schema cannot express, applied in file order.
+// Rule names are stable; docs/claude.md lists them.
+type rules struct {
+	path      string
+	rep       *report.Report
+	schema    *jsonschema.Schema
+	sidechain bool // a sub-agent transcript
+
+	lines   int
+	uuids   ids
+	outer   *ids      // a sub-agent's session file's uuids
+	parents []pending // parent links not resolved when seen
+	calls   ids       // tool_use ids
+	session string
+}
+
+// pending is a link to check when the file has been read: Claude Code
+// appends, but a resumed session may name a line written after it.
+type pending struct {
+	line    int
+	ptr, id string
+	logical bool
+}
+
+func (r *rules) Schema(gjson.Result) *jsonschema.Schema { return r.schema }
+
+func (r *rules) Check(l validate.Line) {
+	r.lines++
+	if !l.Valid {
+		return
+	}
+	// one pass over the line's members: lines run to megabytes
+	var typ, sid, id, parent, logical, msg gjson.Result
+	l.Value.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "type":
+			typ = v
+		case "sessionId":
+			sid = v
+		case "uuid":
+			id = v
+		case "parentUuid":
+			parent = v
+		case "logicalParentUuid":
+			logical = v
+		case "message":
+			msg = v
+		}
+		return true
+	})
+	if typ.Type == gjson.String && !knownTypes[typ.Str] {
+		r.rep.Warnf(r.path, l.N, "/type", "unknown-line-type", "line type %q is not one sesstool knows (a newer Claude Code?); it is kept as it is when written as claude, and counted as lost otherwise", typ.Str)
+	}
+	if sid.Type == gjson.String {
+		switch {
+		case r.session == "":
+			r.session = strings.Clone(sid.Str)
+			if why := format.UnsafeID(r.session); why != "" {
+				r.rep.Errorf(r.path, l.N, "/sessionId", "unsafe-id", "session id %q %s: it cannot name an output file", r.session, why)
+			}
+		case sid.Str != r.session && !r.sidechain:
+			r.rep.Warnf(r.path, l.N, "/sessionId", "session-id-changed", "sessionId %q differs from %q on the lines before", sid.Str, r.session)
+		}
+	}
+	if id.Type == gjson.String {
+		if prev, dup := r.uuids.get(id.Str); dup {
+			r.rep.Errorf(r.path, l.N, "/uuid", "duplicate-id", "uuid %q is already used on line %d", id.Str, prev)
+		} else {
+			r.uuids.put(id.Str, int32(l.N))
+		}
+	}
+	r.link(l.N, parent, "parentUuid", false)
+	r.link(l.N, logical, "logicalParentUuid", true)
+	if msg.IsObject() {
+		r.toolLinks(l.N, msg.Get("content"))
+	}
+}
+
+// link checks that a parent link names a line of the file.
+func (r *rules) link(n int, p gjson.Result, key string, logical bool) {
+	if p.Type != gjson.String {
+		return
+	}
+	if _, ok := r.uuids.get(p.Str); ok {
+		return
+	}
+	r.parents = append(r.parents, pending{line: n, ptr: "/" + key, id: strings.Clone(p.Str), logical: logical})
+}
+
+// toolLinks records tool_use ids and checks that each tool_result names
+// one written before it.
+func (r *rules) toolLinks(n int, c gjson.Result) {
+	if !c.IsArray() {
+		return
+	}
+	i := 0
+	c.ForEach(func(_, b gjson.Result) bool {
+		switch b.Get("type").String() {
+		case "tool_use":
+			if id := b.Get("id"); id.Type == gjson.String {
+				r.calls.put(id.String(), int32(n))
+			}
+		case "tool_result":
+			if id := b.Get("tool_use_id"); id.Type == gjson.String {
+				if _, ok := r.calls.get(id.String()); !ok {
+					r.rep.Warnf(r.path, n, fmt.Sprintf("/message/content/%d/tool_use_id", i), "unknown-tool-use", "tool_use_id %q names no earlier tool_use block of this file", id.String())
+				}
+			}
+		}
+		i++
+		return true
+	})
+}
+
+func (r *rules) Finish() {
+	for _, p := range r.parents {
+		if _, ok := r.uuids.get(p.id); ok {
+			continue
+		}
+		if r.outer != nil {
+			if _, ok := r.outer.get(p.id); ok {
+				continue
+			}
+		}
+		if p.logical {
+			r.rep.Warnf(r.path, p.line, p.ptr, "dangling-logical-parent", "logicalParentUuid %q names no line of this file", p.id)
+			continue
+		}
+		r.rep.Errorf(r.path, p.line, p.ptr, "dangling-parent", "parentUuid %q names no line of this session (Claude Code would cut the conversation here)", p.id)
+	}
+	if r.lines == 0 {
+		r.rep.Errorf(r.path, 0, "", "empty", "empty file: no lines")
+	}
+}

@@ -1,0 +1,447 @@
+package claude
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sesstool/sesstool/atomicfile"
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/loss"
+	"github.com/sesstool/sesstool/mapping"
+	"github.com/sesstool/sesstool/session"
+	"github.com/tidwall/gjson"
+)
+
+// EncodeCwd is the project folder Claude Code files a session under: the
+// working directory with every character but ASCII letters and digits
+// replaced by '-'.
+func EncodeCwd(cwd string) string {
+	b := []byte(cwd)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			b[i] = '-'
+		}
+	}
+	return string(b)
+}
+
+// SessionID is the id a session is written under: its own when it is a
+// UUID, else a UUID derived from it, as Claude Code lists only
+// <uuid>.jsonl files.
+func SessionID(id string) string {
+	if mapping.IsUUID(id) {
+		return id
+	}
+	return mapping.UUID("claude-session:" + id)
+}
+
+// Write writes one session under the store out (a CLAUDE_CONFIG_DIR):
+// projects/<encoded cwd>/<session uuid>.jsonl, with its sub-agent runs in
+// <session uuid>/subagents/agent-<id>.jsonl. Lines are written as they are
+// read; every file appears complete or not at all.
+func (f Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]string, error) {
+	r, err := mapping.Adapt(r, opt.Reopen, caps, caps.Called(Name), opt.Loss)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	w := newWriter(r.Meta(), out, opt)
+	if err := w.run(r); err != nil {
+		w.abort()
+		return nil, err
+	}
+	return w.commit()
+}
+
+type writer struct {
+	meta   *session.Meta
+	own    bool
+	dir    string // the project folder
+	sid    string
+	cwd    string
+	opt    format.WriteOptions
+	lost   *loss.Counter
+	files  map[string]*outFile // by sidechain ("" for the session file)
+	order  []string
+	agents map[string]string // sidechain -> file
+	tip    map[string]string // sidechain -> uuid of the last line written
+	metas  []sideFile        // sub-agents' .meta.json to write beside them
+	up     map[string]string // an entry not written -> the parent its children take
+	chain  *mapping.Chain    // re-links a source that links messages only (ash)
+	// held is a tool result of another layout, written once the next
+	// entry is known: a sub-agent run its call started is named on it
+	// (toolUseResult.agentId), as Claude Code links a Task to its run.
+	held  *heldLine
+	named map[string]string // sidechain -> the tool call whose result line names it
+}
+
+type heldLine struct {
+	side string
+	e    *session.Entry
+	l    line
+}
+
+type sideFile struct {
+	side string
+	data []byte
+}
+
+type outFile struct {
+	path string
+	af   *atomicfile.File
+	bw   *bufio.Writer
+}
+
+func newWriter(m *session.Meta, out string, opt format.WriteOptions) *writer {
+	w := &writer{meta: m, own: m.Origin == Name, sid: SessionID(m.ID), cwd: m.Cwd, opt: opt, lost: opt.Loss,
+		files: map[string]*outFile{}, agents: map[string]string{}, tip: map[string]string{}}
+	if w.cwd == "" {
+		w.cwd = "/"
+	}
+	w.dir = filepath.Join(out, ProjectsDir, EncodeCwd(w.cwd))
+	if mapping.LinksMessagesOnly(m.Origin) {
+		w.chain = &mapping.Chain{}
+	}
+	return w
+}
+
+func (w *writer) run(r session.Reader) error {
+	if !w.own {
+		w.lossMeta()
+		if w.meta.Title != "" {
+			if err := w.emit("", encodeTitle(nil, w.meta.Title, w.sid, false)); err != nil {
+				return err
+			}
+		}
+	}
+	for {
+		e, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return w.flush()
+		}
+		if err != nil {
+			return err
+		}
+		if err := w.entry(e); err != nil {
+			return err
+		}
+	}
+}
+
+func (w *writer) entry(e *session.Entry) error {
+	if w.held != nil && e.Kind != session.KindSubagent {
+		if err := w.flush(); err != nil {
+			return err
+		}
+	}
+	own := e.Origin == Name
+	if w.chain != nil && !own {
+		c := *e
+		c.ParentID = w.chain.Parent(e)
+		e = &c
+	}
+	nt := noteOf(e.Private)
+	if own && nt != nil && nt.marker {
+		side := e.Subagent.ID
+		w.agents[side] = strings.TrimPrefix(side, agentPrefix)
+		if nt.sideMeta != nil {
+			w.metas = append(w.metas, sideFile{side: side, data: nt.sideMeta})
+		}
+		return nil
+	}
+	switch {
+	case e.Kind == session.KindSubagent || e.Kind == session.KindSubagentEnd:
+		if h := w.held; h != nil && e.Kind == session.KindSubagent && e.Subagent != nil && h.e.Message.ToolCallID == e.Subagent.ParentToolCallID && e.Subagent.ParentToolCallID != "" {
+			h.l.agent = w.agent(e.Subagent.ID)
+			if w.named == nil {
+				w.named = map[string]string{}
+			}
+			w.named[e.Subagent.ID] = h.e.Message.ToolCallID
+			if err := w.flush(); err != nil {
+				return err
+			}
+		}
+		w.lost.Add(loss.Entry(e), loss.Converted, "Claude Code keeps a sub-agent run as its own transcript file", 1)
+		w.skip(e)
+		if e.Kind == session.KindSubagent && e.Subagent != nil && !own {
+			// the run's .meta.json says what started it when its call's
+			// result line, written already, could not
+			var o jsonx.Obj
+			o.Str("agentType", e.Subagent.AgentType)
+			if w.named[e.Subagent.ID] == "" && e.Subagent.ParentToolCallID != "" {
+				o.Str("toolUseId", e.Subagent.ParentToolCallID)
+			}
+			w.metas = append(w.metas, sideFile{side: e.Subagent.ID, data: append(o.Bytes(), '\n')})
+		}
+		return nil
+	case own && e.Kind == session.KindCompaction && nt != nil && nt.summary != nil:
+		c := *e // a compaction summary Claude Code wrote is its user line
+		c.Message = nt.summary
+		if e.Compaction != nil && e.Compaction.Summary != nt.summary.Text() {
+			m := *nt.summary
+			m.Content, m.ContentIsString = []session.Block{{Type: session.BlockText, Text: e.Compaction.Summary}}, true
+			c.Message = &m
+		}
+		return w.message(&c, own)
+	case own && e.Kind == session.KindOther && e.Custom != nil:
+		return w.emit(e.Sidechain, e.Custom.Data)
+	case e.Kind == session.KindSessionInfo:
+		w.skip(e) // a title line has no uuid: what follows hangs from the line before
+		return w.emit(e.Sidechain, w.merge(e, own, encodeTitle(e, e.Title, w.sid, own)))
+	case e.Kind == session.KindCompaction && e.Compaction != nil:
+		w.lost.Add(loss.Compaction, loss.Converted, "Claude Code keeps a compaction summary as a user line marked isCompactSummary", 1)
+		c := *e
+		c.Message = &session.Message{Role: session.RoleUser, Content: []session.Block{{Type: session.BlockText, Text: e.Compaction.Summary}}, ContentIsString: true}
+		return w.message(&c, false)
+	case e.Message != nil && (e.Kind == session.KindMessage || e.Kind == session.KindCustomMessage):
+		return w.message(e, own)
+	}
+	w.lost.Add(loss.Entry(e), loss.Dropped, "Claude Code has no such line", 1)
+	w.skip(e)
+	return nil
+}
+
+// skip records an entry that is not written: what hangs from it hangs
+// from its parent.
+func (w *writer) skip(e *session.Entry) {
+	if w.up == nil {
+		w.up = map[string]string{}
+	}
+	w.up[e.ID] = w.parentOf(e.ParentID)
+}
+
+// parentOf is the written entry id stands for.
+func (w *writer) parentOf(id string) string {
+	if p, ok := w.up[id]; ok {
+		return p
+	}
+	return id
+}
+
+// message writes a message entry: back as its own lines when Claude Code
+// wrote it, else as one new line.
+func (w *writer) message(e *session.Entry, own bool) error {
+	nt := noteOf(e.Private)
+	if own && nt != nil {
+		return w.ownMessage(e, nt)
+	}
+	if !own {
+		w.lossMessage(e)
+	}
+	l := w.newLine(e)
+	if e.Message.Role == session.RoleTool && e.Sidechain == "" {
+		w.held = &heldLine{side: e.Sidechain, e: e, l: l}
+		return nil
+	}
+	return w.emit(e.Sidechain, encodeMessage(e, l, e.Message.Content, false))
+}
+
+// flush writes the held tool result line.
+func (w *writer) flush() error {
+	h := w.held
+	if h == nil {
+		return nil
+	}
+	w.held = nil
+	b := encodeMessage(h.e, h.l, h.e.Message.Content, false)
+	if h.l.agent != "" {
+		// the run's link, as Claude Code writes it on a Task's result
+		var o jsonx.Obj
+		o.Str("agentId", h.l.agent)
+		b = append(b[:len(b)-1], `,"toolUseResult":`...)
+		b = append(append(b, o.Bytes()...), '}')
+	}
+	return w.emit(h.side, b)
+}
+
+func (w *writer) newLine(e *session.Entry) line {
+	side := e.Sidechain
+	l := line{uuid: w.id(e.ID), time: mapping.ISO(e.Time.T), session: w.sid, cwd: w.cwd, sidechain: side != ""}
+	if e.Time.T.IsZero() {
+		l.time = mapping.ISO(w.meta.Created.T)
+	}
+	if p := w.parentOf(e.ParentID); p != "" {
+		l.parent = w.id(p)
+	}
+	if side != "" {
+		l.agent = w.agent(side)
+	}
+	return l
+}
+
+// ownMessage writes the lines a Claude Code message was read from, each
+// merged with what the model holds of it.
+func (w *writer) ownMessage(e *session.Entry, nt *note) error {
+	parts := nt.parts
+	if parts == nil {
+		parts = []part{{raw: e.Raw, uuid: e.ID, blocks: len(e.Message.Content)}}
+	}
+	blocks := e.Message.Content
+	for i, p := range parts {
+		if p.blocks < 0 {
+			if err := w.emit(e.Sidechain, p.raw); err != nil {
+				return err
+			}
+			continue
+		}
+		n := min(p.blocks, len(blocks))
+		if i == len(parts)-1 {
+			n = len(blocks) // blocks added after reading go on the last line
+		}
+		mine := blocks[:n]
+		blocks = blocks[n:]
+		var out []byte
+		if i == 0 {
+			l := line{uuid: p.uuid, time: e.Time.Raw, session: w.meta.ID, cwd: w.meta.Cwd, version: w.meta.Version}
+			if !nt.parentNull {
+				l.parent = rawParent(e.Raw)
+			}
+			if l.time == "" {
+				l.time = mapping.ISO(e.Time.T)
+			}
+			canon := encodeMessage(e, l, mine, true)
+			canon = w.restore(canon, e.Raw, nt)
+			out = jsonx.Merge(e.Raw, canon)
+		} else {
+			out = jsonx.Merge(p.raw, replaceContent(p.raw, mine))
+		}
+		if err := w.emit(e.Sidechain, out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// restore drops from canon the members the source line did not have
+// (isSidechain, sessionId, cwd, version are written only where read).
+func (w *writer) restore(canon, raw []byte, nt *note) []byte {
+	var o jsonx.Obj
+	has := map[string]bool{}
+	for _, k := range nt.omitted {
+		has[k] = true
+	}
+	gjson.ParseBytes(raw).ForEach(func(k, _ gjson.Result) bool {
+		has[k.String()] = true
+		return true
+	})
+	gjson.ParseBytes(canon).ForEach(func(k, v gjson.Result) bool {
+		if has[k.String()] {
+			o.Raw(k.String(), []byte(v.Raw))
+		}
+		return true
+	})
+	return o.Bytes()
+}
+
+func rawParent(raw []byte) string { return gjson.GetBytes(raw, "parentUuid").String() }
+
+func (w *writer) merge(e *session.Entry, own bool, canon []byte) []byte {
+	if own && len(e.Raw) > 0 {
+		return jsonx.Merge(e.Raw, canon)
+	}
+	return canon
+}
+
+// id is the uuid an entry of another layout is written under.
+func (w *writer) id(id string) string {
+	if w.own || mapping.IsUUID(id) {
+		return id
+	}
+	return mapping.UUID(w.sid + ":" + id)
+}
+
+// agent is the id of the sub-agent file a sidechain is written to.
+func (w *writer) agent(side string) string {
+	if a, ok := w.agents[side]; ok {
+		return a
+	}
+	a := strings.TrimPrefix(side, agentPrefix)
+	if format.UnsafeID(a) != "" || a == side {
+		a = "a" + strings.ReplaceAll(mapping.UUID(w.sid+":agent:"+side), "-", "")[:16]
+	}
+	w.agents[side] = a
+	return a
+}
+
+// emit writes one line to the file of sidechain side.
+func (w *writer) emit(side string, b []byte) error {
+	of, err := w.file(side)
+	if err != nil {
+		return err
+	}
+	if _, err := of.bw.Write(b); err != nil {
+		return fmt.Errorf("write %s: %w", of.path, err)
+	}
+	return of.bw.WriteByte('\n')
+}
+
+func (w *writer) file(side string) (*outFile, error) {
+	if of, ok := w.files[side]; ok {
+		return of, nil
+	}
+	p := filepath.Join(w.dir, w.sid+".jsonl")
+	if side != "" {
+		p = filepath.Join(w.dir, w.sid, SubagentDir, agentPrefix+w.agent(side)+".jsonl")
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return nil, fmt.Errorf("create %s: %w", filepath.Dir(p), err)
+	}
+	af, err := atomicfile.Create(p, 0o644, w.opt.Force)
+	if err != nil {
+		return nil, err
+	}
+	of := &outFile{path: p, af: af, bw: bufio.NewWriterSize(af, 1<<16)}
+	w.files[side] = of
+	w.order = append(w.order, side)
+	return of, nil
+}
+
+func (w *writer) abort() {
+	for _, of := range w.files {
+		of.af.Abort()
+	}
+}
+
+func (w *writer) commit() ([]string, error) {
+	if _, err := w.file(""); err != nil { // an empty session is still a file
+		w.abort()
+		return nil, err
+	}
+	var out []string
+	sides := []string{""}
+	for _, s := range w.order {
+		if s != "" {
+			sides = append(sides, s)
+		}
+	}
+	for _, side := range sides {
+		of := w.files[side]
+		if err := of.bw.Flush(); err != nil {
+			w.abort()
+			return nil, fmt.Errorf("write %s: %w", of.path, err)
+		}
+		if err := of.af.Commit(); err != nil {
+			w.abort()
+			return nil, err
+		}
+		out = append(out, of.path)
+	}
+	for _, m := range w.metas {
+		of, ok := w.files[m.side]
+		if !ok {
+			continue
+		}
+		p := strings.TrimSuffix(of.path, ".jsonl") + metaSuffix
+		if err := atomicfile.WriteFile(p, m.data, 0o644, w.opt.Force); err != nil {
+			return out, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
