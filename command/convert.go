@@ -112,7 +112,7 @@ func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage,
 	for i, j := range in.Jobs {
 		r, err := j.Format.Open(j.Ref)
 		if err != nil {
-			return nil, nil, Invalid("%s: %v", in.Show(j.Ref.Path), err)
+			return nil, nil, OpenFailed(in.Show(j.Ref.Path), err)
 		}
 		o := opt
 		o.Reopen = func() (session.Reader, error) { return j.Format.Open(j.Ref) } // standard input is spooled to a file

@@ -109,7 +109,7 @@ func infoPath(env *Env, p string, forced format.Format) ([]Stats, int, error) {
 		for _, ref := range refs {
 			r, err := u.Format.Open(ref)
 			if err != nil {
-				fail(ExitInvalid, fmt.Errorf("%s: %v", ref.Path, err))
+				fail(Code(OpenFailed(ref.Path, err)), OpenFailed(ref.Path, err))
 				continue
 			}
 			name := ref.Path

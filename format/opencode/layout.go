@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/sesstool/sesstool/internal/regfile"
 )
 
 // layout says which of OpenCode's storage generations a path holds.
@@ -94,7 +96,7 @@ func isExportHead(head []byte) bool {
 }
 
 func headOf(path string, n int) []byte {
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return nil
 	}
@@ -151,7 +153,7 @@ func openStoreFrom(path string, snap *snapshot) (store, layout, error) {
 
 // readJSON reads one file and returns it compact.
 func readJSON(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
+	b, err := regfile.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
@@ -339,7 +341,7 @@ func (e *exportStore) list() ([]sessionRef, error) {
 }
 
 func (e *exportStore) load(sessionRef) (*Doc, error) {
-	b, err := os.ReadFile(e.path)
+	b, err := regfile.ReadFile(e.path)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", e.path, err)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/regfile"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/schema"
@@ -63,7 +63,7 @@ func (at loc) kept() loc {
 
 func (at loc) source() []byte {
 	if at.src == nil && at.file {
-		b, _ := os.ReadFile(at.filePath())
+		b, _ := regfile.ReadFile(at.filePath())
 		return b
 	}
 	return at.src
@@ -449,7 +449,7 @@ func checkPath(path string, rep *report.Report, workers int, keep bool) (*snapsh
 			return nil, err
 		}
 	case layoutExport:
-		b, rerr := os.ReadFile(p)
+		b, rerr := regfile.ReadFile(p)
 		if rerr != nil {
 			return nil, fmt.Errorf("read %s: %w", p, rerr)
 		}
@@ -572,7 +572,7 @@ func (Format) Validate(path string, rep *report.Report, opt format.ValidateOptio
 }
 
 func (Export) Validate(path string, rep *report.Report, opt format.ValidateOptions) error {
-	b, err := os.ReadFile(path)
+	b, err := regfile.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", path, err)
 	}

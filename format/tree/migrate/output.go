@@ -9,6 +9,7 @@ import (
 
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/regfile"
 	"github.com/sesstool/sesstool/report"
 )
 
@@ -22,7 +23,7 @@ import (
 // and unchanged just before the rename: two processes migrating one file,
 // or an agent appending to it meanwhile, never lose or mix lines.
 func stream(path string, opt format.MigrateOptions, res *format.MigrateResult, since *atomicfile.Stamp, body func(io.Reader, io.Writer) error) error {
-	src, err := os.Open(path)
+	src, err := regfile.Open(path)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", path, err)
 	}
@@ -168,7 +169,7 @@ func keepBackup(path, bak string) error {
 	if err != nil {
 		return fmt.Errorf("read %s: %w", path, err)
 	}
-	src, err := os.Open(path)
+	src, err := regfile.Open(path)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", path, err)
 	}
