@@ -235,6 +235,13 @@ func (r *rules) parentIDs(p string) (string, map[string]bool, error) {
 	}
 	var firstErr error
 	for _, c := range candidates {
+		if !r.beside(c) {
+			// The path comes from the file, not from the user: it could
+			// name anything on the machine. Only what lies in the
+			// directory of the file the user gave is read.
+			firstErr = fmt.Errorf("not read: outside %s, the directory of the file validated", r.dir())
+			continue
+		}
 		ids, err := readIDs(c)
 		if err == nil {
 			return c, ids, nil
@@ -244,6 +251,28 @@ func (r *rules) parentIDs(p string) (string, map[string]bool, error) {
 		}
 	}
 	return "", nil, firstErr
+}
+
+// dir is the directory of the file validated ("." for standard input).
+func (r *rules) dir() string {
+	if r.path == "" || r.path == "<stdin>" {
+		return "."
+	}
+	return filepath.Dir(r.path)
+}
+
+// beside reports whether p, links resolved, lies inside the directory of
+// the file validated.
+func (r *rules) beside(p string) bool {
+	base, err1 := filepath.EvalSymlinks(r.dir())
+	abs, err2 := filepath.EvalSymlinks(p)
+	if err1 != nil || err2 != nil {
+		return err2 != nil // a missing file is read (and reported) as missing
+	}
+	base, _ = filepath.Abs(base)
+	abs, _ = filepath.Abs(abs)
+	rel, err := filepath.Rel(base, abs)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 func readIDs(path string) (map[string]bool, error) {
