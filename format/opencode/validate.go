@@ -505,7 +505,7 @@ func validateExport(name string, b []byte, rep *report.Report) {
 
 // db checks every row of an opencode.db; findings point at table/id.
 func (c *checker) db(path string) error {
-	s, err := openDB(path)
+	s, err := openDBFile(path)
 	if err != nil {
 		return err
 	}
