@@ -110,7 +110,7 @@ func headOf(path string, n int) []byte {
 	return b[:k]
 }
 
-func isDir(p string) bool  { fi, err := os.Stat(p); return err == nil && fi.IsDir() }
+func isDir(p string) bool   { fi, err := os.Stat(p); return err == nil && fi.IsDir() }
 func present(p string) bool { _, err := os.Lstat(p); return err == nil }
 
 // openDBFile opens the database at p when it is a regular file (SQLite
