@@ -356,3 +356,36 @@ func TestLongLines(t *testing.T) {
 		t.Errorf("long line: got %d bytes, want %d", len(got), len(want))
 	}
 }
+
+// A run killed between linking the backup and the rename leaves FILE.bak
+// as a hard link to FILE itself; a re-run keeps it as its backup instead
+// of refusing (issue 18). A .bak that is another file is refused with how
+// to proceed.
+func TestLeftoverBackup(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	orig := read(t, "testdata/v1-compaction.jsonl")
+	writeFile(t, p, orig)
+	if err := os.Link(p, p+".bak"); err != nil {
+		t.Skip("no hard links:", err)
+	}
+	res, err := testTree.Migrate(p, "3", format.MigrateOptions{})
+	if err != nil {
+		t.Fatalf("re-run after a killed run: %v", err)
+	}
+	want, _ := migrateTo(t, testTree, "testdata/v1-compaction.jsonl", "3", format.MigrateOptions{})
+	if res.Backup != p+".bak" || !bytes.Equal(read(t, p+".bak"), orig) || !bytes.Equal(read(t, p), want) {
+		t.Errorf("backup %q: original kept %v, file migrated %v", res.Backup, bytes.Equal(read(t, p+".bak"), orig), bytes.Equal(read(t, p), want))
+	}
+
+	q := filepath.Join(dir, "t.jsonl")
+	writeFile(t, q, orig)
+	writeFile(t, q+".bak", []byte("older\n"))
+	_, err = testTree.Migrate(q, "3", format.MigrateOptions{})
+	if err == nil || !strings.Contains(err.Error(), "if it is no longer needed, remove it and run again, or run with --no-backup or -o FILE") {
+		t.Errorf("a foreign .bak: err = %v, want a refusal saying how to proceed", err)
+	}
+	if !bytes.Equal(read(t, q), orig) || !bytes.Equal(read(t, q+".bak"), []byte("older\n")) {
+		t.Errorf("a refused migration changed a file")
+	}
+}

@@ -124,12 +124,19 @@ func newFile(path, out string) (*dest, error) {
 
 // inPlace replaces path atomically, keeping its mode. With backup, the
 // original file itself (same bytes, mode and mtime) stays as <path>.bak; an
-// existing .bak is never overwritten, since it may hold an older original.
+// existing .bak is never overwritten, since it may hold an older original;
+// one that is a hard link to path itself is what a run killed between the
+// link and the rename left, and is kept as this run's backup.
 func inPlace(path string, backup bool) (*dest, error) {
 	bak := path + ".bak"
+	leftover := false // bak is this very file: a run killed after linking it
 	if backup {
-		if _, err := os.Lstat(bak); err == nil {
-			return nil, fmt.Errorf("write %s: backup %s already exists (move it away, or use --no-backup)", path, bak)
+		if bi, err := os.Lstat(bak); err == nil {
+			fi, ferr := os.Lstat(path)
+			if leftover = ferr == nil && os.SameFile(fi, bi); !leftover {
+				return nil, fmt.Errorf("write %s: backup %s already exists, from an earlier migration or one that was interrupted; "+
+					"if it is no longer needed, remove it and run again, or run with --no-backup or -o FILE", path, bak)
+			}
 		}
 	}
 	af, err := atomicfile.Create(path, 0o644, true)
@@ -138,15 +145,17 @@ func inPlace(path string, backup bool) (*dest, error) {
 	}
 	d := &dest{w: af, name: path, abort: af.Abort}
 	d.commit = func() error {
-		if backup {
+		if backup && !leftover {
 			if err := keepBackup(path, bak); err != nil {
 				af.Abort()
 				return err
 			}
+		}
+		if backup {
 			d.backup = bak
 		}
 		if err := af.Commit(); err != nil {
-			if backup {
+			if backup && !leftover {
 				os.Remove(bak) // the original is still in place
 				d.backup = ""
 			}
