@@ -268,6 +268,11 @@ func (c *checker) checkSession(at loc, v []byte, key, dirProject string) obj {
 	parent := r.Get("parentID").String()
 	c.id(at, "/parentID", "ses", parent)
 	p := r.Get("projectID")
+	if p.Type == gjson.String {
+		if why := format.UnsafeID(p.String()); why != "" {
+			c.errorf(at, "/projectID", "unsafe-id", "projectID %q %s: it cannot name the directory a session is filed under", p.String(), why)
+		}
+	}
 	if dirProject != "" && p.Exists() && p.String() != dirProject {
 		// OpenCode moves sessions between projects without updating the
 		// field, and trusts the directory: a warning.
