@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // File is a pending replacement for a path. Write to it, then Commit; Abort
@@ -26,9 +27,19 @@ var ErrExists = errors.New("already exists (use --force to replace it)")
 // Create starts a replacement for path. The new file gets the old file's
 // mode when there is one, else perm. With replace false, an existing path is
 // refused up front.
+//
+// A path that is a symbolic link is written through: its target is
+// replaced and the link stays a link (a link to nothing is refused). The
+// new file keeps the old one's owner and group where the process may set
+// them.
 func Create(path string, perm fs.FileMode, replace bool) (*File, error) {
 	mode := perm
-	if fi, err := os.Stat(path); err == nil {
+	path, err := Resolve(path)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(path)
+	if err == nil {
 		if !replace {
 			return nil, fmt.Errorf("%s: %w", path, ErrExists)
 		}
@@ -38,11 +49,42 @@ func Create(path string, perm fs.FileMode, replace bool) (*File, error) {
 		mode = fi.Mode().Perm()
 	}
 	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	f, err := os.CreateTemp(dir, tempPattern(filepath.Base(path)))
 	if err != nil {
 		return nil, fmt.Errorf("create temporary file for %s: %w", path, err)
 	}
+	if fi != nil {
+		keepOwner(f, fi)
+	}
 	return &File{File: f, path: path, mode: mode}, nil
+}
+
+// Resolve returns the file path names: path itself, or the target of the
+// symbolic link(s) it is, so that replacing it keeps the link.
+func Resolve(path string) (string, error) {
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return path, nil
+	}
+	t, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", fmt.Errorf("write %s: a symbolic link whose target cannot be reached: %w", path, err)
+	}
+	return t, nil
+}
+
+// nameMax is the longest file name Linux and macOS allow, in bytes.
+const nameMax = 255
+
+// tempPattern is the temporary file's name: hidden, after the target's,
+// cut so that with ".tmp-" and CreateTemp's random digits (at most 20) it
+// stays a legal name even when the target's name is near the limit.
+func tempPattern(base string) string {
+	const room = nameMax - len(".") - len(".tmp-") - 20
+	if len(base) > room {
+		base = strings.ToValidUTF8(base[:room], "")
+	}
+	return "." + base + ".tmp-*"
 }
 
 // Commit makes the written content the file at path.

@@ -127,7 +127,14 @@ func newFile(path, out string) (*dest, error) {
 // existing .bak is never overwritten, since it may hold an older original;
 // one that is a hard link to path itself is what a run killed between the
 // link and the rename left, and is kept as this run's backup.
+//
+// A path that is a symbolic link is migrated through it: the target file is
+// replaced (and backed up beside itself) and the link stays.
 func inPlace(path string, backup bool) (*dest, error) {
+	path, err := atomicfile.Resolve(path)
+	if err != nil {
+		return nil, err
+	}
 	bak := path + ".bak"
 	leftover := false // bak is this very file: a run killed after linking it
 	if backup {
