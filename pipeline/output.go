@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -182,7 +184,7 @@ func UniqueNames(jobs []Job, ext string) []string {
 	used := map[string]bool{}
 	out := make([]string, len(jobs))
 	for i, j := range jobs {
-		base := SafeName(SessionID(j))
+		base := fitName(SafeName(SessionID(j)), ext)
 		name := base
 		for k := 2; used[name]; k++ {
 			name = fmt.Sprintf("%s-%d", base, k)
@@ -191,6 +193,21 @@ func UniqueNames(jobs []Job, ext string) []string {
 		out[i] = name + ext
 	}
 	return out
+}
+
+// fitName shortens base so that base, a "-N" for a name taken twice and
+// ext fit in the 255 bytes a file name may have: an id near that length
+// validates (it can name a session directory) but would not name a file
+// with an extension. The cut keeps the start and adds a hash of the whole,
+// so two long ids with the same start still get different names.
+func fitName(base, ext string) string {
+	const nameMax, dup = 255, 8 // room for "-9999999"
+	if len(base)+len(ext)+dup <= nameMax {
+		return base
+	}
+	sum := sha256.Sum256([]byte(base))
+	tag := "-" + hex.EncodeToString(sum[:6])
+	return base[:nameMax-len(ext)-dup-len(tag)] + tag
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)

@@ -285,7 +285,7 @@ func (r *lineRules) safeID(l validate.Line, key string) {
 	if id.Type != gjson.String {
 		return
 	}
-	if why := format.UnsafeID(id.String()); why != "" {
+	if why := format.UnsafeFileID(id.String(), ".jsonl"); why != "" {
 		r.c.rep.Errorf(r.path, l.N, "/"+key, "unsafe-id", "%s %q %s: it cannot name an output file or directory", key, id.String(), why)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
@@ -136,6 +137,9 @@ func inPlace(path string, backup bool) (*dest, error) {
 		return nil, err
 	}
 	bak := path + ".bak"
+	if backup && len(filepath.Base(bak)) > 255 {
+		return nil, fmt.Errorf("write %s: its backup %s.bak would be a name longer than 255 bytes; run with --no-backup, or -o FILE", path, filepath.Base(path))
+	}
 	leftover := false // bak is this very file: a run killed after linking it
 	if backup {
 		if bi, err := os.Lstat(bak); err == nil {
