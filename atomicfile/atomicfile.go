@@ -10,15 +10,18 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/sesstool/sesstool/internal/cleanup"
 )
 
 // File is a pending replacement for a path. Write to it, then Commit; Abort
 // (or a failed Commit) removes the temporary file and leaves path untouched.
 type File struct {
 	*os.File
-	path string
-	mode fs.FileMode
-	done bool
+	path   string
+	mode   fs.FileMode
+	done   bool
+	forget func() // the temporary file is removed if a signal stops the run
 }
 
 // ErrExists is returned by Create when the target exists and replace is false.
@@ -56,7 +59,7 @@ func Create(path string, perm fs.FileMode, replace bool) (*File, error) {
 	if fi != nil {
 		keepOwner(f, fi)
 	}
-	return &File{File: f, path: path, mode: mode}, nil
+	return &File{File: f, path: path, mode: mode, forget: cleanup.Track(f.Name())}, nil
 }
 
 // Resolve returns the file path names: path itself, or the target of the
@@ -93,6 +96,7 @@ func (f *File) Commit() error {
 		return fmt.Errorf("%s: already committed or aborted", f.path)
 	}
 	f.done = true
+	defer f.forget()
 	tmp := f.File.Name()
 	fail := func(err error) error {
 		f.File.Close()
@@ -124,6 +128,7 @@ func (f *File) Abort() {
 	f.done = true
 	f.File.Close()
 	os.Remove(f.File.Name())
+	f.forget()
 }
 
 // WriteFile writes data to path atomically.
