@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sesstool/sesstool/command"
+	"github.com/sesstool/sesstool/internal/cleanup"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
@@ -17,6 +18,7 @@ import (
 func main() { os.Exit(run(os.Args)) }
 
 func run(args []string) int {
+	cleanup.OnSignals() // temporary copies go with the run, on SIGTERM or SIGPIPE too
 	defer profile()()
 	env := &command.Env{
 		Stdin:            os.Stdin,

@@ -3,7 +3,10 @@ package main
 import (
 	"math"
 	"os"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
+	"sync/atomic"
 
 	"github.com/sesstool/sesstool/pipeline"
 )
@@ -32,8 +35,48 @@ func init() {
 		debug.SetMemoryLimit(memoryLimit)
 		if os.Getenv("GOGC") == "" {
 			debug.SetGCPercent(-1)
+			limit.Store(memoryLimit)
+			watchLiveHeap()
 		}
 	}
+}
+
+// limit is the soft limit set now; 0 once lifted or when not ours.
+var limit atomic.Int64
+
+// A streaming command's live heap still grows a few bytes per entry (the
+// tree index, ids checked for duplicates): at a million entries it passes
+// 40 MiB, and with GOGC off the collector then runs back to back (2.4
+// times the CPU time). After each collection the limit is raised to twice
+// the live heap when that is more, which is what GOGC=100 would allow:
+// flat for ordinary sessions, no thrashing for huge ones.
+func watchLiveHeap() {
+	s := &sentinel{}
+	runtime.SetFinalizer(s, func(*sentinel) {
+		if raiseLimit() {
+			watchLiveHeap()
+		}
+	})
+}
+
+type sentinel struct{ _ [16]byte } // large enough not to share a tiny-alloc block
+
+var liveSample = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+
+// raiseLimit runs after a collection; it reports whether to keep watching.
+func raiseLimit() bool {
+	cur := limit.Load()
+	if cur == 0 {
+		return false
+	}
+	metrics.Read(liveSample)
+	if liveSample[0].Value.Kind() != metrics.KindUint64 {
+		return false
+	}
+	if want := 2 * int64(liveSample[0].Value.Uint64()); want > cur && limit.CompareAndSwap(cur, want) {
+		debug.SetMemoryLimit(want)
+	}
+	return true
 }
 
 // liftMemoryLimit drops the limit for a command that turned out to hold its
@@ -44,6 +87,7 @@ func init() {
 // The collector goes back to running when the heap doubles: without the
 // limit, GOGC off would let the heap grow without bound.
 func liftMemoryLimit() {
+	limit.Store(0)
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(math.MaxInt64)
 		if os.Getenv("GOGC") == "" {

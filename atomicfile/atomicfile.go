@@ -9,6 +9,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/sesstool/sesstool/internal/cleanup"
 )
 
 // File is a pending replacement for a path. Write to it, then Commit; Abort
@@ -19,10 +22,11 @@ type File struct {
 	// immediately before the rename; an error aborts the commit and leaves
 	// path as it is. It is where a caller checks that the file it is
 	// replacing did not change while the new one was being written.
-	Check func() error
-	path  string
-	mode  fs.FileMode
-	done  bool
+	Check  func() error
+	path   string
+	mode   fs.FileMode
+	done   bool
+	forget func() // the temporary file is removed if a signal stops the run
 }
 
 // Hook, when set, is called at two points of every Commit: "synced", right
@@ -43,9 +47,19 @@ var ErrExists = errors.New("already exists (use --force to replace it)")
 // Create starts a replacement for path. The new file gets the old file's
 // mode when there is one, else perm. With replace false, an existing path is
 // refused up front.
+//
+// A path that is a symbolic link is written through: its target is
+// replaced and the link stays a link (a link to nothing is refused). The
+// new file keeps the old one's owner and group where the process may set
+// them.
 func Create(path string, perm fs.FileMode, replace bool) (*File, error) {
 	mode := perm
-	if fi, err := os.Stat(path); err == nil {
+	path, err := Resolve(path)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(path)
+	if err == nil {
 		if !replace {
 			return nil, fmt.Errorf("%s: %w", path, ErrExists)
 		}
@@ -55,11 +69,42 @@ func Create(path string, perm fs.FileMode, replace bool) (*File, error) {
 		mode = fi.Mode().Perm()
 	}
 	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	f, err := os.CreateTemp(dir, tempPattern(filepath.Base(path)))
 	if err != nil {
 		return nil, fmt.Errorf("create temporary file for %s: %w", path, err)
 	}
-	return &File{File: f, path: path, mode: mode}, nil
+	if fi != nil {
+		keepOwner(f, fi)
+	}
+	return &File{File: f, path: path, mode: mode, forget: cleanup.Track(f.Name())}, nil
+}
+
+// Resolve returns the file path names: path itself, or the target of the
+// symbolic link(s) it is, so that replacing it keeps the link.
+func Resolve(path string) (string, error) {
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return path, nil
+	}
+	t, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", fmt.Errorf("write %s: a symbolic link whose target cannot be reached: %w", path, err)
+	}
+	return t, nil
+}
+
+// nameMax is the longest file name Linux and macOS allow, in bytes.
+const nameMax = 255
+
+// tempPattern is the temporary file's name: hidden, after the target's,
+// cut so that with ".tmp-" and CreateTemp's random digits (at most 20) it
+// stays a legal name even when the target's name is near the limit.
+func tempPattern(base string) string {
+	const room = nameMax - len(".") - len(".tmp-") - 20
+	if len(base) > room {
+		base = strings.ToValidUTF8(base[:room], "")
+	}
+	return "." + base + ".tmp-*"
 }
 
 // Commit makes the written content the file at path.
@@ -68,6 +113,7 @@ func (f *File) Commit() error {
 		return fmt.Errorf("%s: already committed or aborted", f.path)
 	}
 	f.done = true
+	defer f.forget()
 	tmp := f.File.Name()
 	fail := func(err error) error {
 		f.File.Close()
@@ -107,6 +153,7 @@ func (f *File) Abort() {
 	f.done = true
 	f.File.Close()
 	os.Remove(f.File.Name())
+	f.forget()
 }
 
 // WriteFile writes data to path atomically.

@@ -101,3 +101,40 @@ func TestCheckRunsLastAndAborts(t *testing.T) {
 	}
 	assertNoTemp(t, dir)
 }
+
+// A name near the 255-byte limit still gets a temporary file (issue 18:
+// ".NAME.tmp-NNN" was too long, ENAMETOOLONG), and a symbolic link is
+// written through, not replaced.
+func TestLongNameAndSymlink(t *testing.T) {
+	dir := t.TempDir()
+	long := filepath.Join(dir, strings.Repeat("é", 124)+"a.jsonl") // 255 bytes
+	if err := WriteFile(long, []byte("x"), 0o644, false); err != nil {
+		t.Fatalf("write a %d-byte name: %v", len(filepath.Base(long)), err)
+	}
+	target := filepath.Join(dir, "target")
+	if err := os.WriteFile(target, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink("target", link); err != nil {
+		t.Skip(err)
+	}
+	if err := WriteFile(link, []byte("new"), 0o644, true); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Lstat(link)
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("link replaced by a file")
+	}
+	if b, _ := os.ReadFile(target); string(b) != "new" {
+		t.Errorf("target holds %q, want new", b)
+	}
+	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o600 {
+		t.Errorf("target mode %v, want 0600 kept", fi.Mode().Perm())
+	}
+	dangling := filepath.Join(dir, "dangling")
+	os.Symlink("nowhere/x", dangling)
+	if err := WriteFile(dangling, []byte("x"), 0o644, true); err == nil || !strings.Contains(err.Error(), "symbolic link whose target cannot be reached") {
+		t.Errorf("dangling link: %v", err)
+	}
+}

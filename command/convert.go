@@ -123,7 +123,7 @@ func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage,
 	for i, j := range in.Jobs {
 		r, err := j.Open()
 		if err != nil {
-			return nil, nil, Invalid("%s: %v", in.Show(j.Ref.Path), err)
+			return nil, nil, OpenFailed(in.Show(j.Ref.Path), err)
 		}
 		o := opt
 		o.Reopen = j.Open // standard input is spooled to a file

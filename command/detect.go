@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/sesstool/sesstool/exitcode"
@@ -20,6 +21,7 @@ func Detect(env *Env, paths []string) error {
 		}
 		paths = []string{Stdin}
 	}
+	out := &errWriter{w: env.Stdout}
 	code := ExitOK
 	for _, p := range paths {
 		if p == Stdin {
@@ -31,16 +33,22 @@ func Detect(env *Env, paths []string) error {
 			if err != nil {
 				return Invalid("%s: %v", pipeline.StdinName, err)
 			}
-			fmt.Fprintf(env.Stdout, "%s: %s%s\n", pipeline.StdinName, nameOf(s), versionSuffix(r.Meta().Version))
+			fmt.Fprintf(out, "%s: %s%s\n", pipeline.StdinName, nameOf(s), versionSuffix(r.Meta().Version))
 			r.Close()
 			continue
 		}
 		units, skips := pipeline.Walk(p, nil)
 		for _, u := range units {
-			fmt.Fprintf(env.Stdout, "%s: %s%s\n", u.Path, u.Format.Name(), unitVersion(u))
+			fmt.Fprintf(out, "%s: %s%s\n", u.Path, u.Format.Name(), unitVersion(u))
 		}
 		pipeline.PrintSkips(env.Stderr, skips)
 		code = exitcode.Worst(code, pipeline.Code(skips))
+		if out.err != nil {
+			return IO(out.err)
+		}
+	}
+	if out.err != nil {
+		return IO(out.err)
 	}
 	if code != ExitOK {
 		return Silent(code)
@@ -78,4 +86,20 @@ func unitVersion(u pipeline.Unit) string {
 	}
 	defer r.Close()
 	return versionSuffix(r.Meta().Version)
+}
+
+// errWriter keeps the first write error, so that a command printing many
+// lines checks once (a full disk or closed pipe is exit 3, not success).
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(b []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(b)
+	e.err = err
+	return n, err
 }

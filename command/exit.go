@@ -3,7 +3,13 @@
 // these functions.
 package command
 
-import "github.com/sesstool/sesstool/exitcode"
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/sesstool/sesstool/exitcode"
+)
 
 // Exit codes, as CLI.md defines them.
 const (
@@ -30,3 +36,14 @@ func Silent(code int) error { return exitcode.Silent(code) }
 
 // Code returns the exit code for err.
 func Code(err error) int { return exitcode.Of(err) }
+
+// OpenFailed is the error for a session at name that could not be opened
+// or read: I/O (exit 3) when a file could not be opened or read (missing,
+// unreadable, a FIFO refused), invalid input (exit 1) otherwise.
+func OpenFailed(name string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return IO(fmt.Errorf("%s: %w", name, err))
+	}
+	return Invalid("%s: %v", name, err)
+}

@@ -69,7 +69,7 @@ func Export(env *Env, o ExportOptions) error {
 func exportOne(env *Env, name string, j pipeline.Job, out string, ex registry.Exporter, o ExportOptions) error {
 	r, err := j.Format.Open(j.Ref)
 	if err != nil {
-		return Invalid("%s: %v", name, err)
+		return OpenFailed(name, err)
 	}
 	s, err := readForExport(r)
 	if err != nil {

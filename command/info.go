@@ -109,7 +109,7 @@ func infoPath(env *Env, p string, forced format.Format) ([]Stats, int, error) {
 		for _, ref := range refs {
 			r, err := u.Format.Open(ref)
 			if err != nil {
-				fail(ExitInvalid, fmt.Errorf("%s: %v", ref.Path, err))
+				fail(Code(OpenFailed(ref.Path, err)), OpenFailed(ref.Path, err))
 				continue
 			}
 			name := ref.Path
@@ -181,10 +181,10 @@ func printStats(w io.Writer, s Stats, asJSON bool) error {
 		return enc.Encode(s)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n", s.Path)
+	fmt.Fprintf(&b, "%s\n", printable(s.Path))
 	row := func(k, v string) {
 		if v != "" {
-			fmt.Fprintf(&b, "  %-9s %s\n", k+":", v)
+			fmt.Fprintf(&b, "  %-9s %s\n", k+":", printable(v))
 		}
 	}
 	row("format", s.Format+versionSuffix(s.Version))

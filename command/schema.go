@@ -9,7 +9,9 @@ import (
 // SchemaList prints every embedded schema name.
 func SchemaList(env *Env) error {
 	for _, n := range schema.List() {
-		fmt.Fprintln(env.Stdout, n)
+		if _, err := fmt.Fprintln(env.Stdout, n); err != nil {
+			return IO(err)
+		}
 	}
 	return nil
 }
@@ -20,8 +22,10 @@ func SchemaShow(env *Env, name string) error {
 	if err != nil {
 		return Usage("%v", err)
 	}
-	_, err = env.Stdout.Write(b)
-	return IO(err)
+	if _, err = env.Stdout.Write(b); err != nil {
+		return IO(err)
+	}
+	return nil
 }
 
 // SchemaDump writes every schema file under dir.

@@ -27,6 +27,11 @@ func Validate(env *Env, o ValidateOptions) error {
 	if o.Output != "" && o.Output != "text" && o.Output != "json" {
 		return Usage("--output must be text or json, not %q", o.Output)
 	}
+	if o.Workers < 0 || o.Workers > MaxWorkers {
+		// Each worker holds a batch of lines: a huge count exhausts memory
+		// before the first line is read.
+		return Usage("--workers must be between 0 (one per CPU) and %d, not %d", MaxWorkers, o.Workers)
+	}
 	paths, forced, err := inputs(env, o.Paths, o.Format)
 	if err != nil {
 		return err
@@ -119,3 +124,7 @@ func colorize(f report.Finding, line string) string {
 	}
 	return line
 }
+
+// MaxWorkers bounds --workers: past the machine's CPUs more workers only
+// cost memory.
+const MaxWorkers = 1024

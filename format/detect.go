@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/sesstool/sesstool/internal/regfile"
 	"github.com/sesstool/sesstool/report"
 )
 
@@ -15,7 +16,7 @@ func Head(path string, n int) []byte {
 	if err != nil || !fi.Mode().IsRegular() {
 		return nil
 	}
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return nil
 	}

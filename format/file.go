@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/sesstool/sesstool/atomicfile"
+	"github.com/sesstool/sesstool/internal/regfile"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -37,7 +38,7 @@ func WriteFile(name, out string, r session.Reader, opt WriteOptions, writeTo fun
 // open, which reads the session from r and closes c when the session is
 // closed. The file is closed here if open fails.
 func OpenFile(path string, open func(name string, r io.Reader, c io.Closer) (session.Reader, error)) (session.Reader, error) {
-	fh, err := os.Open(path)
+	fh, err := regfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}

@@ -1,6 +1,7 @@
 package format
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -33,6 +34,19 @@ func UnsafeID(id string) string {
 		if r < 0x20 || r == 0x7f {
 			return "contains a control character"
 		}
+	}
+	return ""
+}
+
+// UnsafeFileID is UnsafeID for an id a writer names a file after with ext
+// appended (ash's subagents/<id>.jsonl): near 255 bytes, the id is a legal
+// name but the file's is not.
+func UnsafeFileID(id, ext string) string {
+	if why := UnsafeID(id); why != "" {
+		return why
+	}
+	if len(id)+len(ext) > 255 {
+		return fmt.Sprintf("is %d bytes: with %s it is longer than the 255 bytes a file name can have", len(id), ext)
 	}
 	return ""
 }

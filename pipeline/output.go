@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -84,7 +86,71 @@ func PlanOutput(in *Input, t Target, out string) (*Plan, error) {
 		pl.Root = defaultDir(out)
 	}
 	pl.Near = nearestDir(pl.Root)
+	if err := pl.overInput(in); err != nil {
+		return nil, err
+	}
 	return pl, nil
+}
+
+// overInput refuses a plan that would write over what it reads: an output
+// file that is an input file, or a directory output that is the input
+// directory or inside it. With --force that replaced the input with its
+// own conversion; without it, it wrote into the store being read.
+func (pl *Plan) overInput(in *Input) error {
+	if in.Stdin() {
+		return nil
+	}
+	inputs := []string{in.Path}
+	for _, j := range in.Jobs {
+		inputs = append(inputs, j.Ref.Path)
+	}
+	if pl.File {
+		for _, out := range pl.Paths() {
+			for _, p := range inputs {
+				if sameFile(out, p) {
+					return exitcode.Usagef("-o %s is the input %s: the output would replace what is read; write it elsewhere", out, p)
+				}
+			}
+		}
+		return nil
+	}
+	if fi, err := os.Stat(in.Path); err == nil && fi.IsDir() && within(pl.Root, in.Path) {
+		return exitcode.Usagef("-o %s is inside the input %s: the output would be written into what is read; write it elsewhere", pl.Root, in.Path)
+	}
+	return nil
+}
+
+func sameFile(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
+
+// within reports whether p is dir or lies under it, links resolved as far
+// as p exists.
+func within(p, dir string) bool {
+	d, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return false
+	}
+	d, _ = filepath.Abs(d)
+	p, _ = filepath.Abs(p)
+	// Resolve the longest existing prefix of p (the output may not exist yet).
+	rest := ""
+	for {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			p = filepath.Join(r, rest)
+			break
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			break
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+		p = parent
+	}
+	rel, err := filepath.Rel(d, p)
+	return err == nil && (rel == "." || filepath.IsLocal(rel))
 }
 
 // Paths is each session's output file (file targets).
@@ -135,7 +201,7 @@ func UniqueNames(jobs []Job, ext string) []string {
 		if id == "" {
 			id = SessionID(j)
 		}
-		base := SafeName(id)
+		base := fitName(SafeName(id), ext)
 		name := base
 		for k := 2; used[name]; k++ {
 			name = fmt.Sprintf("%s-%d", base, k)
@@ -144,6 +210,21 @@ func UniqueNames(jobs []Job, ext string) []string {
 		out[i] = name + ext
 	}
 	return out
+}
+
+// fitName shortens base so that base, a "-N" for a name taken twice and
+// ext fit in the 255 bytes a file name may have: an id near that length
+// validates (it can name a session directory) but would not name a file
+// with an extension. The cut keeps the start and adds a hash of the whole,
+// so two long ids with the same start still get different names.
+func fitName(base, ext string) string {
+	const nameMax, dup = 255, 8 // room for "-9999999"
+	if len(base)+len(ext)+dup <= nameMax {
+		return base
+	}
+	sum := sha256.Sum256([]byte(base))
+	tag := "-" + hex.EncodeToString(sum[:6])
+	return base[:nameMax-len(ext)-dup-len(tag)] + tag
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)

@@ -10,13 +10,15 @@ import (
 
 	"github.com/sesstool/sesstool/exitcode"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/cleanup"
 )
 
 // Stage is a private directory next to the final output. Everything is
 // written there first, validated, and only then moved into place, so a
 // failed or refused conversion leaves nothing behind and never half-writes.
 type Stage struct {
-	Dir string
+	Dir    string
+	forget func()
 }
 
 func NewStage(near string) (*Stage, error) {
@@ -28,10 +30,15 @@ func NewStage(near string) (*Stage, error) {
 	if err != nil {
 		return nil, exitcode.IOError(fmt.Errorf("create staging directory in %s: %w", parent, err))
 	}
-	return &Stage{Dir: dir}, nil
+	return &Stage{Dir: dir, forget: cleanup.Track(dir)}, nil
 }
 
-func (s *Stage) Remove() { os.RemoveAll(s.Dir) }
+func (s *Stage) Remove() {
+	os.RemoveAll(s.Dir)
+	if s.forget != nil {
+		s.forget()
+	}
+}
 
 // files lists every regular file in the stage, relative to it.
 func (s *Stage) files() ([]string, error) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sesstool/sesstool/exitcode"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/cleanup"
 	"github.com/sesstool/sesstool/registry"
 )
 
@@ -49,6 +50,7 @@ type Spooled struct {
 	Path   string
 	Format format.Format
 	dir    string
+	forget func()
 }
 
 // Spool copies standard input to a private temporary file.
@@ -61,6 +63,7 @@ func Spool(r io.Reader, forced format.Format) (*Spooled, error) {
 	if err != nil {
 		return nil, exitcode.IOError(fmt.Errorf("spool standard input: %w", err))
 	}
+	forget := cleanup.Track(dir) // a copy of all of standard input
 	p := filepath.Join(dir, "stdin")
 	f, err := os.Create(p)
 	if err == nil {
@@ -71,13 +74,19 @@ func Spool(r io.Reader, forced format.Format) (*Spooled, error) {
 	}
 	if err != nil {
 		os.RemoveAll(dir)
+		forget()
 		return nil, exitcode.IOError(fmt.Errorf("spool standard input: %w", err))
 	}
-	return &Spooled{Path: p, Format: s.(format.Format), dir: dir}, nil
+	return &Spooled{Path: p, Format: s.(format.Format), dir: dir, forget: forget}, nil
 }
 
 // Remove deletes the spooled copy.
-func (s *Spooled) Remove() { os.RemoveAll(s.dir) }
+func (s *Spooled) Remove() {
+	os.RemoveAll(s.dir)
+	if s.forget != nil {
+		s.forget()
+	}
+}
 
 // Show names the spooled file as <stdin> in a message or path.
 func (s *Spooled) Show(p string) string { return strings.ReplaceAll(p, s.Path, StdinName) }

@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/regfile"
 	"github.com/sesstool/sesstool/registry"
 )
 
@@ -157,7 +158,7 @@ func (w *walker) claimNamedFile(p string) format.Format {
 func (w *walker) unclaimed(p string, named bool) Skip {
 	// A file no layout could read the head of may only be unreadable:
 	// say that, not that it is in no known format.
-	f, err := os.Open(p)
+	f, err := regfile.Open(p)
 	if err != nil {
 		return statSkip(p, err, named)
 	}

@@ -58,9 +58,19 @@ func headerOf(dir string) (gjson.Result, bool) {
 	return v, ok
 }
 
+// isSession judges by context.jsonl's header. A context.jsonl that is not a
+// regular file, beside ash's state.json or history.jsonl, is claimed
+// unread (a FIFO would block), so that validate names it instead of the
+// session vanishing from its store.
 func isSession(path string) bool {
-	_, ok := headerOf(path)
-	return ok
+	if _, ok := headerOf(path); ok {
+		return true
+	}
+	fi, err := os.Stat(filepath.Join(path, ContextFile))
+	if err != nil || fi.Mode().IsRegular() || fi.IsDir() {
+		return false
+	}
+	return exists(filepath.Join(path, StateFile)) || exists(filepath.Join(path, HistoryFile))
 }
 
 func isStore(path string) bool {

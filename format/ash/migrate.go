@@ -99,7 +99,8 @@ func (f Format) Migrate(path, to string, opt format.MigrateOptions) (format.Migr
 	backup := abs + ".bak"
 	if opt.Out == "" && !opt.NoBackup && exists(backup) {
 		r.Close()
-		return res, fmt.Errorf("%s: backup already exists; move it away first", backup)
+		return res, fmt.Errorf("%s: backup already exists, from an earlier migration or one that was interrupted; "+
+			"if it is no longer needed, remove it and run again, or run with --no-backup or -o DIR", backup)
 	}
 	if err := os.MkdirAll(container, 0o755); err != nil {
 		r.Close()

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/regfile"
 	"github.com/sesstool/sesstool/jsonl"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/session"
@@ -25,7 +26,7 @@ func (Format) Open(ref format.Ref) (session.Reader, error) {
 	if ref.ID != "" {
 		dir = filepath.Join(ref.Path, ref.ID)
 	}
-	f, err := os.Open(filepath.Join(dir, ContextFile))
+	f, err := regfile.Open(filepath.Join(dir, ContextFile))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", dir, err)
 	}
@@ -115,7 +116,7 @@ func (r *reader) openSub(p string) error {
 			break
 		}
 	}
-	f, err := os.Open(p)
+	f, err := regfile.Open(p)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", p, err)
 	}
@@ -161,7 +162,7 @@ func (r *reader) readHeader() error {
 // its lines are attached to context messages that come in any order.
 func (r *reader) readHistory() error {
 	p := filepath.Join(r.dir, HistoryFile)
-	f, err := os.Open(p)
+	f, err := regfile.Open(p)
 	if os.IsNotExist(err) {
 		metaNoteOf(&r.meta).NoHistory = true
 		return nil
@@ -189,7 +190,7 @@ func (r *reader) readHistory() error {
 
 func (r *reader) readState() error {
 	p := filepath.Join(r.dir, StateFile)
-	b, err := os.ReadFile(p)
+	b, err := regfile.ReadFile(p)
 	if os.IsNotExist(err) {
 		return nil
 	}

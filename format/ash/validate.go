@@ -10,6 +10,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/regfile"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/schema"
@@ -156,7 +157,7 @@ const (
 // jsonl runs the streaming engine over one file; a missing history.jsonl
 // is fine (ash's own fixtures have none), a missing context.jsonl is not.
 func (c *checker) jsonl(path string, kind fileKind, opt format.ValidateOptions) error {
-	fh, err := os.Open(path)
+	fh, err := regfile.Open(path)
 	if os.IsNotExist(err) && kind == kindHistory {
 		return nil
 	}
@@ -284,7 +285,7 @@ func (r *lineRules) safeID(l validate.Line, key string) {
 	if id.Type != gjson.String {
 		return
 	}
-	if why := format.UnsafeID(id.String()); why != "" {
+	if why := format.UnsafeFileID(id.String(), ".jsonl"); why != "" {
 		r.c.rep.Errorf(r.path, l.N, "/"+key, "unsafe-id", "%s %q %s: it cannot name an output file or directory", key, id.String(), why)
 	}
 }
@@ -414,7 +415,7 @@ func flatText(content gjson.Result) string {
 // directory has the name ash computes for the session.
 func (c *checker) state() error {
 	path := filepath.Join(c.dir, StateFile)
-	b, err := os.ReadFile(path)
+	b, err := regfile.ReadFile(path)
 	if os.IsNotExist(err) {
 		return nil
 	}

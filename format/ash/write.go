@@ -172,6 +172,9 @@ func (w *writer) file(sidechain string) (*outFile, error) {
 		if !safeName.MatchString(sidechain) || strings.Contains(sidechain, "..") {
 			return nil, fmt.Errorf("sub-agent id %q cannot be a file name", sidechain)
 		}
+		if why := format.UnsafeFileID(sidechain, ".jsonl"); why != "" {
+			return nil, fmt.Errorf("sub-agent id %q %s", sidechain, why)
+		}
 		if err := os.MkdirAll(filepath.Join(w.dir, SubagentDir), 0o755); err != nil {
 			return nil, fmt.Errorf("create %s: %w", SubagentDir, err)
 		}

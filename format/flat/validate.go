@@ -10,6 +10,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/internal/idset"
+	"github.com/sesstool/sesstool/internal/regfile"
 	"github.com/sesstool/sesstool/jsonl"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/schema"
@@ -22,7 +23,7 @@ const LineSchema = "flat/v1/line.json"
 
 // Validate checks the flat file at path.
 func (f *Format) Validate(path string, rep *report.Report, opt format.ValidateOptions) error {
-	fh, err := os.Open(path)
+	fh, err := regfile.Open(path)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", path, err)
 	}
@@ -234,6 +235,13 @@ func (r *rules) parentIDs(p string) (string, map[string]bool, error) {
 	}
 	var firstErr error
 	for _, c := range candidates {
+		if !r.beside(c) {
+			// The path comes from the file, not from the user: it could
+			// name anything on the machine. Only what lies in the
+			// directory of the file the user gave is read.
+			firstErr = fmt.Errorf("not read: outside %s, the directory of the file validated", r.dir())
+			continue
+		}
 		ids, err := readIDs(c)
 		if err == nil {
 			return c, ids, nil
@@ -245,6 +253,28 @@ func (r *rules) parentIDs(p string) (string, map[string]bool, error) {
 	return "", nil, firstErr
 }
 
+// dir is the directory of the file validated ("." for standard input).
+func (r *rules) dir() string {
+	if r.path == "" || r.path == "<stdin>" {
+		return "."
+	}
+	return filepath.Dir(r.path)
+}
+
+// beside reports whether p, links resolved, lies inside the directory of
+// the file validated.
+func (r *rules) beside(p string) bool {
+	base, err1 := filepath.EvalSymlinks(r.dir())
+	abs, err2 := filepath.EvalSymlinks(p)
+	if err1 != nil || err2 != nil {
+		return err2 != nil // a missing file is read (and reported) as missing
+	}
+	base, _ = filepath.Abs(base)
+	abs, _ = filepath.Abs(abs)
+	rel, err := filepath.Rel(base, abs)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
 func readIDs(path string) (map[string]bool, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -253,7 +283,7 @@ func readIDs(path string) (map[string]bool, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("not a regular file")
 	}
-	fh, err := os.Open(path)
+	fh, err := regfile.Open(path)
 	if err != nil {
 		return nil, err
 	}

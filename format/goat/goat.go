@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/regfile"
 	"github.com/tidwall/gjson"
 )
 
@@ -47,21 +48,31 @@ func (Format) Detect(path string) bool {
 
 // isSession judges by content: metadata.json is an object with an "id", and
 // messages.jsonl exists with a first line holding uuid and message.role (an
-// empty file is a session that has no messages yet).
+// empty file is a session that has no messages yet). What cannot be judged
+// is claimed, so that validate names what is wrong instead of the session
+// vanishing from a store: a metadata file or messages file that is not a
+// regular file (never opened here: a FIFO would block), a metadata file
+// whose "id" lies beyond the 64 KiB looked at, and a first message line
+// that is torn (the file ends inside it, or it is not JSON).
 func isSession(dir string) bool {
-	// A byte order mark is looked past: validate reports it (utf8-bom).
-	meta := format.TrimBOM(format.Head(filepath.Join(dir, MetadataFile), 1<<16))
-	if meta == nil {
+	mp, lp := filepath.Join(dir, MetadataFile), filepath.Join(dir, MessagesFile)
+	mfi, err1 := os.Stat(mp)
+	lfi, err2 := os.Stat(lp)
+	if err1 != nil || err2 != nil || mfi.IsDir() || lfi.IsDir() {
 		return false
 	}
-	m := gjson.ParseBytes(meta)
-	if !m.IsObject() || m.Get("id").Type != gjson.String {
-		// A metadata file over 64 KiB is cut; fall back to a prefix test.
-		if !bytes.HasPrefix(bytes.TrimSpace(meta), []byte("{")) || !bytes.Contains(meta, []byte(`"id"`)) {
-			return false
-		}
+	if !mfi.Mode().IsRegular() || !lfi.Mode().IsRegular() {
+		return true
 	}
-	f, err := os.Open(filepath.Join(dir, MessagesFile))
+	// A byte order mark is looked past: validate reports it (utf8-bom).
+	meta := bytes.TrimSpace(format.TrimBOM(format.Head(mp, 1<<16)))
+	if !bytes.HasPrefix(meta, []byte("{")) {
+		return false
+	}
+	if m := gjson.ParseBytes(meta); gjson.ValidBytes(meta) && (!m.IsObject() || m.Get("id").Type != gjson.String) {
+		return false // whole, and not goat's metadata
+	}
+	f, err := regfile.Open(lp)
 	if err != nil {
 		return false
 	}
@@ -70,6 +81,9 @@ func isSession(dir string) bool {
 	for {
 		line, err := br.ReadSlice('\n')
 		if t := bytes.TrimSpace(format.TrimBOM(line)); len(t) > 0 {
+			if errors.Is(err, bufio.ErrBufferFull) || !gjson.ValidBytes(t) {
+				return true // torn, or longer than looked at: validate says which
+			}
 			v := gjson.ParseBytes(t)
 			return v.Get("uuid").Exists() && v.Get("message.role").Exists()
 		}

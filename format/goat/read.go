@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/regfile"
 	"github.com/sesstool/sesstool/jsonl"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/session"
@@ -61,7 +62,7 @@ type reader struct {
 
 func (r *reader) open(name string) error {
 	p := filepath.Join(r.dir, name)
-	f, err := os.Open(p)
+	f, err := regfile.Open(p)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", p, err)
 	}
@@ -305,7 +306,7 @@ func str(v []byte) string {
 // readMeta reads metadata.json and the checkpoint manifests.
 func readMeta(dir string) (*session.Meta, error) {
 	p := filepath.Join(dir, MetadataFile)
-	raw, err := os.ReadFile(p)
+	raw, err := regfile.ReadFile(p)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", p, err)
 	}
@@ -380,7 +381,7 @@ func readCheckpoints(dir string) ([]session.Checkpoint, error) {
 
 func readCheckpoint(cdir string) (session.Checkpoint, error) {
 	p := filepath.Join(cdir, ManifestFile)
-	raw, err := os.ReadFile(p)
+	raw, err := regfile.ReadFile(p)
 	if err != nil {
 		return session.Checkpoint{}, fmt.Errorf("read %s: %w", p, err)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/regfile"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/schema"
@@ -72,7 +73,7 @@ func (v *sessionCheck) path(name ...string) string {
 // readJSONFile reads one JSON file and applies its schema. It returns the
 // parsed value, or an invalid result after reporting why.
 func (v *sessionCheck) readJSONFile(p, schemaName string) (gjson.Result, []byte, error) {
-	b, err := os.ReadFile(p)
+	b, err := regfile.ReadFile(p)
 	if err != nil {
 		return gjson.Result{}, nil, fmt.Errorf("read %s: %w", p, err)
 	}
@@ -150,7 +151,7 @@ func checkTime(rep *report.Report, p string, line int, ptr string, t gjson.Resul
 
 func (v *sessionCheck) messages(opt format.ValidateOptions) (int, error) {
 	p := v.path(MessagesFile)
-	f, err := os.Open(p)
+	f, err := regfile.Open(p)
 	if err != nil {
 		return 0, fmt.Errorf("read %s: %w", p, err)
 	}
@@ -211,7 +212,7 @@ func hasSibling(store, dir string) bool {
 
 func (v *sessionCheck) transcript(opt format.ValidateOptions) error {
 	p := v.path(TranscriptFile)
-	f, err := os.Open(p)
+	f, err := regfile.Open(p)
 	if os.IsNotExist(err) {
 		return nil
 	}
@@ -282,7 +283,7 @@ func (v *sessionCheck) blob(p string, manifest []byte, id string, i int, fe gjso
 		return nil // the schema reported it
 	}
 	bp := v.path(CheckpointsDir, id, BlobsDir, hash)
-	f, err := os.Open(bp)
+	f, err := regfile.Open(bp)
 	if os.IsNotExist(err) {
 		v.rep.Errorf(p, pointerLine(manifest, ptr+"/hash"), ptr+"/hash", "missing-blob", "%s: blob %s/%s is missing", fe.Get("path").Str, BlobsDir, hash)
 		return nil

@@ -13,6 +13,7 @@ import (
 
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/regfile"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"
@@ -218,7 +219,7 @@ func (w *writer) copyBlob(f session.FileState, name string) error {
 	if _, err := os.Stat(p); err == nil {
 		return nil // content-addressed: already written for another entry
 	}
-	src, err := os.Open(f.Blob)
+	src, err := regfile.Open(f.Blob)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", f.Blob, err)
 	}

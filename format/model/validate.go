@@ -3,11 +3,11 @@ package model
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/regfile"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/schema"
 	"github.com/sesstool/sesstool/validate"
@@ -19,7 +19,7 @@ const LineSchema = "model/v1/line.json"
 
 // Validate checks the dump at path. convert runs it on every dump it writes.
 func (f Format) Validate(path string, rep *report.Report, opt format.ValidateOptions) error {
-	fh, err := os.Open(path)
+	fh, err := regfile.Open(path)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", path, err)
 	}

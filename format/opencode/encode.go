@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"
@@ -91,8 +92,8 @@ func toDoc(s *session.Session, project string, lost *loss.Counter) (*Doc, error)
 	if d.ProjectID == "" {
 		d.ProjectID = "global"
 	}
-	if !SafeKey(d.ProjectID) {
-		return nil, fmt.Errorf("project id %q cannot be a directory name", d.ProjectID)
+	if why := format.UnsafeID(d.ProjectID); why != "" {
+		return nil, fmt.Errorf("project id %q %s: it cannot be a directory name", d.ProjectID, why)
 	}
 	d.Info = e.info(d.ProjectID)
 	if own && m.Raw != nil {

@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"strings"
+
+	"github.com/sesstool/sesstool/format"
 )
 
 const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -41,11 +43,11 @@ const (
 	otherBase62 = 2
 )
 
-// SafeKey reports whether an id may become a file or directory name: no
-// separators, no parent references, no NUL, not empty.
-func SafeKey(id string) bool {
-	return id != "" && id != "." && id != ".." && !strings.ContainsAny(id, "/\\\x00")
-}
+// SafeKey reports whether an id may become a file or directory name, by
+// the rule every layout's validator applies (format.UnsafeID): no
+// separators, parent references or control characters, UTF-8, at most 255
+// bytes.
+func SafeKey(id string) bool { return format.UnsafeID(id) == "" }
 
 // NewID builds an OpenCode-compatible id as id.ts does: the low 48 bits of
 // ms*4096+counter (bitwise NOT for descending ids, so newer sort first), as 12

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/sesstool/sesstool/internal/regfile"
 )
 
 // layout says which of OpenCode's storage generations a path holds.
@@ -47,7 +49,11 @@ func classify(path string) (layout, string) {
 		}
 		return layoutNone, ""
 	}
-	if db := filepath.Join(path, "opencode.db"); isFile(db) && isOpenCodeDB(db) {
+	if db := filepath.Join(path, "opencode.db"); present(db) {
+		// OpenCode reads its database whenever there is one (storage/ is
+		// only what it imports the first time), so sesstool does too: an
+		// opencode.db that is corrupt, foreign or not a regular file is
+		// reported when opened, never passed over for a stale storage/.
 		return layoutDB, db
 	}
 	if isTree(path) {
@@ -94,7 +100,7 @@ func isExportHead(head []byte) bool {
 }
 
 func headOf(path string, n int) []byte {
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return nil
 	}
@@ -104,7 +110,22 @@ func headOf(path string, n int) []byte {
 	return b[:k]
 }
 
-func isDir(p string) bool  { fi, err := os.Stat(p); return err == nil && fi.IsDir() }
+func isDir(p string) bool   { fi, err := os.Stat(p); return err == nil && fi.IsDir() }
+func present(p string) bool { _, err := os.Lstat(p); return err == nil }
+
+// openDBFile opens the database at p when it is a regular file (SQLite
+// would block opening a FIFO), naming p otherwise.
+func openDBFile(p string) (*dbStore, error) {
+	fi, err := os.Stat(p)
+	if err == nil {
+		err = regfile.Check(p, fi)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", p, err)
+	}
+	return openDB(p)
+}
+
 func isFile(p string) bool { fi, err := os.Stat(p); return err == nil && fi.Mode().IsRegular() }
 
 // sessionRef is one session found in a store.
@@ -141,7 +162,7 @@ func openStoreFrom(path string, snap *snapshot) (store, layout, error) {
 	case layoutLegacy:
 		return &legacyStore{root: p, src: src}, l, nil
 	case layoutDB:
-		s, err := openDB(p)
+		s, err := openDBFile(p)
 		return s, l, err
 	case layoutExport:
 		return &exportStore{path: p}, l, nil
@@ -151,7 +172,7 @@ func openStoreFrom(path string, snap *snapshot) (store, layout, error) {
 
 // readJSON reads one file and returns it compact.
 func readJSON(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
+	b, err := regfile.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
@@ -339,7 +360,7 @@ func (e *exportStore) list() ([]sessionRef, error) {
 }
 
 func (e *exportStore) load(sessionRef) (*Doc, error) {
-	b, err := os.ReadFile(e.path)
+	b, err := regfile.ReadFile(e.path)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", e.path, err)
 	}

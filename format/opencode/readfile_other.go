@@ -2,7 +2,7 @@
 
 package opencode
 
-import "os"
+import "github.com/sesstool/sesstool/internal/regfile"
 
 // readFile reads path; buf is only a hint on other systems.
-func readFile(path string, buf []byte) ([]byte, error) { return os.ReadFile(path) }
+func readFile(path string, buf []byte) ([]byte, error) { return regfile.ReadFile(path) }

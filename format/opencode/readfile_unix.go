@@ -5,22 +5,18 @@ package opencode
 import (
 	"os"
 	"syscall"
+
+	"github.com/sesstool/sesstool/internal/regfile"
 )
 
 // readFile reads path into buf[:0], growing it when the file does not fit:
 // open, read, close, without os.File's stat and poller registration, which
 // cost as much again on a store of 60,000 small files. Errors read as
-// os.ReadFile's do.
+// os.ReadFile's do. Only a regular file is read.
 func readFile(path string, buf []byte) ([]byte, error) {
-	var fd int
-	var err error
-	for {
-		if fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0); err != syscall.EINTR {
-			break
-		}
-	}
+	fd, err := regfile.OpenFd(path) // a FIFO in the store would block a plain open
 	if err != nil {
-		return buf[:0], &os.PathError{Op: "open", Path: path, Err: err}
+		return buf[:0], err
 	}
 	defer syscall.Close(fd)
 	buf = buf[:0]

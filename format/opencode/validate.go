@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/regfile"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/schema"
@@ -63,7 +63,7 @@ func (at loc) kept() loc {
 
 func (at loc) source() []byte {
 	if at.src == nil && at.file {
-		b, _ := os.ReadFile(at.filePath())
+		b, _ := regfile.ReadFile(at.filePath())
 		return b
 	}
 	return at.src
@@ -268,6 +268,11 @@ func (c *checker) checkSession(at loc, v []byte, key, dirProject string) obj {
 	parent := r.Get("parentID").String()
 	c.id(at, "/parentID", "ses", parent)
 	p := r.Get("projectID")
+	if p.Type == gjson.String {
+		if why := format.UnsafeID(p.String()); why != "" {
+			c.errorf(at, "/projectID", "unsafe-id", "projectID %q %s: it cannot name the directory a session is filed under", p.String(), why)
+		}
+	}
 	if dirProject != "" && p.Exists() && p.String() != dirProject {
 		// OpenCode moves sessions between projects without updating the
 		// field, and trusts the directory: a warning.
@@ -449,7 +454,7 @@ func checkPath(path string, rep *report.Report, workers int, keep bool) (*snapsh
 			return nil, err
 		}
 	case layoutExport:
-		b, rerr := os.ReadFile(p)
+		b, rerr := regfile.ReadFile(p)
 		if rerr != nil {
 			return nil, fmt.Errorf("read %s: %w", p, rerr)
 		}
@@ -505,7 +510,7 @@ func validateExport(name string, b []byte, rep *report.Report) {
 
 // db checks every row of an opencode.db; findings point at table/id.
 func (c *checker) db(path string) error {
-	s, err := openDB(path)
+	s, err := openDBFile(path)
 	if err != nil {
 		return err
 	}
@@ -572,7 +577,7 @@ func (Format) Validate(path string, rep *report.Report, opt format.ValidateOptio
 }
 
 func (Export) Validate(path string, rep *report.Report, opt format.ValidateOptions) error {
-	b, err := os.ReadFile(path)
+	b, err := regfile.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", path, err)
 	}

@@ -1,11 +1,15 @@
 package opencode
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/sesstool/sesstool/internal/regfile"
 )
 
 // The JSON tree layouts (1.x storage/, 0.x per-project) keep one small file
@@ -310,7 +314,11 @@ func (c *checker) safeAdd(t *task, r *result) (p any) {
 
 // tree checks the 1.x storage/ tree.
 func (c *checker) tree(root string, workers int) {
-	if b, err := os.ReadFile(filepath.Join(root, "migration")); err == nil {
+	mp := filepath.Join(root, "migration")
+	if b, err := regfile.ReadFile(mp); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		c.files++
+		c.rep.Errorf(mp, 0, "", "io", "read: %v", err) // as a store file that cannot be read
+	} else if err == nil {
 		c.files++
 		if _, err := strconv.Atoi(strings.TrimSpace(string(b))); err != nil {
 			c.rep.Errorf(filepath.Join(root, "migration"), 1, "", ruleMigration, "migration holds %q, not a number", strings.TrimSpace(string(b)))

@@ -3,6 +3,7 @@ package opencode
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/regfile"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
@@ -229,15 +231,17 @@ func TestDocReaderBatches(t *testing.T) {
 	}
 }
 
-// readFile fails as os.ReadFile does.
+// readFile fails as os.ReadFile does, and refuses what is not a regular
+// file (a directory here) without reading it.
 func TestReadFileErrors(t *testing.T) {
 	dir := t.TempDir()
-	for _, p := range []string{filepath.Join(dir, "missing.json"), dir} {
-		_, want := os.ReadFile(p)
-		_, got := readFile(p, nil)
-		if fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Errorf("readFile(%s) = %v, want %v", p, got, want)
-		}
+	p := filepath.Join(dir, "missing.json")
+	_, want := os.ReadFile(p)
+	if _, got := readFile(p, nil); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("readFile(%s) = %v, want %v", p, got, want)
+	}
+	if _, got := readFile(dir, nil); !errors.Is(got, regfile.ErrNotRegular) {
+		t.Errorf("readFile(%s) = %v, want not a regular file", dir, got)
 	}
 	b, err := readFile(filepath.Join(treeSample, "migration"), make([]byte, 0, 1))
 	if want, _ := os.ReadFile(filepath.Join(treeSample, "migration")); err != nil || string(b) != string(want) {

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
-	"os"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/regfile"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/validate"
 	"github.com/tidwall/gjson"
@@ -15,7 +15,7 @@ import (
 
 // Validate checks the file at path.
 func (f Format) Validate(path string, rep *report.Report, opt format.ValidateOptions) error {
-	fh, err := os.Open(path)
+	fh, err := regfile.Open(path)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", path, err)
 	}

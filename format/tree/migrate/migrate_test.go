@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -354,5 +355,74 @@ func TestLongLines(t *testing.T) {
 	want := strings.TrimSuffix(hdr, "}") + `,"version":3}` + "\n" + strings.TrimSuffix(msg, "}") + `,"id":"` + id + `","parentId":null}` + "\n"
 	if string(got) != want {
 		t.Errorf("long line: got %d bytes, want %d", len(got), len(want))
+	}
+}
+
+// A run killed between linking the backup and the rename leaves FILE.bak
+// as a hard link to FILE itself; a re-run keeps it as its backup instead
+// of refusing (issue 18). A .bak that is another file is refused with how
+// to proceed.
+func TestLeftoverBackup(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	orig := read(t, "testdata/v1-compaction.jsonl")
+	writeFile(t, p, orig)
+	if err := os.Link(p, p+".bak"); err != nil {
+		t.Skip("no hard links:", err)
+	}
+	res, err := testTree.Migrate(p, "3", format.MigrateOptions{})
+	if err != nil {
+		t.Fatalf("re-run after a killed run: %v", err)
+	}
+	want, _ := migrateTo(t, testTree, "testdata/v1-compaction.jsonl", "3", format.MigrateOptions{})
+	if res.Backup != p+".bak" || !bytes.Equal(read(t, p+".bak"), orig) || !bytes.Equal(read(t, p), want) {
+		t.Errorf("backup %q: original kept %v, file migrated %v", res.Backup, bytes.Equal(read(t, p+".bak"), orig), bytes.Equal(read(t, p), want))
+	}
+
+	q := filepath.Join(dir, "t.jsonl")
+	writeFile(t, q, orig)
+	writeFile(t, q+".bak", []byte("older\n"))
+	_, err = testTree.Migrate(q, "3", format.MigrateOptions{})
+	if err == nil || !strings.Contains(err.Error(), "if it is no longer needed, remove it and run again, or run with --no-backup or -o FILE") {
+		t.Errorf("a foreign .bak: err = %v, want a refusal saying how to proceed", err)
+	}
+	if !bytes.Equal(read(t, q), orig) || !bytes.Equal(read(t, q+".bak"), []byte("older\n")) {
+		t.Errorf("a refused migration changed a file")
+	}
+}
+
+// Migrating through a symbolic link replaces the file it names and keeps
+// the link; the new file keeps the old one's owner (issue 18: the link
+// became a regular file owned by whoever ran sesstool).
+func TestInPlaceThroughSymlink(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real")
+	if err := os.Mkdir(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(real, "s.jsonl")
+	orig := read(t, "testdata/v1-compaction.jsonl")
+	writeFile(t, target, orig)
+	chowned := os.Geteuid() == 0 && os.Chown(target, 65534, 65534) == nil
+	link := filepath.Join(dir, "link.jsonl")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	res, err := testTree.Migrate(link, "3", format.MigrateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := migrateTo(t, testTree, "testdata/v1-compaction.jsonl", "3", format.MigrateOptions{})
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link is no longer a link: %v", err)
+	}
+	if !bytes.Equal(read(t, target), want) || !bytes.Equal(read(t, target+".bak"), orig) || res.Backup != target+".bak" {
+		t.Errorf("target migrated %v, backup %q beside it holds the original %v", bytes.Equal(read(t, target), want), res.Backup, bytes.Equal(read(t, target+".bak"), orig))
+	}
+	if chowned {
+		fi, _ := os.Stat(target)
+		if st := fi.Sys().(*syscall.Stat_t); st.Uid != 65534 || st.Gid != 65534 {
+			t.Errorf("owner %d:%d, want 65534:65534 kept", st.Uid, st.Gid)
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/regfile"
 	"github.com/sesstool/sesstool/report"
 )
 
@@ -23,7 +24,7 @@ import (
 // and unchanged just before the rename: two processes migrating one file,
 // or an agent appending to it meanwhile, never lose or mix lines.
 func stream(path string, opt format.MigrateOptions, res *format.MigrateResult, since *atomicfile.Stamp, body func(io.Reader, io.Writer) error) error {
-	src, err := os.Open(path)
+	src, err := regfile.Open(path)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", path, err)
 	}
@@ -124,7 +125,12 @@ func newFile(path, out string) (*dest, error) {
 
 // inPlace replaces path atomically, keeping its mode. With backup, the
 // original file itself (same bytes, mode and mtime) stays as <path>.bak; an
-// existing .bak is never overwritten, since it may hold an older original.
+// existing .bak is never overwritten, since it may hold an older original;
+// one that is a hard link to path itself is what a run killed between the
+// link and the rename left, and is kept as this run's backup.
+//
+// A path that is a symbolic link is migrated through it: the target file is
+// replaced (and backed up beside itself) and the link stays.
 //
 // An agent may append to path at any moment, and on a large file the fsync
 // before the rename takes long. So the file is checked against held (the
@@ -135,10 +141,22 @@ func newFile(path, out string) (*dest, error) {
 // hidden link without a backup) until that last check, is put back, and
 // the migration is refused.
 func inPlace(path string, backup bool, src *os.File, held atomicfile.Stamp) (*dest, error) {
+	path, err := atomicfile.Resolve(path)
+	if err != nil {
+		return nil, err
+	}
 	bak := path + ".bak"
+	if backup && len(filepath.Base(bak)) > 255 {
+		return nil, fmt.Errorf("write %s: its backup %s.bak would be a name longer than 255 bytes; run with --no-backup, or -o FILE", path, filepath.Base(path))
+	}
+	leftover := false // bak is this very file: a run killed after linking it
 	if backup {
-		if _, err := os.Lstat(bak); err == nil {
-			return nil, fmt.Errorf("write %s: backup %s already exists (move it away, or use --no-backup)", path, bak)
+		if bi, err := os.Lstat(bak); err == nil {
+			fi, ferr := os.Lstat(path)
+			if leftover = ferr == nil && os.SameFile(fi, bi); !leftover {
+				return nil, fmt.Errorf("write %s: backup %s already exists, from an earlier migration or one that was interrupted; "+
+					"if it is no longer needed, remove it and run again, or run with --no-backup or -o FILE", path, bak)
+			}
 		}
 	}
 	af, err := atomicfile.Create(path, 0o644, true)
@@ -149,16 +167,16 @@ func inPlace(path string, backup bool, src *os.File, held atomicfile.Stamp) (*de
 	d := &dest{w: af, name: path, abort: af.Abort}
 	d.commit = func() error {
 		keep := bak
-		if backup {
+		if backup && !leftover {
 			if err := keepBackup(path, bak); err != nil {
 				af.Abort()
 				return err
 			}
-		} else {
+		} else if !backup {
 			keep = hiddenLink(path)
 		}
 		drop := func() {
-			if keep != "" {
+			if keep != "" && !leftover { // a leftover .bak is the original itself: it stays
 				os.Remove(keep)
 			}
 		}
@@ -242,7 +260,7 @@ func keepBackup(path, bak string) error {
 	if err != nil {
 		return fmt.Errorf("read %s: %w", path, err)
 	}
-	src, err := os.Open(path)
+	src, err := regfile.Open(path)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", path, err)
 	}

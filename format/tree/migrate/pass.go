@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 
 	"github.com/sesstool/sesstool/internal/idset"
+	"github.com/sesstool/sesstool/internal/regfile"
 	"github.com/sesstool/sesstool/jsonl"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/report"
@@ -69,7 +69,7 @@ func (f *fileState) changes() []string {
 // derived ids never collide with an id already in the file, even one on a
 // later line.
 func collectIDs(path string, taken *idset.Index) error {
-	fh, err := os.Open(path)
+	fh, err := regfile.Open(path)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", path, err)
 	}

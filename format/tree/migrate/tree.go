@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/regfile"
 	"github.com/sesstool/sesstool/jsonl"
 	"github.com/sesstool/sesstool/report"
 	"github.com/tidwall/gjson"
@@ -209,7 +209,7 @@ type header struct {
 
 // readHeader reads the first non-blank line, which must be the session header.
 func readHeader(path string) (header, error) {
-	fh, err := os.Open(path)
+	fh, err := regfile.Open(path)
 	if err != nil {
 		return header{}, fmt.Errorf("read %s: %w", path, err)
 	}

@@ -1,0 +1,9 @@
+//go:build !linux
+
+package opencode
+
+// syncTree makes a freshly written tree durable, a sync per file and
+// directory.
+func syncTree(root string, files []string, dirs map[string]bool) error {
+	return syncFiles(files, dirs)
+}
