@@ -9,15 +9,20 @@ import (
 	"strings"
 
 	"github.com/sesstool/sesstool/command"
+	"github.com/sesstool/sesstool/internal/cleanup"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
 )
 
-func main() { os.Exit(run(os.Args)) }
+func main() {
+	cleanup.Signals()
+	os.Exit(run(os.Args))
+}
 
 func run(args []string) int {
 	defer profile()()
+	defer cleanup.Run()
 	env := &command.Env{
 		Stdin:            os.Stdin,
 		Stdout:           os.Stdout,
