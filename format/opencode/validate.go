@@ -2,6 +2,7 @@ package opencode
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/sesstool/sesstool/exitcode"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/report"
@@ -35,6 +37,8 @@ const (
 	ruleUnknownStatus = "unknown-tool-status" // tool state status other than pending/running/completed/error
 	ruleMigration     = "bad-migration"       // storage/migration is not a number
 	ruleDuplicate     = "duplicate-id"        // a session or message id twice in one store
+	ruleDBSchema      = "db-schema"           // a table read is a view or virtual table, lacks a column, or computes one
+	ruleDBBounds      = "db-bounds"           // a database's values outgrow its files
 )
 
 var partTypes = map[string]bool{"text": true, "reasoning": true, "file": true, "tool": true, "step-start": true,
@@ -446,7 +450,11 @@ func checkPath(path string, rep *report.Report, workers int, keep bool) (*snapsh
 		c.legacy(p, workers)
 	case layoutDB:
 		if err := c.db(p); err != nil {
-			return nil, err
+			if !dbFinding(p, err, rep) {
+				return nil, err
+			}
+			rep.Counted(Name, 1, 0)
+			return nil, nil
 		}
 	case layoutExport:
 		b, rerr := os.ReadFile(p)
@@ -503,6 +511,21 @@ func validateExport(name string, b []byte, rep *report.Report) {
 	c.finish()
 }
 
+// dbFinding reports a database refused as invalid (its schema, or a value
+// past the bounds) as a finding of the whole file; false for other errors.
+func dbFinding(path string, err error, rep *report.Report) bool {
+	if exitcode.Of(err) != exitcode.Invalid {
+		return false
+	}
+	rule := ruleDBBounds
+	if errors.As(err, new(*schemaError)) {
+		rule = ruleDBSchema
+	}
+	msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "read "), path+": ")
+	rep.Errorf(path, 0, "", rule, "%s", msg)
+	return true
+}
+
 // db checks every row of an opencode.db; findings point at table/id.
 func (c *checker) db(path string) error {
 	s, err := openDB(path)
@@ -511,8 +534,11 @@ func (c *checker) db(path string) error {
 	}
 	defer s.Close()
 	c.files = 1
-	prow, err := s.db.Query(`SELECT id FROM project`)
-	if err == nil {
+	if s.tables["project"] {
+		prow, err := s.query(`SELECT id FROM project`)
+		if err != nil {
+			return s.fail(err)
+		}
 		for prow.Next() {
 			var id string
 			if prow.Scan(&id) == nil {
@@ -520,6 +546,9 @@ func (c *checker) db(path string) error {
 			}
 		}
 		prow.Close()
+		if err := prow.Err(); err != nil {
+			return s.fail(err)
+		}
 	}
 	refs, err := s.list()
 	if err != nil {
@@ -532,15 +561,19 @@ func (c *checker) db(path string) error {
 		}
 		c.session(loc{path: path, ptr: "/session/" + r.ID}, info, r.ID, r.ProjectID)
 	}
-	rows, err := s.db.Query(`SELECT id, session_id, data FROM message ORDER BY id`)
+	rows, err := s.query(`SELECT id, session_id, data FROM message ORDER BY id`)
 	if err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
+		return s.fail(err)
 	}
 	for rows.Next() {
 		var id, sid, data string
-		if err := rows.Scan(&id, &sid, &data); err != nil {
+		err := rows.Scan(&id, &sid, &data)
+		if err == nil {
+			err = s.take(id, sid, data)
+		}
+		if err != nil {
 			rows.Close()
-			return fmt.Errorf("read %s: %w", path, err)
+			return s.fail(err)
 		}
 		at := loc{path: path, ptr: "/message/" + id}
 		if v := c.parse(at, []byte(data)); v != nil {
@@ -548,15 +581,22 @@ func (c *checker) db(path string) error {
 		}
 	}
 	rows.Close()
-	rows, err = s.db.Query(`SELECT id, message_id, session_id, data FROM part ORDER BY id`)
+	if err := rows.Err(); err != nil {
+		return s.fail(err)
+	}
+	rows, err = s.query(`SELECT id, message_id, session_id, data FROM part ORDER BY id`)
 	if err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
+		return s.fail(err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var id, mid, sid, data string
-		if err := rows.Scan(&id, &mid, &sid, &data); err != nil {
-			return fmt.Errorf("read %s: %w", path, err)
+		err := rows.Scan(&id, &mid, &sid, &data)
+		if err == nil {
+			err = s.take(id, mid, sid, data)
+		}
+		if err != nil {
+			return s.fail(err)
 		}
 		at := loc{path: path, ptr: "/part/" + id}
 		if v := c.parse(at, []byte(data)); v != nil {
@@ -564,7 +604,10 @@ func (c *checker) db(path string) error {
 			c.part(at, v, "", mid, sid)
 		}
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return s.fail(err)
+	}
+	return nil
 }
 
 func (Format) Validate(path string, rep *report.Report, opt format.ValidateOptions) error {
