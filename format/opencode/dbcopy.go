@@ -35,9 +35,9 @@ type walCopy struct {
 }
 
 type walKey struct {
-	path             string
-	dbSize, walSize  int64
-	dbTime, walTime  time.Time
+	path            string
+	dbSize, walSize int64
+	dbTime, walTime time.Time
 }
 
 var (
