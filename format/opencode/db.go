@@ -190,7 +190,7 @@ func (s *dbStore) load(ref sessionRef) (*Doc, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Doc{Info: info, ProjectID: ref.ProjectID}
+	d := &Doc{Info: info, ProjectID: ref.ProjectID, FromDB: true}
 	if err := s.messages(d, ref.ID); err != nil {
 		return nil, err
 	}

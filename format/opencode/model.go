@@ -19,6 +19,7 @@ type metaNote struct {
 	Todo    []byte // todo/<ses>.json
 	Diff    []byte // session_diff/<ses>.json
 	Project []byte // project/<id>.json
+	FromDB  bool   // read from an opencode.db: filed anew when written as a JSON tree
 }
 
 // Unmodelled counts the side files: another layout cannot hold them.
@@ -115,8 +116,8 @@ func metaOf(d *Doc, children []string) session.Meta {
 			m.Extra = append(m.Extra, session.Field{Key: k, Value: v})
 		}
 	})
-	if d.Todo != nil || d.Diff != nil || d.Project != nil {
-		m.Private = &metaNote{Todo: d.Todo, Diff: d.Diff, Project: d.Project}
+	if d.Todo != nil || d.Diff != nil || d.Project != nil || d.FromDB {
+		m.Private = &metaNote{Todo: d.Todo, Diff: d.Diff, Project: d.Project, FromDB: d.FromDB}
 	}
 	return m
 }
