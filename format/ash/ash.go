@@ -58,9 +58,25 @@ func headerOf(dir string) (gjson.Result, bool) {
 	return v, ok
 }
 
+// isSession: a session directory by its header, or by its files' names
+// (context.jsonl, history.jsonl and state.json, which no other layout
+// spells), so that a session whose header is broken is still ash's, and
+// validate says what is wrong with it.
 func isSession(path string) bool {
-	_, ok := headerOf(path)
-	return ok
+	if _, ok := headerOf(path); ok {
+		return true
+	}
+	for _, name := range []string{ContextFile, HistoryFile, StateFile} {
+		if !isRegular(filepath.Join(path, name)) {
+			return false
+		}
+	}
+	return true
+}
+
+func isRegular(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 func isStore(path string) bool {
