@@ -247,6 +247,7 @@ type obj struct {
 	message string // a part's message
 	role    string
 	parent  string
+	result  bool // a tool part whose result is an entry of its own
 }
 
 func (c *checker) project(at loc, v []byte, key string) { c.addProject(c.checkProject(at, v, key)) }
@@ -358,10 +359,13 @@ func (c *checker) checkPart(at loc, v []byte, key, dirMessage, dirSession string
 	default:
 		c.schema(at, "opencode/part.json", v)
 	}
-	return obj{id: id, session: sid, message: mid}
+	return obj{id: id, session: sid, message: mid, result: typ == "tool" && hasResult(r.Get("state"))}
 }
 
 func (c *checker) addPart(at loc, o obj) {
+	if o.result {
+		c.entries++ // as the reader counts it (docs/commands.md, "entries")
+	}
 	c.parts = append(c.parts, partRef{id: o.id, message: c.intern(o.message), session: c.intern(o.session), at: at.kept()})
 }
 
