@@ -15,14 +15,11 @@ import (
 	"golang.org/x/term"
 )
 
-func main() {
-	cleanup.Signals()
-	os.Exit(run(os.Args))
-}
+func main() { os.Exit(run(os.Args)) }
 
 func run(args []string) int {
+	cleanup.OnSignals() // temporary copies go with the run, on SIGTERM or SIGPIPE too
 	defer profile()()
-	defer cleanup.Run()
 	env := &command.Env{
 		Stdin:            os.Stdin,
 		Stdout:           os.Stdout,
@@ -42,6 +39,7 @@ func run(args []string) int {
 // safeRun turns a panic into a one-line error: a panic is a bug on any input,
 // and the user still gets a message and an exit code, never a stack trace.
 func safeRun(root *cli.Command, args []string) (err error) {
+	defer cleanup.RunAtExit() // what lives as long as the run: OpenCode's WAL copies
 	defer func() {
 		if r := recover(); r != nil {
 			err = &command.ExitError{Code: command.ExitIO, Err: fmt.Errorf("internal error (please report): %v", r)}

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -127,6 +129,7 @@ func TestCommandsNeverChangeTheirInput(t *testing.T) {
 // directory. Every command reads those rows, changes nothing there
 // (creates no -shm, checkpoints nothing), and leaves no private copy behind.
 func TestWALStoreNeverChanged(t *testing.T) {
+	sesstoolBin(t) // built before TMPDIR is pointed elsewhere
 	work := t.TempDir()
 	tmp := filepath.Join(work, "tmp")
 	if err := os.Mkdir(tmp, 0o700); err != nil {
@@ -161,5 +164,45 @@ func TestWALStoreNeverChanged(t *testing.T) {
 	left, _ := filepath.Glob(filepath.Join(tmp, "sesstool-opencode-*"))
 	if len(left) > 0 {
 		t.Errorf("private copies left behind: %v", left)
+	}
+}
+
+// TestWALCopyGoesOnSIGTERM: the private copy of a database with a
+// write-ahead log lives as long as the run; a run ended by SIGTERM removes
+// it too. validate reads the store, then waits on standard input, where it
+// is stopped.
+func TestWALCopyGoesOnSIGTERM(t *testing.T) {
+	work := t.TempDir()
+	tmp := filepath.Join(work, "tmp")
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	store := filepath.Join(work, "opencode")
+	walstore.Build(t, "testdata/samples/opencode/sqlite/opencode-1.2.1-after-json-migration.db", store, 7)
+	cmd := exec.Command(sesstoolBin(t), "validate", store, "-")
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "NO_COLOR=1")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	copies := func() []string { m, _ := filepath.Glob(filepath.Join(tmp, "sesstool-opencode-*")); return m }
+	deadline := time.Now().Add(time.Minute)
+	for len(copies()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(copies()) == 0 {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatal("no private copy was made")
+	}
+	time.Sleep(200 * time.Millisecond) // the store is read; validate waits on standard input
+	cmd.Process.Signal(syscall.SIGTERM)
+	cmd.Wait()
+	if left := copies(); len(left) > 0 {
+		t.Errorf("SIGTERM left the private copy behind: %v", left)
 	}
 }

@@ -11,6 +11,6 @@ import (
 // run (private copies of databases with a write-ahead log), as main does.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	cleanup.Run()
+	cleanup.RunAtExit()
 	os.Exit(code)
 }

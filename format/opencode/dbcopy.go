@@ -16,7 +16,7 @@ import (
 // ignores that log; opened any other way, it creates -shm (and may
 // checkpoint) next to the input. So a database with a log is read from a
 // private copy of both files, made once per run and removed at its end
-// (also on SIGINT/SIGTERM/SIGHUP, through internal/cleanup). A database
+// (also on SIGINT, SIGTERM, SIGHUP or SIGPIPE, through internal/cleanup). A database
 // without one is opened in place, immutable: no copy.
 
 // dbSource says what to open for the database at path (absolute): the file
@@ -63,11 +63,13 @@ func sourceOf(abs string) (dbSource, error) {
 			return dbSource{}, err
 		}
 		walCopies[k] = c
-		cleanup.Add(func() {
+		forget := cleanup.Track(c.dir) // a signal removes it
+		cleanup.AtExit(func() {        // and so does the end of the run
 			walMu.Lock()
 			delete(walCopies, k)
 			walMu.Unlock()
 			os.RemoveAll(c.dir)
+			forget()
 		})
 	}
 	return dbSource{file: c.file, size: fi.Size() + wi.Size()}, nil

@@ -91,7 +91,7 @@ func FuzzOpenCodeWAL(f *testing.F) {
 	f.Add(db, wal)
 	defer opencode.SetDBBounds(10*time.Second, 1<<20, 64<<20)()
 	f.Fuzz(func(t *testing.T, db, wal []byte) {
-		defer cleanup.Run()
+		defer cleanup.RunAtExit()
 		root := filepath.Join(t.TempDir(), "opencode")
 		fuzzcheck.WriteFiles(t, root, map[string][]byte{"opencode.db": db, "opencode.db-wal": wal})
 		fuzzcheck.Check(t, opencode.Format{}, root)

@@ -71,6 +71,6 @@ func TestValidateGolden(t *testing.T) {
 // the tests read, as the end of a run does.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	cleanup.Run()
+	cleanup.RunAtExit()
 	os.Exit(code)
 }

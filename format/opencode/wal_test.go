@@ -55,7 +55,7 @@ func TestWALStore(t *testing.T) {
 				t.Cleanup(func() { os.Chmod(dir, 0o755) })
 			}
 			before := files(t, dir)
-			defer cleanup.Run()
+			defer cleanup.RunAtExit()
 
 			for _, path := range []string{dir, filepath.Join(dir, "opencode.db")} {
 				if got := validated(t, path); got.Entries != wantRep.Entries || got.Errors != 0 {
@@ -73,7 +73,7 @@ func TestWALStore(t *testing.T) {
 			if n := copies(t, tmp); n != 1 {
 				t.Errorf("%d private copies during the run, want 1 (made once, shared by every open)", n)
 			}
-			cleanup.Run()
+			cleanup.RunAtExit()
 			if n := copies(t, tmp); n != 0 {
 				t.Errorf("%d private copies left after the run", n)
 			}

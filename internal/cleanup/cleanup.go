@@ -1,64 +1,56 @@
-// Package cleanup removes what a run leaves in the temporary directory
-// (private copies of its input) when the run ends: normally, through Run,
-// or by SIGINT, SIGTERM or SIGHUP, through the handler Signals installs.
+// Package cleanup removes the temporary files and directories a run made
+// when the run is stopped by a signal (SIGTERM, SIGINT, SIGHUP, or SIGPIPE
+// when a reader of its output goes away), where deferred removals do not
+// run: a spooled copy of standard input or a staged output can be as large
+// as the input, and would otherwise stay in the temporary directory. A
+// SIGKILL cannot be caught; what it leaves is hidden and named for
+// sesstool (docs/robustness.md).
 package cleanup
 
 import (
 	"os"
-	"os/signal"
 	"sync"
-	"syscall"
 )
 
 var (
-	mu   sync.Mutex
-	next int
-	fns  = map[int]func(){}
+	mu    sync.Mutex
+	next  int
+	paths = map[int]string{}
 )
 
-// Add registers fn to run at the end of the run; remove unregisters it
-// (for a file the caller already removed itself).
-func Add(fn func()) (remove func()) {
+// Track registers path (a file or a directory) for removal on a signal.
+// The returned function forgets it: call it once the path is removed, or
+// is a finished output that must stay.
+func Track(path string) (forget func()) {
 	mu.Lock()
-	defer mu.Unlock()
 	id := next
 	next++
-	fns[id] = fn
+	paths[id] = path
+	mu.Unlock()
 	return func() {
 		mu.Lock()
-		delete(fns, id)
+		delete(paths, id)
 		mu.Unlock()
 	}
 }
 
-// Run runs every registered function once, newest first, and forgets it.
-func Run() {
+// removeAll removes every tracked path. It keeps the lock: the process is
+// about to end, and nothing may be tracked (or committed) meanwhile.
+func removeAll() {
 	mu.Lock()
-	todo := make([]func(), 0, len(fns))
-	for id := next - 1; id >= 0 && len(todo) < len(fns); id-- {
-		if fn, ok := fns[id]; ok {
-			todo = append(todo, fn)
-		}
-	}
-	fns = map[int]func(){}
-	mu.Unlock()
-	for _, fn := range todo {
-		fn()
+	for id, p := range paths {
+		os.RemoveAll(p)
+		delete(paths, id)
 	}
 }
 
-// Signals makes SIGINT, SIGTERM and SIGHUP run the cleanup, then end the
-// process with the status a shell gives a process that signal killed.
-func Signals() {
-	c := make(chan os.Signal, 1)
-	signal.Notify(c, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	go func() {
-		s := <-c
-		Run()
-		code := 128 + 1
-		if n, ok := s.(syscall.Signal); ok {
-			code = 128 + int(n)
-		}
-		os.Exit(code)
-	}()
+// tracked lists the paths tracked now (tests).
+func tracked() []string {
+	mu.Lock()
+	defer mu.Unlock()
+	var out []string
+	for _, p := range paths {
+		out = append(out, p)
+	}
+	return out
 }
