@@ -39,6 +39,7 @@ func run(args []string) int {
 // safeRun turns a panic into a one-line error: a panic is a bug on any input,
 // and the user still gets a message and an exit code, never a stack trace.
 func safeRun(root *cli.Command, args []string) (err error) {
+	defer cleanup.RunAtExit() // what lives as long as the run: OpenCode's WAL copies
 	defer func() {
 		if r := recover(); r != nil {
 			err = &command.ExitError{Code: command.ExitIO, Err: fmt.Errorf("internal error (please report): %v", r)}
@@ -154,12 +155,13 @@ func convertCmd(env *command.Env) *cli.Command {
 			&cli.StringFlag{Name: "loss-report", Usage: "write what the target could not hold, as JSON, to FILE"},
 			&cli.BoolFlag{Name: "strict", Usage: "refuse a conversion that would lose anything"},
 			&cli.StringFlag{Name: "project", Usage: registry.ProjectUsage()},
+			&cli.BoolFlag{Name: "truncate-messages", Usage: "cut a message longer than the target can read (goat: a 10 MiB line) to fit, counted as lost, instead of refusing it"},
 		},
 		func(_ context.Context, c *cli.Command) error {
 			return command.Convert(env, command.ConvertOptions{
 				From: c.String("from"), To: c.String("to"), Out: c.String("o"), Force: c.Bool("force"),
 				Session: c.String("session"), LossReport: c.String("loss-report"), Strict: c.Bool("strict"),
-				Project: c.String("project"), Paths: c.Args().Slice(),
+				Project: c.String("project"), Paths: c.Args().Slice(), TruncateMessages: c.Bool("truncate-messages"),
 			})
 		})
 }

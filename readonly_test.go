@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/sesstool/sesstool/internal/walstore"
 	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/registry"
 )
@@ -118,5 +121,88 @@ func TestCommandsNeverChangeTheirInput(t *testing.T) {
 	t.Logf("%d runs over %d sessions in %d layouts; exit codes %v", len(runs), len(units), len(layouts), codes)
 	if d := diffSnapshots(before, snapshot(t, store)); len(d) > 0 {
 		t.Errorf("the input store changed:\n%s", strings.Join(d, "\n"))
+	}
+}
+
+// TestWALStoreNeverChanged: an OpenCode data directory copied while
+// OpenCode ran, its newest rows only in opencode.db-wal, in a read-only
+// directory. Every command reads those rows, changes nothing there
+// (creates no -shm, checkpoints nothing), and leaves no private copy behind.
+func TestWALStoreNeverChanged(t *testing.T) {
+	sesstoolBin(t) // built before TMPDIR is pointed elsewhere
+	work := t.TempDir()
+	tmp := filepath.Join(work, "tmp")
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", tmp)
+	store := filepath.Join(work, "opencode")
+	walstore.Build(t, "testdata/samples/opencode/sqlite/opencode-1.2.1-after-json-migration.db", store, 7)
+	if err := os.Chmod(store, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(store, 0o755) })
+	before := snapshot(t, store)
+	db := filepath.Join(store, "opencode.db")
+	out := filepath.Join(work, "out")
+	for _, args := range [][]string{
+		{"validate", store}, {"validate", db}, {"info", store}, {"detect", db},
+		{"export", "markdown", "--session", "ses_e03a7a64affe0wHc2prdw2R2s7", "-o", filepath.Join(out, "s.md"), store},
+		{"convert", "--to", "goat", "-o", filepath.Join(out, "goat"), db},
+	} {
+		r := runBin(t, work, nil, 2*time.Minute, args...)
+		if r.code != 0 {
+			t.Errorf("%v: exit %d:\n%s", args, r.code, clipOut(r.out))
+		}
+		if args[0] == "info" && !strings.Contains(r.out, "messages: 9 (assistant 4, tool 3, user 2)") {
+			t.Errorf("info does not read the messages in the log:\n%s", clipOut(r.out))
+		}
+	}
+	if d := diffSnapshots(before, snapshot(t, store)); len(d) > 0 {
+		t.Errorf("the input store changed:\n%s", strings.Join(d, "\n"))
+	}
+	left, _ := filepath.Glob(filepath.Join(tmp, "sesstool-opencode-*"))
+	if len(left) > 0 {
+		t.Errorf("private copies left behind: %v", left)
+	}
+}
+
+// TestWALCopyGoesOnSIGTERM: the private copy of a database with a
+// write-ahead log lives as long as the run; a run ended by SIGTERM removes
+// it too. validate reads the store, then waits on standard input, where it
+// is stopped.
+func TestWALCopyGoesOnSIGTERM(t *testing.T) {
+	work := t.TempDir()
+	tmp := filepath.Join(work, "tmp")
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	store := filepath.Join(work, "opencode")
+	walstore.Build(t, "testdata/samples/opencode/sqlite/opencode-1.2.1-after-json-migration.db", store, 7)
+	cmd := exec.Command(sesstoolBin(t), "validate", store, "-")
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "NO_COLOR=1")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	copies := func() []string { m, _ := filepath.Glob(filepath.Join(tmp, "sesstool-opencode-*")); return m }
+	deadline := time.Now().Add(time.Minute)
+	for len(copies()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(copies()) == 0 {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatal("no private copy was made")
+	}
+	time.Sleep(200 * time.Millisecond) // the store is read; validate waits on standard input
+	cmd.Process.Signal(syscall.SIGTERM)
+	cmd.Wait()
+	if left := copies(); len(left) > 0 {
+		t.Errorf("SIGTERM left the private copy behind: %v", left)
 	}
 }

@@ -64,7 +64,7 @@ func Convert(env *Env, o ConvertOptions) error {
 		checked <- in.Check()
 	}()
 	out := &report.Report{MaxErrors: 20}
-	written, done, err := writeAll(env, in, w, st, pl, format.WriteOptions{Loss: lost, Extra: o.Project, Batch: batch}, out)
+	written, done, err := writeAll(env, in, w, st, pl, format.WriteOptions{Loss: lost, Extra: o.Project, Batch: batch, Truncate: o.TruncateMessages}, out)
 	if cerr := <-checked; cerr != nil {
 		return cerr
 	}

@@ -150,7 +150,7 @@ func collect(path, formatName string, r session.Reader) (Stats, error) {
 		st.Entries++
 		st.Kinds[string(e.Kind)]++
 		x.Add(e)
-		if e.Message != nil && e.Kind == session.KindMessage {
+		if e.IsMessage() {
 			st.Messages++
 			st.Roles[string(e.Message.Role)]++
 			addUsage(&st, e.Message.Usage)

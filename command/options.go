@@ -23,4 +23,7 @@ type ConvertOptions struct {
 	Strict     bool
 	Project    string
 	Paths      []string
+	// TruncateMessages cuts a message the target cannot read whole (goat:
+	// a 10 MiB line) to fit, counted as lost, instead of refusing it.
+	TruncateMessages bool
 }

@@ -44,3 +44,18 @@ func BOMFinding(path string) report.Finding {
 	return report.Finding{Path: path, Line: 1, Column: 1, Severity: report.Error, Rule: RuleBOM,
 		Message: "the file starts with a UTF-8 byte order mark (EF BB BF), which JSON does not allow"}
 }
+
+// NameDetector is implemented by a single-file layout whose files have a
+// name no other layout's have (pi's <time>_<id>.jsonl): a file whose
+// content no layout recognises (its header is broken or missing) is still
+// claimed by its name, so validate says what is wrong with it instead of
+// calling it unknown. Content always wins over a name.
+type NameDetector interface {
+	DetectName(path string) bool
+}
+
+// ByName reports whether f claims path by its name (NameDetector).
+func ByName(f Format, path string) bool {
+	n, ok := f.(NameDetector)
+	return ok && n.DetectName(path)
+}

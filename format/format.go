@@ -133,6 +133,9 @@ type WriteOptions struct {
 	Force bool          // replace existing files
 	Loss  *loss.Counter // where to count what the layout cannot hold; may be nil
 	Extra string        // layout-specific choice (OpenCode --project)
+	// Truncate lets a writer cut a message longer than its target can read
+	// (goat: a 10 MiB line) to fit, counted as lost, instead of refusing it.
+	Truncate bool
 	// Batch holds the source ids of every session written in the same run,
 	// so a writer can tell whether a child's parent travels with it; nil
 	// when unknown.

@@ -73,6 +73,9 @@ const (
 	EntryField   Kind = "entry-field"
 	MessageField Kind = "message-field"
 	BlockField   Kind = "block-field"
+
+	// Content cut to fit what the target can read (convert --truncate-messages).
+	LongMessage Kind = "long-message"
 )
 
 // Kinds is every fixed kind; docs/convert.md lists exactly these and Families.
@@ -84,6 +87,7 @@ var Kinds = []Kind{
 	Usage, ReasoningTokens, MessageModel, MessageAPI, MessageDetails, MessageAuthor, MessageTokens, StopReason, IsError,
 	SessionTitle, SessionModel, Provider, ThinkingLevel, Checkpoint, CheckpointBlob, ParentLink, ParentPath, ChildSession,
 	SessionField, EntryField, MessageField, BlockField,
+	LongMessage,
 }
 
 // Families are the kinds built from a name of the model, as

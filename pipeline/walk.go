@@ -131,7 +131,7 @@ func (w *walker) entry(p string) {
 
 func (w *walker) claim(p string) format.Format {
 	if w.forced != nil {
-		if w.forced.Detect(p) {
+		if w.forced.Detect(p) || format.ByName(w.forced, p) {
 			return w.forced
 		}
 		return nil

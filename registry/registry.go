@@ -138,6 +138,11 @@ func Detect(path string) format.Format {
 			return f
 		}
 	}
+	for _, f := range All {
+		if format.ByName(f, path) {
+			return f
+		}
+	}
 	return nil
 }
 

@@ -95,3 +95,10 @@ type Subagent struct {
 	Result           string // KindSubagentEnd
 	IsError          bool
 }
+
+// IsMessage reports whether e counts as a message (docs/commands.md,
+// "messages"): a message entry, or an extension's custom_message, which
+// enters the model's context as a message too. info counts these.
+func (e *Entry) IsMessage() bool {
+	return e.Message != nil && (e.Kind == KindMessage || e.Kind == KindCustomMessage)
+}

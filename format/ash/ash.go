@@ -58,7 +58,10 @@ func headerOf(dir string) (gjson.Result, bool) {
 	return v, ok
 }
 
-// isSession judges by context.jsonl's header. A context.jsonl that is not a
+// isSession: a session directory by its header, or by its files' names
+// (context.jsonl, history.jsonl and state.json, which no other layout
+// spells), so that a session whose header is broken is still ash's, and
+// validate says what is wrong with it. A context.jsonl that is not a
 // regular file, beside ash's state.json or history.jsonl, is claimed
 // unread (a FIFO would block), so that validate names it instead of the
 // session vanishing from its store.
@@ -66,11 +69,20 @@ func isSession(path string) bool {
 	if _, ok := headerOf(path); ok {
 		return true
 	}
-	fi, err := os.Stat(filepath.Join(path, ContextFile))
+	ctx := filepath.Join(path, ContextFile)
+	if isRegular(ctx) && isRegular(filepath.Join(path, HistoryFile)) && isRegular(filepath.Join(path, StateFile)) {
+		return true
+	}
+	fi, err := os.Stat(ctx)
 	if err != nil || fi.Mode().IsRegular() || fi.IsDir() {
 		return false
 	}
 	return exists(filepath.Join(path, StateFile)) || exists(filepath.Join(path, HistoryFile))
+}
+
+func isRegular(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 func isStore(path string) bool {

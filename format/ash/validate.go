@@ -176,11 +176,9 @@ func (c *checker) jsonl(path string, kind fileKind, opt format.ValidateOptions) 
 		return err
 	}
 	r := &lineRules{c: c, path: path, kind: kind, sch: sch}
-	n, err := (&validate.JSONL{Path: path, Rules: r, Report: c.rep, Workers: opt.Workers}).Run(fh)
+	_, err = (&validate.JSONL{Path: path, Rules: r, Report: c.rep, Workers: opt.Workers}).Run(fh)
 	c.files++
-	if kind != kindHistory {
-		c.entries += n
-	}
+	c.entries += r.entries
 	return err
 }
 
@@ -193,6 +191,44 @@ type lineRules struct {
 	first bool
 	seen  bool
 	hist  map[string]int
+	// entries counts what the reader makes of the lines (docs/commands.md,
+	// "entries"): not the header, nor a tool_use line folded into the
+	// message it follows; held is that message's id.
+	entries int
+	held    string
+}
+
+// count adds one line to entries as the reader reads it.
+func (r *lineRules) count(l validate.Line, first bool) {
+	if len(bytes.TrimSpace(l.Bytes)) == 0 {
+		return
+	}
+	if !l.Valid {
+		r.entries++
+		r.held = ""
+		return
+	}
+	switch l.Value.Get("type").String() {
+	case "session":
+		if first && r.kind == kindContext {
+			return
+		}
+	case "message":
+		r.held = l.Value.Get("id").String()
+		r.entries++
+		return
+	case "tool_use":
+		if r.held != "" && l.Value.Get("message_id").String() == r.held {
+			return
+		}
+		r.entries++
+		return
+	case "tool_result":
+		r.entries++
+		return
+	}
+	r.held = ""
+	r.entries++
 }
 
 func (r *lineRules) Schema(v gjson.Result) *jsonschema.Schema {
@@ -207,6 +243,9 @@ func (r *lineRules) Schema(v gjson.Result) *jsonschema.Schema {
 func (r *lineRules) Check(l validate.Line) {
 	first := !r.seen
 	r.seen = true
+	if r.kind != kindHistory {
+		r.count(l, first)
+	}
 	if !l.Valid {
 		return
 	}

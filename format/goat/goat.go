@@ -46,49 +46,94 @@ func (Format) Detect(path string) bool {
 	return isSession(path) || len(sessionsUnder(path, 1)) > 0
 }
 
-// isSession judges by content: metadata.json is an object with an "id", and
-// messages.jsonl exists with a first line holding uuid and message.role (an
-// empty file is a session that has no messages yet). What cannot be judged
-// is claimed, so that validate names what is wrong instead of the session
-// vanishing from a store: a metadata file or messages file that is not a
-// regular file (never opened here: a FIFO would block), a metadata file
-// whose "id" lies beyond the 64 KiB looked at, and a first message line
-// that is torn (the file ends inside it, or it is not JSON).
+// isSession judges by the two files goat writes, metadata.json and
+// messages.jsonl, and their content: each must look like goat's (metadata
+// an object with an "id"; the first message line with uuid and
+// message.role, or no message yet) or not be JSON at all. So a session
+// whose files are broken is still goat's, and validate says what is wrong
+// with it, while another program's valid files of the same names (seed's
+// flat message lines, metadata without an id) are not claimed.
+//
+// A metadata or messages file that is not a regular file is claimed unread
+// (a FIFO would block), and so is a first message line longer than is
+// looked at, so that validate names what is wrong.
 func isSession(dir string) bool {
-	mp, lp := filepath.Join(dir, MetadataFile), filepath.Join(dir, MessagesFile)
-	mfi, err1 := os.Stat(mp)
-	lfi, err2 := os.Stat(lp)
+	mfi, err1 := os.Stat(filepath.Join(dir, MetadataFile))
+	lfi, err2 := os.Stat(filepath.Join(dir, MessagesFile))
 	if err1 != nil || err2 != nil || mfi.IsDir() || lfi.IsDir() {
 		return false
 	}
 	if !mfi.Mode().IsRegular() || !lfi.Mode().IsRegular() {
 		return true
 	}
+	meta := metadataShape(dir)
+	if meta != shapeGoat && meta != shapeBroken {
+		return false
+	}
+	msgs := messagesShape(dir)
+	return msgs == shapeGoat || msgs == shapeBroken
+}
+
+type shape int
+
+const (
+	shapeGoat    shape = iota
+	shapeBroken        // not JSON: a goat file gone wrong, for validate to report
+	shapeForeign       // valid JSON of another shape
+	shapeAbsent        // no such regular file
+)
+
+func metadataShape(dir string) shape {
 	// A byte order mark is looked past: validate reports it (utf8-bom).
-	meta := bytes.TrimSpace(format.TrimBOM(format.Head(mp, 1<<16)))
-	if !bytes.HasPrefix(meta, []byte("{")) {
-		return false
+	meta := format.TrimBOM(format.Head(filepath.Join(dir, MetadataFile), 1<<16))
+	if meta == nil {
+		return shapeAbsent
 	}
-	if m := gjson.ParseBytes(meta); gjson.ValidBytes(meta) && (!m.IsObject() || m.Get("id").Type != gjson.String) {
-		return false // whole, and not goat's metadata
+	m := gjson.ParseBytes(meta)
+	if m.IsObject() && m.Get("id").Type == gjson.String {
+		return shapeGoat
 	}
-	f, err := regfile.Open(lp)
+	// A metadata file over 64 KiB is cut; fall back to a prefix test.
+	if bytes.HasPrefix(bytes.TrimSpace(meta), []byte("{")) && bytes.Contains(meta, []byte(`"id"`)) {
+		return shapeGoat
+	}
+	if !gjson.ValidBytes(meta) {
+		return shapeBroken
+	}
+	return shapeForeign
+}
+
+func messagesShape(dir string) shape {
+	p := filepath.Join(dir, MessagesFile)
+	if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+		return shapeAbsent
+	}
+	f, err := regfile.Open(p)
 	if err != nil {
-		return false
+		return shapeAbsent
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 1<<16)
 	for {
 		line, err := br.ReadSlice('\n')
 		if t := bytes.TrimSpace(format.TrimBOM(line)); len(t) > 0 {
-			if errors.Is(err, bufio.ErrBufferFull) || !gjson.ValidBytes(t) {
-				return true // torn, or longer than looked at: validate says which
+			if errors.Is(err, bufio.ErrBufferFull) {
+				return shapeBroken // longer than looked at: validate says more
 			}
 			v := gjson.ParseBytes(t)
-			return v.Get("uuid").Exists() && v.Get("message.role").Exists()
+			switch {
+			case v.Get("uuid").Exists() && v.Get("message.role").Exists():
+				return shapeGoat
+			case !gjson.ValidBytes(t):
+				return shapeBroken
+			}
+			return shapeForeign
 		}
 		if err != nil {
-			return errors.Is(err, io.EOF) // only blank lines: no messages yet
+			if errors.Is(err, io.EOF) {
+				return shapeGoat // only blank lines: no messages yet
+			}
+			return shapeAbsent
 		}
 	}
 }

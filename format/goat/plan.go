@@ -85,6 +85,20 @@ func (w *writer) transcriptLine(p *plan, line []byte) error {
 	return p.transcript.err
 }
 
+// message writes one messages.jsonl line for entry e, fitted to what goat
+// can read (fitMessage); a refusal ends the plan.
+func (w *writer) message(p *plan, e *session.Entry, b []byte) {
+	if p.messages.err != nil {
+		return
+	}
+	b, err := w.fitMessage(e, b)
+	if err != nil {
+		p.messages.err = err
+		return
+	}
+	p.messages.line(b)
+}
+
 func (p *plan) err() error {
 	if p.messages.err != nil {
 		return p.messages.err
@@ -129,7 +143,7 @@ func (w *writer) entry(p *plan, sessionID string, e *session.Entry) {
 		return
 	}
 	if e.Origin == Name {
-		p.messages.line(jsonx.Merge(e.Raw, encodeLine(e, e.ID, true)))
+		w.message(p, e, jsonx.Merge(e.Raw, encodeLine(e, e.ID, true)))
 		return
 	}
 	src := e.Message
@@ -156,7 +170,7 @@ func (w *writer) entry(p *plan, sessionID string, e *session.Entry) {
 	if !mapping.IsUUID(id) {
 		id = mapping.UUID(sessionID + ":" + strconv.Itoa(p.messages.n+1))
 	}
-	p.messages.line(encodeLine(&session.Entry{Time: entryTime(e), Message: m}, id, false))
+	w.message(p, e, encodeLine(&session.Entry{Time: entryTime(e), Message: m}, id, false))
 	lost.Add(loss.EntryField, loss.Dropped, "goat has no slot for the source format's extra fields", e.Unknown())
 }
 
@@ -207,7 +221,7 @@ func (w *writer) toolResults(p *plan, sessionID string, e *session.Entry) *sessi
 			continue
 		}
 		id := mapping.UUID(sessionID + ":" + strconv.Itoa(p.messages.n+1))
-		p.messages.line(encodeLine(&session.Entry{Time: entryTime(e), Message: tm}, id, false))
+		w.message(p, e, encodeLine(&session.Entry{Time: entryTime(e), Message: tm}, id, false))
 	}
 	if len(rest) == len(src.Content) {
 		return src

@@ -25,6 +25,9 @@ type messageRules struct {
 func (r *messageRules) Schema(gjson.Result) *jsonschema.Schema { return r.schema }
 
 func (r *messageRules) Check(l validate.Line) {
+	if len(l.Bytes) > MaxLine {
+		r.rep.Errorf(r.path, l.N, "", ruleLongLine, "the line is %d bytes; goat reads messages.jsonl lines of at most %d bytes (10 MiB) and cannot open the session (token too long)", len(l.Bytes), MaxLine)
+	}
 	if !l.Valid || !l.Value.IsObject() {
 		return
 	}

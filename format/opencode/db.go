@@ -1,84 +1,181 @@
 package opencode
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"strings"
+	"time"
 
+	"github.com/sesstool/sesstool/exitcode"
 	"github.com/sesstool/sesstool/jsonx"
-	_ "modernc.org/sqlite" // pure-Go SQLite driver
+	"modernc.org/sqlite" // pure-Go SQLite driver
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // dbStore reads an opencode.db (1.2 and 1.18 schemas) without changing it:
 // it is opened read-only and immutable, so SQLite neither writes nor takes
-// locks, and a WAL beside it is left alone.
+// locks; a database with a write-ahead log is read from a private copy of
+// both (dbcopy.go). A database is data, never code to run: the tables read
+// must be plain tables with no computed columns (schema.go), every value
+// is at most as long as the files hold, and the whole read has a time limit
+// and a byte budget, so a hostile file cannot make a read hang or take the
+// machine's memory.
 type dbStore struct {
-	path string
-	db   *sql.DB
-	cols map[string]bool // session table columns (they grew in 1.18)
+	path   string
+	db     *sql.DB
+	conn   *sql.Conn // the one connection, which carries the length limit
+	ctx    context.Context
+	cancel context.CancelFunc
+	limit  time.Duration
+	budget int64           // bytes of values left to read
+	cols   map[string]bool // session table columns (they grew in 1.18)
+	tables map[string]bool // the optional tables present (project, todo)
 }
 
+// dbBounds says, from the size of a database's files, how long reading it
+// may take (a minute, and a second more per MiB: ordinary reads go at tens
+// of MiB a second), how long one value may be (no stored value is longer
+// than the files; SQLite refuses a longer one, computed or from a corrupt
+// record, with "string or blob too big"), and how many bytes of values all
+// the queries of one open may read (each table is read at most twice).
+var dbBounds = func(size int64) (time.Duration, int64, int64) {
+	return time.Minute + time.Duration(size>>20)*time.Second, min(size+1<<20, 1<<30), 2*size + 16<<20
+}
+
+// isOpenCodeDB: an SQLite database with session, message and part tables
+// (or views: a hostile one is still OpenCode's, and refused when read).
 func isOpenCodeDB(path string) bool {
-	s, err := openDB(path)
+	s, err := connect(path)
 	if err != nil {
 		return false
 	}
-	s.Close()
-	return true
+	defer s.Close()
+	// one small query, under its own limit: the store's is for reading it
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var n int
+	row := s.conn.QueryRowContext(ctx, `SELECT count(DISTINCT name) FROM sqlite_master WHERE name IN ('session', 'message', 'part')`)
+	return row.Scan(&n) == nil && n == 3
 }
 
+// openDB opens path for reading its sessions: its schema is checked first.
 func openDB(path string) (*dbStore, error) {
+	s, err := connect(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkSchema(); err != nil {
+		s.Close()
+		if se, ok := err.(*schemaError); ok {
+			return nil, &exitcode.Error{Code: exitcode.Invalid, Err: fmt.Errorf("%s: %w", path, se)}
+		}
+		return nil, s.fail(err)
+	}
+	return s, nil
+}
+
+// schemaError: the database is not one sesstool reads (checkSchema).
+type schemaError struct{ msg string }
+
+func (e *schemaError) Error() string { return e.msg }
+
+// connect opens the database at path, or the private copy of it and its
+// write-ahead log, on one connection with the bounds set.
+func connect(path string) (*dbStore, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
 	}
-	u := url.URL{Scheme: "file", Path: abs, RawQuery: "mode=ro&immutable=1"}
+	src, err := sourceOf(abs)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	q := "_pragma=query_only(1)&_pragma=trusted_schema(0)"
+	if src.immutable {
+		q = "mode=ro&immutable=1&" + q
+	}
+	u := url.URL{Scheme: "file", Path: src.file, RawQuery: q}
 	db, err := sql.Open("sqlite", u.String())
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	s := &dbStore{path: path, db: db, cols: map[string]bool{}}
-	for _, t := range []string{"session", "message", "part"} {
-		var n int
-		if err := db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type='table' AND name=?`, t).Scan(&n); err != nil || n == 0 {
-			db.Close()
-			return nil, fmt.Errorf("%s: not an OpenCode database (no %s table)", path, t)
-		}
+	db.SetMaxOpenConns(1)
+	s := &dbStore{path: path, db: db, cols: map[string]bool{}, tables: map[string]bool{}}
+	var length int64
+	s.limit, length, s.budget = dbBounds(src.size)
+	s.ctx, s.cancel = context.WithTimeout(context.Background(), s.limit)
+	if s.conn, err = db.Conn(context.Background()); err == nil {
+		_, err = sqlite.Limit(s.conn, sqlite3.SQLITE_LIMIT_LENGTH, int(length))
 	}
-	rows, err := db.Query(`SELECT name FROM pragma_table_info('session')`)
 	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		s.Close()
+		return nil, s.fail(err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var c string
-		if err := rows.Scan(&c); err == nil {
-			s.cols[c] = true
-		}
-	}
-	return s, rows.Err()
+	return s, nil
 }
 
-func (s *dbStore) Close() error { return s.db.Close() }
+func (s *dbStore) Close() error {
+	if s.conn != nil {
+		s.conn.Close()
+	}
+	s.cancel()
+	return s.db.Close()
+}
+
+// query runs q on the store's connection, under its time limit.
+func (s *dbStore) query(q string, args ...any) (*sql.Rows, error) {
+	return s.conn.QueryContext(s.ctx, q, args...)
+}
+
+// take counts the bytes of values read against the budget.
+func (s *dbStore) take(vals ...string) error {
+	for _, v := range vals {
+		s.budget -= int64(len(v))
+	}
+	if s.budget < 0 {
+		return &exitcode.Error{Code: exitcode.Invalid, Err: fmt.Errorf("its values hold more bytes than its files (a corrupt or hostile database?)")}
+	}
+	return nil
+}
+
+// fail words an error met reading the database, naming the time limit when
+// that was what ended the read.
+func (s *dbStore) fail(err error) error {
+	if s.ctx.Err() != nil {
+		return fmt.Errorf("read %s: gave up after %v (a query that does not end: a corrupt or hostile database?)", s.path, s.limit)
+	}
+	err = fmt.Errorf("read %s: %w", s.path, err)
+	if strings.Contains(err.Error(), "string or blob too big") {
+		return &exitcode.Error{Code: exitcode.Invalid, Err: err}
+	}
+	return err
+}
 
 func (s *dbStore) list() ([]sessionRef, error) {
-	rows, err := s.db.Query(`SELECT id, project_id, coalesce(parent_id, '') FROM session ORDER BY id`)
+	rows, err := s.query(`SELECT id, project_id, coalesce(parent_id, '') FROM session ORDER BY id`)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", s.path, err)
+		return nil, s.fail(err)
 	}
 	defer rows.Close()
 	var out []sessionRef
 	for rows.Next() {
 		var r sessionRef
 		if err := rows.Scan(&r.ID, &r.ProjectID, &r.ParentID); err != nil {
-			return nil, fmt.Errorf("read %s: %w", s.path, err)
+			return nil, s.fail(err)
+		}
+		if err := s.take(r.ID, r.ProjectID, r.ParentID); err != nil {
+			return nil, s.fail(err)
 		}
 		r.File = s.path
 		out = append(out, r)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, s.fail(err)
+	}
+	return out, nil
 }
 
 // sessionColumns lists, in the order OpenCode's fromRow spells Session.Info,
@@ -93,7 +190,7 @@ func (s *dbStore) load(ref sessionRef) (*Doc, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Doc{Info: info, ProjectID: ref.ProjectID}
+	d := &Doc{Info: info, ProjectID: ref.ProjectID, FromDB: true}
 	if err := s.messages(d, ref.ID); err != nil {
 		return nil, err
 	}
@@ -127,12 +224,26 @@ func (s *dbStore) sessionInfo(id string) ([]byte, error) {
 	for i := range vals {
 		ptrs[i] = &vals[i]
 	}
-	if err := s.db.QueryRow(q+" FROM session WHERE id = ?", id).Scan(ptrs...); err != nil {
-		return nil, fmt.Errorf("read %s: session %s: %w", s.path, id, err)
+	rows, err := s.query(q+" FROM session WHERE id = ?", id)
+	if err != nil {
+		return nil, s.fail(err)
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return nil, s.fail(err)
+		}
+		return nil, fmt.Errorf("read %s: session %s: %w", s.path, id, sql.ErrNoRows)
+	}
+	if err := rows.Scan(ptrs...); err != nil {
+		return nil, s.fail(fmt.Errorf("session %s: %w", id, err))
 	}
 	row := map[string]any{}
 	for i, c := range cols {
 		row[c] = vals[i]
+		if err := s.take(asString(vals[i])); err != nil {
+			return nil, s.fail(err)
+		}
 	}
 	return sessionFromRow(row), nil
 }
@@ -231,16 +342,20 @@ func asFloat(v any) float64 {
 }
 
 func (s *dbStore) messages(d *Doc, sid string) error {
-	rows, err := s.db.Query(`SELECT id, data FROM message WHERE session_id = ?`, sid)
+	rows, err := s.query(`SELECT id, data FROM message WHERE session_id = ?`, sid)
 	if err != nil {
-		return fmt.Errorf("read %s: %w", s.path, err)
+		return s.fail(err)
 	}
 	idx := map[string]int{}
 	for rows.Next() {
 		var id, data string
-		if err := rows.Scan(&id, &data); err != nil {
+		err := rows.Scan(&id, &data)
+		if err == nil {
+			err = s.take(id, data)
+		}
+		if err != nil {
 			rows.Close()
-			return fmt.Errorf("read %s: %w", s.path, err)
+			return s.fail(err)
 		}
 		info, err := withIDs([]byte(data), "id", id, "sessionID", sid)
 		if err != nil {
@@ -251,15 +366,22 @@ func (s *dbStore) messages(d *Doc, sid string) error {
 		d.Messages = append(d.Messages, Msg{Info: info})
 	}
 	rows.Close()
-	prows, err := s.db.Query(`SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY message_id, id`, sid)
+	if err := rows.Err(); err != nil {
+		return s.fail(err)
+	}
+	prows, err := s.query(`SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY message_id, id`, sid)
 	if err != nil {
-		return fmt.Errorf("read %s: %w", s.path, err)
+		return s.fail(err)
 	}
 	defer prows.Close()
 	for prows.Next() {
 		var id, mid, data string
-		if err := prows.Scan(&id, &mid, &data); err != nil {
-			return fmt.Errorf("read %s: %w", s.path, err)
+		err := prows.Scan(&id, &mid, &data)
+		if err == nil {
+			err = s.take(id, mid, data)
+		}
+		if err != nil {
+			return s.fail(err)
 		}
 		i, ok := idx[mid]
 		if !ok {
@@ -272,28 +394,41 @@ func (s *dbStore) messages(d *Doc, sid string) error {
 		d.Messages[i].Parts = append(d.Messages[i].Parts, p)
 	}
 	sortMessages(d.Messages)
-	return prows.Err()
+	if err := prows.Err(); err != nil {
+		return s.fail(err)
+	}
+	return nil
 }
 
 func (s *dbStore) todos(sid string) ([]byte, error) {
-	rows, err := s.db.Query(`SELECT content, status, priority FROM todo WHERE session_id = ? ORDER BY position`, sid)
-	if err != nil {
+	if !s.tables["todo"] {
 		return nil, nil // no todo table: nothing to carry
+	}
+	rows, err := s.query(`SELECT content, status, priority FROM todo WHERE session_id = ? ORDER BY position`, sid)
+	if err != nil {
+		return nil, s.fail(err)
 	}
 	defer rows.Close()
 	var items [][]byte
 	for rows.Next() {
 		var c, st, p string
-		if err := rows.Scan(&c, &st, &p); err != nil {
-			return nil, fmt.Errorf("read %s: %w", s.path, err)
+		err := rows.Scan(&c, &st, &p)
+		if err == nil {
+			err = s.take(c, st, p)
+		}
+		if err != nil {
+			return nil, s.fail(err)
 		}
 		var o jsonx.Obj
 		items = append(items, o.Str("content", c).Str("status", st).Str("priority", p).Bytes())
 	}
-	if len(items) == 0 {
-		return nil, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, s.fail(err)
 	}
-	return jsonx.Arr(items), rows.Err()
+	if len(items) == 0 {
+		return nil, nil
+	}
+	return jsonx.Arr(items), nil
 }
 
 func (s *dbStore) project(id string) ([]byte, error) {
@@ -301,10 +436,25 @@ func (s *dbStore) project(id string) ([]byte, error) {
 	var vcs, name sql.NullString
 	var created, updated int64
 	var sandboxes sql.NullString
-	err := s.db.QueryRow(`SELECT worktree, vcs, name, time_created, time_updated, sandboxes FROM project WHERE id = ?`, id).
-		Scan(&worktree, &vcs, &name, &created, &updated, &sandboxes)
+	if !s.tables["project"] {
+		return nil, nil
+	}
+	rows, err := s.query(`SELECT worktree, vcs, name, time_created, time_updated, sandboxes FROM project WHERE id = ?`, id)
 	if err != nil {
+		return nil, s.fail(err)
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return nil, s.fail(err)
+		}
 		return nil, nil // no such project row: validate reports the orphan
+	}
+	if rows.Scan(&worktree, &vcs, &name, &created, &updated, &sandboxes) != nil {
+		return nil, nil // a row OpenCode would not write either: left out, as before
+	}
+	if err := s.take(worktree, vcs.String, name.String, sandboxes.String); err != nil {
+		return nil, s.fail(err)
 	}
 	var o, t jsonx.Obj
 	o.Str("id", id).Str("worktree", worktree)

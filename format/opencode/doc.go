@@ -19,6 +19,7 @@ type Doc struct {
 	Diff      []byte // session_diff/<ses>.json (an array); nil when absent
 	Project   []byte // project/<id>.json; nil when absent
 	ProjectID string // the directory key the session is filed under
+	FromDB    bool   // read from an opencode.db, whose project ids the JSON tree does not share
 }
 
 // Msg is one message: its info and its parts, in part-id order.

@@ -4,11 +4,14 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/opencode"
+	"github.com/sesstool/sesstool/internal/cleanup"
 	"github.com/sesstool/sesstool/internal/fuzzcheck"
+	"github.com/sesstool/sesstool/internal/walstore"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
@@ -68,5 +71,29 @@ func FuzzOpenCodeExport(f *testing.F) {
 		}
 		fuzzcheck.Check(t, opencode.Export{}, p)
 		fuzzcheck.CheckStream(t, opencode.Export{}, data)
+	})
+}
+
+// FuzzOpenCodeWAL fuzzes a database and the write-ahead log beside it
+// (seeded with the sample's rows, the last five messages only in the log),
+// read through the private copy sesstool makes of both.
+func FuzzOpenCodeWAL(f *testing.F) {
+	dir := filepath.Join(f.TempDir(), "seed")
+	walstore.Build(f, walSample, dir, 7)
+	db, err := os.ReadFile(filepath.Join(dir, "opencode.db"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	wal, err := os.ReadFile(filepath.Join(dir, "opencode.db-wal"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(db, wal)
+	defer opencode.SetDBBounds(10*time.Second, 1<<20, 64<<20)()
+	f.Fuzz(func(t *testing.T, db, wal []byte) {
+		defer cleanup.RunAtExit()
+		root := filepath.Join(t.TempDir(), "opencode")
+		fuzzcheck.WriteFiles(t, root, map[string][]byte{"opencode.db": db, "opencode.db-wal": wal})
+		fuzzcheck.Check(t, opencode.Format{}, root)
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/cleanup"
 	"github.com/sesstool/sesstool/internal/golden"
 	"github.com/sesstool/sesstool/report"
 )
@@ -66,4 +67,10 @@ func TestValidateGolden(t *testing.T) {
 	}
 }
 
-func TestMain(m *testing.M) { os.Exit(m.Run()) }
+// TestMain removes the private copies of databases with a write-ahead log
+// the tests read, as the end of a run does.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	cleanup.RunAtExit()
+	os.Exit(code)
+}

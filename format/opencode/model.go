@@ -19,6 +19,7 @@ type metaNote struct {
 	Todo    []byte // todo/<ses>.json
 	Diff    []byte // session_diff/<ses>.json
 	Project []byte // project/<id>.json
+	FromDB  bool   // read from an opencode.db: filed anew when written as a JSON tree
 }
 
 // Unmodelled counts the side files: another layout cannot hold them.
@@ -115,8 +116,8 @@ func metaOf(d *Doc, children []string) session.Meta {
 			m.Extra = append(m.Extra, session.Field{Key: k, Value: v})
 		}
 	})
-	if d.Todo != nil || d.Diff != nil || d.Project != nil {
-		m.Private = &metaNote{Todo: d.Todo, Diff: d.Diff, Project: d.Project}
+	if d.Todo != nil || d.Diff != nil || d.Project != nil || d.FromDB {
+		m.Private = &metaNote{Todo: d.Todo, Diff: d.Diff, Project: d.Project, FromDB: d.FromDB}
 	}
 	return m
 }
@@ -298,6 +299,14 @@ func rawIn(b []byte, r gjson.Result) []byte {
 }
 
 // toolBlocks maps a tool part onto a ToolCall block and its result message.
+// hasResult reports whether a tool part's state holds a result, which the
+// reader makes an entry of its own: a call that is pending or running has
+// none unless it has an output or an error already.
+func hasResult(st gjson.Result) bool {
+	s := st.Get("status").String()
+	return !(s == "pending" || s == "running") || st.Get("output").Exists() || st.Get("error").Exists()
+}
+
 func toolBlocks(p []byte, owner *session.Entry) (session.Block, *session.Entry) {
 	pr := fields(p)
 	b := session.Block{Type: session.BlockToolCall, ToolCallID: pr.Get("callID").String(), ToolName: pr.Get("tool").String()}
@@ -332,7 +341,7 @@ func toolBlocks(p []byte, owner *session.Entry) (session.Block, *session.Entry) 
 			msg.Extra = append(msg.Extra, session.Field{Key: k, Value: v})
 		}
 	})
-	if s := st.Get("status").String(); (s == "pending" || s == "running") && len(msg.Content) == 0 {
+	if !hasResult(st) {
 		// A call that never finished has no result: other layouts must not
 		// invent an empty one. The state stays on the call, for OpenCode.
 		b.Source = session.Source{Origin: Name, Private: &callNote{State: state}}

@@ -2,6 +2,7 @@ package opencode
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/sesstool/sesstool/exitcode"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/internal/regfile"
 	"github.com/sesstool/sesstool/jsonx"
@@ -35,6 +37,8 @@ const (
 	ruleUnknownStatus = "unknown-tool-status" // tool state status other than pending/running/completed/error
 	ruleMigration     = "bad-migration"       // storage/migration is not a number
 	ruleDuplicate     = "duplicate-id"        // a session or message id twice in one store
+	ruleDBSchema      = "db-schema"           // a table read is a view or virtual table, lacks a column, or computes one
+	ruleDBBounds      = "db-bounds"           // a database's values outgrow its files
 )
 
 var partTypes = map[string]bool{"text": true, "reasoning": true, "file": true, "tool": true, "step-start": true,
@@ -243,6 +247,7 @@ type obj struct {
 	message string // a part's message
 	role    string
 	parent  string
+	result  bool // a tool part whose result is an entry of its own
 }
 
 func (c *checker) project(at loc, v []byte, key string) { c.addProject(c.checkProject(at, v, key)) }
@@ -359,10 +364,13 @@ func (c *checker) checkPart(at loc, v []byte, key, dirMessage, dirSession string
 	default:
 		c.schema(at, "opencode/part.json", v)
 	}
-	return obj{id: id, session: sid, message: mid}
+	return obj{id: id, session: sid, message: mid, result: typ == "tool" && hasResult(r.Get("state"))}
 }
 
 func (c *checker) addPart(at loc, o obj) {
+	if o.result {
+		c.entries++ // as the reader counts it (docs/commands.md, "entries")
+	}
 	c.parts = append(c.parts, partRef{id: o.id, message: c.intern(o.message), session: c.intern(o.session), at: at.kept()})
 }
 
@@ -451,7 +459,11 @@ func checkPath(path string, rep *report.Report, workers int, keep bool) (*snapsh
 		c.legacy(p, workers)
 	case layoutDB:
 		if err := c.db(p); err != nil {
-			return nil, err
+			if !dbFinding(p, err, rep) {
+				return nil, err
+			}
+			rep.Counted(Name, 1, 0)
+			return nil, nil
 		}
 	case layoutExport:
 		b, rerr := regfile.ReadFile(p)
@@ -508,6 +520,21 @@ func validateExport(name string, b []byte, rep *report.Report) {
 	c.finish()
 }
 
+// dbFinding reports a database refused as invalid (its schema, or a value
+// past the bounds) as a finding of the whole file; false for other errors.
+func dbFinding(path string, err error, rep *report.Report) bool {
+	if exitcode.Of(err) != exitcode.Invalid {
+		return false
+	}
+	rule := ruleDBBounds
+	if errors.As(err, new(*schemaError)) {
+		rule = ruleDBSchema
+	}
+	msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "read "), path+": ")
+	rep.Errorf(path, 0, "", rule, "%s", msg)
+	return true
+}
+
 // db checks every row of an opencode.db; findings point at table/id.
 func (c *checker) db(path string) error {
 	s, err := openDBFile(path)
@@ -516,8 +543,11 @@ func (c *checker) db(path string) error {
 	}
 	defer s.Close()
 	c.files = 1
-	prow, err := s.db.Query(`SELECT id FROM project`)
-	if err == nil {
+	if s.tables["project"] {
+		prow, err := s.query(`SELECT id FROM project`)
+		if err != nil {
+			return s.fail(err)
+		}
 		for prow.Next() {
 			var id string
 			if prow.Scan(&id) == nil {
@@ -525,6 +555,9 @@ func (c *checker) db(path string) error {
 			}
 		}
 		prow.Close()
+		if err := prow.Err(); err != nil {
+			return s.fail(err)
+		}
 	}
 	refs, err := s.list()
 	if err != nil {
@@ -537,15 +570,19 @@ func (c *checker) db(path string) error {
 		}
 		c.session(loc{path: path, ptr: "/session/" + r.ID}, info, r.ID, r.ProjectID)
 	}
-	rows, err := s.db.Query(`SELECT id, session_id, data FROM message ORDER BY id`)
+	rows, err := s.query(`SELECT id, session_id, data FROM message ORDER BY id`)
 	if err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
+		return s.fail(err)
 	}
 	for rows.Next() {
 		var id, sid, data string
-		if err := rows.Scan(&id, &sid, &data); err != nil {
+		err := rows.Scan(&id, &sid, &data)
+		if err == nil {
+			err = s.take(id, sid, data)
+		}
+		if err != nil {
 			rows.Close()
-			return fmt.Errorf("read %s: %w", path, err)
+			return s.fail(err)
 		}
 		at := loc{path: path, ptr: "/message/" + id}
 		if v := c.parse(at, []byte(data)); v != nil {
@@ -553,15 +590,22 @@ func (c *checker) db(path string) error {
 		}
 	}
 	rows.Close()
-	rows, err = s.db.Query(`SELECT id, message_id, session_id, data FROM part ORDER BY id`)
+	if err := rows.Err(); err != nil {
+		return s.fail(err)
+	}
+	rows, err = s.query(`SELECT id, message_id, session_id, data FROM part ORDER BY id`)
 	if err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
+		return s.fail(err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var id, mid, sid, data string
-		if err := rows.Scan(&id, &mid, &sid, &data); err != nil {
-			return fmt.Errorf("read %s: %w", path, err)
+		err := rows.Scan(&id, &mid, &sid, &data)
+		if err == nil {
+			err = s.take(id, mid, sid, data)
+		}
+		if err != nil {
+			return s.fail(err)
 		}
 		at := loc{path: path, ptr: "/part/" + id}
 		if v := c.parse(at, []byte(data)); v != nil {
@@ -569,7 +613,10 @@ func (c *checker) db(path string) error {
 			c.part(at, v, "", mid, sid)
 		}
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return s.fail(err)
+	}
+	return nil
 }
 
 func (Format) Validate(path string, rep *report.Report, opt format.ValidateOptions) error {

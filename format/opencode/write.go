@@ -213,9 +213,13 @@ func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]st
 		return nil, err
 	}
 	project := opt.Extra
-	if project == "" && !ours(s.Meta.Origin) {
-		// A session read from OpenCode keeps the project it is filed
-		// under (toDoc takes it from the session), so A -> A is exact.
+	if project == "" && (!ours(s.Meta.Origin) || fromDB(s)) {
+		// A session read from an OpenCode JSON tree or export keeps the
+		// project it is filed under (toDoc takes it from the session), so
+		// A -> A is exact. One from a database, like one of any other
+		// layout, is filed where OpenCode looks for its directory: a
+		// database's project ids are not the ones the JSON tree's OpenCode
+		// computes, which would list it only under --project global.
 		project = ProjectFor(s.Meta.Cwd)
 	}
 	if p := s.Meta.Parent; p != nil && p.SessionID != "" && opt.Batch != nil && !opt.Batch[p.SessionID] {
@@ -229,6 +233,12 @@ func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]st
 		return nil, err
 	}
 	return writeTree(d, s.Meta.Cwd, out, opt.Force)
+}
+
+// fromDB: the session was read from an opencode.db.
+func fromDB(s *session.Session) bool {
+	n := notes[metaNote](&s.Meta.Source)
+	return n != nil && n.FromDB
 }
 
 // Encode returns the export document of one session, as OpenCode prints it.

@@ -244,3 +244,73 @@ func TestWriteLoss(t *testing.T) {
 		t.Errorf("%d entries read back, want user, assistant, tool result", len(back.Entries))
 	}
 }
+
+// A session read from a database is filed, in a JSON tree, where OpenCode
+// looks for its directory (global, or its repository's root commit), not
+// under the database's project id; one read from a JSON tree keeps its
+// project.
+func TestDBSessionRefiled(t *testing.T) {
+	const db = "testdata/samples/sqlite/opencode-1.2.1-after-json-migration.db"
+	const sid = "ses_e03a7a64affe0wHc2prdw2R2s7"
+	write := func(src, cwd string) (string, *loss.Counter) {
+		t.Helper()
+		r, err := Format{}.Open(format.Ref{Path: src, ID: sid})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := session.ReadAll(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cwd != "" {
+			s.Meta.Cwd = cwd
+		}
+		out, lost := t.TempDir(), &loss.Counter{}
+		if _, err := (Format{}).Write(&session.SliceReader{S: s}, out, format.WriteOptions{Loss: lost}); err != nil {
+			t.Fatal(err)
+		}
+		return out, lost
+	}
+	filed := func(out string) string {
+		t.Helper()
+		m, _ := filepath.Glob(filepath.Join(out, "session", "*", sid+".json"))
+		if len(m) != 1 {
+			t.Fatalf("session files %v", m)
+		}
+		b, _ := os.ReadFile(m[0])
+		if p := filepath.Base(filepath.Dir(m[0])); !strings.Contains(string(b), `"projectID": "`+p+`"`) {
+			t.Errorf("filed under %s, but its projectID says otherwise", p)
+		}
+		return filepath.Base(filepath.Dir(m[0]))
+	}
+	out, lost := write(db, "/no/such/dir")
+	if p := filed(out); p != "global" {
+		t.Errorf("from the database: filed under %s, want global", p)
+	}
+	if len(lost.Items()) != 0 {
+		t.Errorf("losses %v", lost.Items())
+	}
+	if m, _ := filepath.Glob(filepath.Join(out, "project", "*")); len(m) != 0 {
+		t.Errorf("a project record for a project no session is filed under: %v", m)
+	}
+	// from the JSON tree just written: the project stays
+	if out2, _ := write(out, ""); filed(out2) != "global" {
+		t.Errorf("tree to tree changed the project")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	repo := t.TempDir()
+	for _, args := range [][]string{{"init", "-q"}, {"commit", "-q", "--allow-empty", "-m", "root"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@b", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@b")
+		if err := cmd.Run(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, _ = write(db, repo)
+	if p, want := filed(out), ProjectFor(repo); p != want || p == "global" {
+		t.Errorf("from the database, in a repository: filed under %s, want its root commit %s", p, want)
+	}
+}

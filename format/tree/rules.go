@@ -156,6 +156,9 @@ func (r *rules) Check(l validate.Line) {
 		r.lines = 0 // oh-my-pi's title slot sits before the header
 		return
 	case typ == "session":
+		if !first {
+			r.entries++ // the reader yields a second header as an entry (docs/commands.md, "entries")
+		}
 		r.checkHeader(l.N, &f, first)
 		return
 	case first:
