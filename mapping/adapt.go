@@ -169,7 +169,8 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 }
 
 // blocks drops the content blocks the target neither holds (for the
-// message's role) nor converts.
+// message's role) nor converts, and the signatures it keeps on none of
+// those it keeps.
 func (a *adapted) blocks(e *session.Entry) *session.Entry {
 	m := e.Message
 	keep := func(b session.Block) bool {
@@ -178,19 +179,25 @@ func (a *adapted) blocks(e *session.Entry) *session.Entry {
 		}
 		return a.to.HoldsBlock(b.Type) || a.to.ConvertsBlock(b.Type)
 	}
-	n := 0
+	n, unsigned := 0, 0
 	for _, b := range m.Content {
 		if keep(b) {
 			n++
+			if a.unsigns(b) {
+				unsigned++
+			}
 		}
 	}
-	if n == len(m.Content) {
+	if n == len(m.Content) && unsigned == 0 {
 		return e
 	}
 	cm := *m
 	cm.Content = make([]session.Block, 0, n)
 	for _, b := range m.Content {
 		if keep(b) {
+			if a.unsigns(b) {
+				b = a.unsign(b)
+			}
 			cm.Content = append(cm.Content, b)
 		} else {
 			reason := fmt.Sprintf("%s has no %s blocks", a.layout, b.Type)
@@ -203,6 +210,24 @@ func (a *adapted) blocks(e *session.Entry) *session.Entry {
 	c := *e
 	c.Message = &cm
 	return &c
+}
+
+// unsigns reports whether b carries a signature the target does not keep on
+// its type (a thinking block's redaction flag goes with it).
+func (a *adapted) unsigns(b session.Block) bool {
+	signed := b.Signature != "" || b.Type == session.BlockThinking && b.Redacted
+	return signed && !a.to.KeepsSignature(b.Type)
+}
+
+// unsign is b without its signature, counted.
+func (a *adapted) unsign(b session.Block) session.Block {
+	kind, what := loss.SignatureOf(b.Type), "signature"
+	if b.Type == session.BlockThinking {
+		kind, what = loss.Signature, "signature or redaction flag"
+	}
+	a.lost.Add(kind, loss.Dropped, fmt.Sprintf("%s keeps no %s on %s blocks", a.layout, what, b.Type), 1)
+	b.Signature, b.Redacted = "", false
+	return b
 }
 
 // role gives a message of a role the target lacks one it holds.

@@ -258,9 +258,6 @@ func (s *foreignState) convertBlock(b session.Block) (session.Block, bool) {
 		out.Text = b.Text
 	case session.BlockThinking:
 		out.Text = b.Text
-		if b.Signature != "" || b.Redacted {
-			s.lost.Add(loss.Signature, loss.Dropped, "flat's thinking block has no signature or redaction flag", 1)
-		}
 	case session.BlockImage, session.BlockFile:
 		if b.Data == "" {
 			s.lost.Add(loss.WithoutData(b.Type), loss.Dropped, "flat keeps images inline as base64 only", 1)

@@ -405,9 +405,6 @@ func (e *encoder) part(b session.Block, mid string, ms int64, i int, own bool) (
 		if n := b.Unknown(); n > 0 {
 			e.lost.Add(loss.BlockField, loss.Dropped, "foreign block fields have no OpenCode member", n)
 		}
-		if b.Signature != "" || b.Redacted {
-			e.lost.Add(loss.Signature, loss.Dropped, "OpenCode keeps no reasoning signature", 1)
-		}
 	}
 	head := []kv{{"id", str(e.partID(b, ms, mid, i))}, {"sessionID", str(e.sid)}, {"messageID", str(mid)}}
 	switch b.Type {
