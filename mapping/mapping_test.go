@@ -3,6 +3,7 @@ package mapping
 import (
 	"errors"
 	"io"
+	"slices"
 	"testing"
 	"time"
 
@@ -88,6 +89,28 @@ func TestTimes(t *testing.T) {
 	c.Start(session.Time{T: tm})
 	if got := c.At(session.Time{}); !got.T.Equal(tm) {
 		t.Errorf("Clock without a time gave %v", got)
+	}
+}
+
+// TestClockEntry: an entry without a time (an ash tool result) takes its
+// call's time, not the one of the entry just before it, nor the zero time.
+func TestClockEntry(t *testing.T) {
+	at := func(s int) session.Time { return session.Time{T: time.Date(2026, 11, 22, 8, 0, s, 0, time.UTC)} }
+	call := func(id string, s int) *session.Entry {
+		return &session.Entry{Kind: session.KindMessage, Time: at(s), Message: &session.Message{Role: session.RoleAssistant,
+			Content: []session.Block{{Type: session.BlockToolCall, ToolCallID: id}}}}
+	}
+	result := func(id string) *session.Entry {
+		return &session.Entry{Kind: session.KindMessage, Message: &session.Message{Role: session.RoleTool, ToolCallID: id}}
+	}
+	var c Clock
+	c.Start(at(0))
+	var got []int
+	for _, e := range []*session.Entry{result("none"), call("a", 3), call("b", 5), result("a"), result("b"), result("none")} {
+		got = append(got, c.Entry(e).T.Second())
+	}
+	if want := []int{0, 3, 5, 3, 5, 5}; !slices.Equal(got, want) {
+		t.Errorf("times (seconds) %v, want %v", got, want)
 	}
 }
 
