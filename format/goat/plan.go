@@ -23,6 +23,7 @@ type plan struct {
 	first      bool            // no entry of the active path seen yet
 	clock      mapping.Clock   // entry times (an ash tool result has none)
 	now        session.Time    // the time of the entry being written
+	forkPoint  string          // the uuid written for the entry a fork names as its fork point
 }
 
 // plan writes the entries walk puts on the path as messages.jsonl lines and
@@ -160,6 +161,9 @@ func (w *writer) entry(p *plan, sessionID string, e *session.Entry) {
 	id := e.ID
 	if !mapping.IsUUID(id) {
 		id = mapping.UUID(sessionID + ":" + strconv.Itoa(p.messages.n+1))
+	}
+	if pa := w.meta.Parent; pa != nil && pa.EntryID != "" && pa.EntryID == e.ID {
+		p.forkPoint = id
 	}
 	p.messages.line(encodeLine(&session.Entry{Time: p.now, Message: m}, id, false))
 	lost.Add(loss.EntryField, loss.Dropped, "goat has no slot for the source format's extra fields", e.Unknown())
