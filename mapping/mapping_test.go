@@ -160,3 +160,21 @@ func TestChain(t *testing.T) {
 		t.Errorf("chain = %s", s)
 	}
 }
+
+// TestCallsKept: a compaction that keeps the entry before it keeps a tool
+// result's call with it.
+func TestCallsKept(t *testing.T) {
+	call := &session.Entry{ID: "a", Message: &session.Message{Role: session.RoleAssistant, Content: []session.Block{{Type: session.BlockToolCall, ToolCallID: "c1"}, {Type: session.BlockToolCall, ToolCallID: "c2"}}}}
+	res := func(id, call string) *session.Entry {
+		return &session.Entry{ID: id, Message: &session.Message{Role: session.RoleTool, ToolCallID: call}}
+	}
+	var c Calls
+	for _, e := range []*session.Entry{{ID: "u", Message: &session.Message{Role: session.RoleUser}}, call, res("r1", "c1"), res("r2", "c2"), res("r3", "elsewhere")} {
+		c.Add(e, "w-"+e.ID)
+	}
+	for id, want := range map[string]string{"w-u": "w-u", "w-a": "w-a", "w-r1": "w-a", "w-r2": "w-a", "w-r3": "w-r3", "": ""} {
+		if got := c.Kept(id); got != want {
+			t.Errorf("Kept(%q) = %q, want %q", id, got, want)
+		}
+	}
+}

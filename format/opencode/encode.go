@@ -60,6 +60,10 @@ type encoder struct {
 	lastUser string
 	results  map[string]*session.Entry // tool results by part id and by call id
 	used     map[*session.Entry]bool
+	// the messages before a compaction: what a summary message keeps when
+	// read back (mapping.Calls)
+	calls   mapping.Calls
+	lastMsg string
 }
 
 // toDoc encodes a session. project is the project id to file it under ("" to
@@ -207,7 +211,14 @@ func (e *encoder) entry(en *session.Entry) (*Msg, error) {
 	if en.Message == nil && en.Kind == session.KindCompaction && en.Compaction != nil {
 		m := &session.Message{Role: session.RoleAssistant, Content: []session.Block{{Type: session.BlockText, Text: en.Compaction.Summary}}}
 		e.lost.Add(loss.Compaction, loss.Converted, "stored as an OpenCode summary message", 1)
+		if k := en.Compaction.FirstKeptID; k != "" && k != e.calls.Kept(e.lastMsg) {
+			e.lost.Add(loss.FirstKept, loss.Moved, "an OpenCode summary names no first kept entry; read back, the message before it is kept", 1)
+		}
 		return e.message(en, m, true)
+	}
+	if en.Message != nil {
+		e.calls.Add(en, en.ID)
+		e.lastMsg = en.ID
 	}
 	if en.Message == nil {
 		e.lost.Add(loss.Entry(en), loss.Dropped, "OpenCode has no such entry", 1)
