@@ -118,12 +118,18 @@ func toDoc(s *session.Session, project string, lost *loss.Counter) (*Doc, error)
 		}
 	}
 	for _, en := range entries {
-		msg, err := e.entry(en)
-		if err != nil {
-			return nil, err
+		ens := []*session.Entry{en}
+		if n := notes[msgNote](&en.Source); n != nil && n.Trigger != nil {
+			ens = []*session.Entry{n.Trigger, en} // the request for the summary, before it
 		}
-		if msg != nil {
-			d.Messages = append(d.Messages, *msg)
+		for _, en := range ens {
+			msg, err := e.entry(en)
+			if err != nil {
+				return nil, err
+			}
+			if msg != nil {
+				d.Messages = append(d.Messages, *msg)
+			}
 		}
 	}
 	for _, en := range append(entries, pseudo...) {
