@@ -130,6 +130,7 @@ func (a *adapted) Next() (*session.Entry, error) {
 			a.last = e.Time
 		}
 		if a.path == nil && a.last1 >= 0 {
+			// a tree target: the path's last kept entry is written last (tree)
 			a.i++
 			if a.i-1 == a.last1 {
 				a.held = a.entry(e)
