@@ -16,7 +16,7 @@ import (
 // The losses a layout's declaration (format.Caps) decides, derived from the
 // source session alone: the structure (active path, side runs, file
 // snapshots), whole entries of the kinds a layout holds or not, the roles it
-// lacks, and the thinking and image blocks. A writer must report exactly
+// lacks, the thinking and image blocks, and the signatures on blocks. A writer must report exactly
 // these; the round-trip table (expectedLoss) lists only what depends on the
 // content of fields (a member the model has no slot for, a stop reason the
 // target cannot spell, a compaction it cannot place).
@@ -45,7 +45,7 @@ func decided(k string) bool {
 	case loss.Entry(&session.Entry{Kind: session.KindCompaction}), loss.Entry(&session.Entry{Kind: session.KindCustomMessage}), loss.CustomMessage:
 		return false
 	}
-	return strings.HasSuffix(kind, "-entry") || strings.HasSuffix(kind, "-message")
+	return strings.HasSuffix(kind, "-entry") || strings.HasSuffix(kind, "-message") || strings.HasSuffix(kind, "-signature")
 }
 
 // predict is what converting the sessions to a layout declaring c loses,
@@ -114,6 +114,10 @@ func predictOne(s *session.Session, c format.Caps, out map[string]bool) {
 				add(loss.Block(b.Type), loss.Dropped)
 			case b.Type == session.BlockImage && !c.ImagesFor(role):
 				add(loss.Block(b.Type), loss.Dropped)
+			case b.Type == session.BlockThinking && (b.Signature != "" || b.Redacted) && !c.KeepsSignature(b.Type):
+				add(loss.Signature, loss.Dropped)
+			case b.Signature != "" && (c.HoldsBlock(b.Type) || c.ConvertsBlock(b.Type)) && !c.KeepsSignature(b.Type):
+				add(loss.SignatureOf(b.Type), loss.Dropped)
 			}
 		}
 	}
@@ -186,6 +190,7 @@ func TestDecided(t *testing.T) {
 	for k, want := range map[string]bool{
 		"branch flattened": true, "label-entry dropped": true, "subagent-entry converted": true, "bash-message converted": true,
 		"thinking-block dropped": true, "checkpoint dropped": true, "transcript:assistant-entry dropped": true,
+		"thinking-signature dropped": true, "text-signature dropped": true, "tool_call-signature dropped": true,
 		"compaction-entry dropped": false, "custom_message-entry dropped": false, "custom-message dropped": false,
 		"block-field dropped": false, "usage dropped": false, "compaction converted": false, "file-block dropped": false,
 	} {

@@ -33,7 +33,7 @@ import (
 type sample struct {
 	name   string // row name in the tables
 	layout string // the layout it is read as, and converted back to
-	path   string // under testdata/samples, or under the shared samples for "shared/..."
+	path   string // under testdata/samples, under the shared samples for "shared/...", under command/testdata for "fixture/..."
 	// exact is how A -> A output maps onto the source files: "file" (one
 	// file), "dir" (the source is the container), "sessions" (goat: the
 	// container's sessions/ folder); "" when the source is a read-only
@@ -64,6 +64,7 @@ var matrixSamples = []sample{
 	{"codex/ts-era", "codex", "codex/ts-era.json", ""},
 	{"claude/store", "claude", "claude/store", "dir"},
 	{"claude/short-2.1.38", "claude", "shared/../real-world/claude/marot+spotter__short.jsonl", ""},
+	{"tree/gemini-signatures", "tree", "fixture/gemini-signatures.jsonl", "file"},
 }
 
 // matrixTargets are the writable layouts, in table order.
@@ -78,6 +79,13 @@ func (s sample) source(t *testing.T) string {
 	t.Helper()
 	if rel, ok := strings.CutPrefix(s.path, "shared/"); ok {
 		return shared.Sample(t, rel)
+	}
+	if rel, ok := strings.CutPrefix(s.path, "fixture/"); ok {
+		p, err := filepath.Abs(filepath.Join("testdata", rel)) // a fixture of this package's own
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
 	}
 	return filepath.Join(samplesDir(t), s.path)
 }
@@ -415,10 +423,14 @@ type capability struct {
 	compaction bool
 	asUser     bool // a message of a role the layout lacks becomes a user message (mapping.AsUser)
 	toolCallOn map[session.Role]bool
+	signatures map[session.BlockType]bool // block types that keep their signature
 }
 
 func (c capability) and(d capability) capability {
-	r := capability{roles: map[session.Role]bool{}, kinds: map[session.Kind]bool{}, toolCallOn: map[session.Role]bool{}}
+	r := capability{roles: map[session.Role]bool{}, kinds: map[session.Kind]bool{}, toolCallOn: map[session.Role]bool{}, signatures: map[session.BlockType]bool{}}
+	for k := range c.signatures {
+		r.signatures[k] = d.signatures[k]
+	}
 	for k := range c.roles {
 		r.roles[k] = d.roles[k]
 	}
@@ -459,7 +471,7 @@ func holdsOf(c format.Caps) capability {
 	return capability{roles: set(c.Roles...), kinds: kinds,
 		thinking: c.HoldsBlock(session.BlockThinking), images: c.ImagesFor(user), anyImages: c.HoldsBlock(session.BlockImage) && c.ImagesOn == nil,
 		files: c.HoldsBlock(session.BlockFile), usage: c.Usage, cwAsInput: c.CacheWriteAsInput, cost: c.Cost, isError: c.IsError, lastText: c.LastText,
-		compaction: compaction, asUser: c.Fallback == format.FallbackUser, toolCallOn: set(c.ToolCallOn...)}
+		compaction: compaction, asUser: c.Fallback == format.FallbackUser, toolCallOn: set(c.ToolCallOn...), signatures: set(c.Signatures...)}
 }
 
 // item is what the comparison sees of one entry on the active path.
@@ -472,6 +484,7 @@ type item struct {
 	Images   []string `json:",omitempty"` // mime and data length
 	Files    []string `json:",omitempty"`
 	Usage    string   `json:",omitempty"`
+	Signed   []string `json:",omitempty"` // block type and signature, where kept
 	Time     string   `json:",omitempty"` // user and assistant messages, to the second (flat's entry times have no fraction)
 }
 
@@ -563,6 +576,9 @@ func itemsOf(e *session.Entry, c capability) []item {
 	var texts []string
 	var thinking []string
 	for _, b := range m.Content {
+		if b.Signature != "" && c.signatures[b.Type] {
+			it.Signed = append(it.Signed, string(b.Type)+" "+b.Signature)
+		}
 		switch b.Type {
 		case session.BlockText:
 			texts = append(texts, b.Text)

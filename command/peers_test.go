@@ -45,6 +45,7 @@ type piSees struct {
 	RewrittenByPi bool           `json:"rewrittenByPi"`
 	Messages      int            `json:"messages"`
 	Roles         map[string]int `json:"roles"`
+	Digest        string         `json:"digest"`
 }
 
 func TestPiOpensWhatWeWrite(t *testing.T) {

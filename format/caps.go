@@ -49,6 +49,11 @@ type Caps struct {
 	// into tool messages, a file with data into an image). Every other
 	// block is dropped.
 	Blocks, BlocksConverted []session.BlockType
+	// Signatures are the block types whose provider signature it keeps
+	// (pi's textSignature, thinkingSignature with the redaction flag, and
+	// Gemini's thoughtSignature on a tool call); on every other block the
+	// signature is dropped and counted.
+	Signatures []session.BlockType
 	// ImagesOn are the roles whose messages may carry images; nil for all.
 	ImagesOn []session.Role
 	// LastText: an assistant message keeps only its last text block.
@@ -130,6 +135,10 @@ func (c Caps) HoldsRole(r session.Role) bool {
 
 // HoldsBlock reports whether blocks of type t are kept.
 func (c Caps) HoldsBlock(t session.BlockType) bool { return slices.Contains(c.Blocks, t) }
+
+// KeepsSignature reports whether a block of type t keeps its provider
+// signature.
+func (c Caps) KeepsSignature(t session.BlockType) bool { return slices.Contains(c.Signatures, t) }
 
 // ConvertsBlock reports whether blocks of type t are written as something
 // else the layout has.

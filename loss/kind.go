@@ -92,7 +92,7 @@ var Kinds = []Kind{
 
 // Families are the kinds built from a name of the model, as
 // docs/convert.md spells them.
-var Families = []string{"<entry kind>-entry", "<role>-message", "<block type>-block", "<block type>-without-data"}
+var Families = []string{"<entry kind>-entry", "<role>-message", "<block type>-block", "<block type>-without-data", "<block type>-signature"}
 
 // Entry is the kind of a whole entry a layout cannot hold:
 // "model_change-entry", or for an entry the model has no kind for, its
@@ -109,6 +109,12 @@ func Role(r session.Role) Kind { return Kind(string(r) + "-message") }
 
 // Block is the kind of a content block a layout cannot hold ("image-block").
 func Block(t session.BlockType) Kind { return Kind(string(t) + "-block") }
+
+// SignatureOf is the kind of a provider's signature on a block of type t
+// that the target keeps without it ("text-signature", Gemini's
+// "tool_call-signature"); a thinking block's is Signature, with its
+// redaction flag.
+func SignatureOf(t session.BlockType) Kind { return Kind(string(t) + "-signature") }
 
 // WithoutData is the kind of an image or file known only by URL, where the
 // target keeps inline data only ("file-without-data").

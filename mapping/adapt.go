@@ -20,6 +20,10 @@ import (
 //     known once the last entry has been read: with reopen the session is
 //     read twice (ids and links first), so memory stays flat; without, it is
 //     held.
+//   - A tree target keeps the active path: the leaf is the last main entry
+//     (PathIndex), so when the target drops the entries that end the path
+//     (a pi label after another branch, on ash), the last entry it keeps of
+//     the path is written last (see tree).
 //   - A target without sub-agent runs loses them, one without file
 //     snapshots the session's checkpoints.
 //   - An entry of a kind the target neither holds nor converts is dropped,
@@ -35,13 +39,12 @@ func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Ca
 	if _, done := r.(*adapted); done || to.Owns(r.Meta().Origin) {
 		return r, nil
 	}
-	a := &adapted{meta: r.Meta(), to: to, layout: layout, lost: lost}
+	a := &adapted{meta: r.Meta(), to: to, layout: layout, lost: lost, last1: -1}
 	if !to.Checkpoints {
 		lost.Add(loss.Checkpoint, loss.Dropped, layout+" has no file snapshots", len(a.meta.Checkpoints))
 	}
 	if !to.Linear {
-		a.src = r
-		return a, nil
+		return a.tree(r, reopen)
 	}
 	x, entries, err := Index(r, reopen, (*PathIndex).Add)
 	if err != nil {
@@ -90,6 +93,10 @@ type adapted struct {
 	first, last session.Time
 	seen        bool
 	up          map[string]string
+	// tree targets: the index of the entry held back to be written last
+	// (-1 for none), and the entry once read
+	last1 int
+	held  *session.Entry
 }
 
 func (a *adapted) Meta() *session.Meta { return a.meta }
@@ -98,6 +105,10 @@ func (a *adapted) Close() error        { return a.src.Close() }
 func (a *adapted) Next() (*session.Entry, error) {
 	for {
 		e, err := a.src.Next()
+		if err != nil && a.held != nil && errors.Is(err, io.EOF) {
+			e, a.held = a.held, nil
+			return e, nil
+		}
 		if err != nil {
 			if a.path != nil && a.i != a.path.Len() && errors.Is(err, io.EOF) {
 				return nil, fmt.Errorf("the session has %d entries, but had %d when it was first read", a.i, a.path.Len())
@@ -117,6 +128,14 @@ func (a *adapted) Next() (*session.Entry, error) {
 				a.first, a.seen = e.Time, true
 			}
 			a.last = e.Time
+		}
+		if a.path == nil && a.last1 >= 0 {
+			// a tree target: the path's last kept entry is written last (tree)
+			a.i++
+			if a.i-1 == a.last1 {
+				a.held = a.entry(e)
+				continue
+			}
 		}
 		if e = a.entry(e); e != nil {
 			return e, nil
@@ -151,7 +170,8 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 }
 
 // blocks drops the content blocks the target neither holds (for the
-// message's role) nor converts.
+// message's role) nor converts, and the signatures it keeps on none of
+// those it keeps.
 func (a *adapted) blocks(e *session.Entry) *session.Entry {
 	m := e.Message
 	for i := range m.Content {
@@ -165,19 +185,25 @@ func (a *adapted) blocks(e *session.Entry) *session.Entry {
 		}
 		return a.to.HoldsBlock(b.Type) || a.to.ConvertsBlock(b.Type)
 	}
-	n := 0
+	n, unsigned := 0, 0
 	for _, b := range m.Content {
 		if keep(b) {
 			n++
+			if a.unsigns(b) {
+				unsigned++
+			}
 		}
 	}
-	if n == len(m.Content) {
+	if n == len(m.Content) && unsigned == 0 {
 		return e
 	}
 	cm := *m
 	cm.Content = make([]session.Block, 0, n)
 	for _, b := range m.Content {
 		if keep(b) {
+			if a.unsigns(b) {
+				b = a.unsign(b)
+			}
 			cm.Content = append(cm.Content, b)
 		} else {
 			reason := fmt.Sprintf("%s has no %s blocks", a.layout, b.Type)
@@ -190,6 +216,24 @@ func (a *adapted) blocks(e *session.Entry) *session.Entry {
 	c := *e
 	c.Message = &cm
 	return &c
+}
+
+// unsigns reports whether b carries a signature the target does not keep on
+// its type (a thinking block's redaction flag goes with it).
+func (a *adapted) unsigns(b session.Block) bool {
+	signed := b.Signature != "" || b.Type == session.BlockThinking && b.Redacted
+	return signed && !a.to.KeepsSignature(b.Type)
+}
+
+// unsign is b without its signature, counted.
+func (a *adapted) unsign(b session.Block) session.Block {
+	kind, what := loss.SignatureOf(b.Type), "signature"
+	if b.Type == session.BlockThinking {
+		kind, what = loss.Signature, "signature or redaction flag"
+	}
+	a.lost.Add(kind, loss.Dropped, fmt.Sprintf("%s keeps no %s on %s blocks", a.layout, what, b.Type), 1)
+	b.Signature, b.Redacted = "", false
+	return b
 }
 
 // role gives a message of a role the target lacks one it holds.

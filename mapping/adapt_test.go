@@ -39,12 +39,23 @@ func with(e *session.Entry, ts ...session.BlockType) *session.Entry {
 
 func side(e *session.Entry) *session.Entry { e.Sidechain = "agent"; return e }
 
+// signed gives every block of e a signature.
+func signed(e *session.Entry) *session.Entry {
+	for i := range e.Message.Content {
+		e.Message.Content[i].Signature = "sig"
+	}
+	return e
+}
+
 var (
 	linear = format.Caps{Own: []string{"lin"}, Linear: true, Roles: []session.Role{session.RoleUser, session.RoleAssistant},
 		Fallback: format.FallbackDrop, Blocks: []session.BlockType{session.BlockText, session.BlockImage}, ImagesOn: []session.Role{session.RoleUser}}
 	tree = format.Caps{Own: []string{"tr"}, Sidechains: true, Kinds: []session.Kind{session.KindCompaction},
 		Roles: []session.Role{session.RoleUser, session.RoleAssistant, session.RoleSystem}, Fallback: format.FallbackUser,
 		Alias: map[session.Role]session.Role{session.RoleDeveloper: session.RoleSystem}, Blocks: []session.BlockType{session.BlockText}}
+	signing = format.Caps{Own: []string{"sg"}, Roles: []session.Role{session.RoleAssistant}, Kinds: []session.Kind{session.KindLabel},
+		Blocks:     []session.BlockType{session.BlockText, session.BlockThinking, session.BlockToolCall},
+		Signatures: []session.BlockType{session.BlockText}}
 )
 
 func TestAdapt(t *testing.T) {
@@ -72,6 +83,26 @@ func TestAdapt(t *testing.T) {
 			entries: []*session.Entry{with(msg("a", "", u), session.BlockImage), with(msg("b", "a", a), session.BlockImage, session.BlockThinking)},
 			want:    []string{"a< user image", "b<a assistant"},
 			lost:    []string{"1 image-block dropped", "1 thinking-block dropped"}},
+		{name: "tree target: the leaf it drops leaves the path's last kept entry last, held", to: tree,
+			entries: []*session.Entry{msg("a", "", u), msg("b", "a", a), msg("c", "b", u), msg("x", "a", a), kind("l", "c", session.KindLabel)},
+			want:    []string{"a< user", "b<a assistant", "x<a assistant", "c<b user"},
+			lost:    []string{"1 label-entry dropped"}},
+		{name: "tree target: the leaf it drops leaves the path's last kept entry last, read twice", to: tree, reopen: true,
+			entries: []*session.Entry{msg("a", "", u), msg("b", "a", a), msg("c", "b", u), msg("x", "a", a), kind("l", "c", session.KindLabel)},
+			want:    []string{"a< user", "b<a assistant", "x<a assistant", "c<b user"},
+			lost:    []string{"1 label-entry dropped"}},
+		{name: "tree target: a leaf it keeps stays where it is", to: tree,
+			entries: []*session.Entry{msg("a", "", u), msg("b", "a", a), kind("l", "b", session.KindLabel), msg("x", "a", a)},
+			want:    []string{"a< user", "b<a assistant", "x<a assistant"},
+			lost:    []string{"1 label-entry dropped"}},
+		{name: "signatures: kept where declared, else dropped and counted", to: signing,
+			entries: []*session.Entry{signed(with(msg("a", "", a), session.BlockThinking, session.BlockToolCall))},
+			want:    []string{"a< assistant signed thinking tool_call"},
+			lost:    []string{"1 thinking-signature dropped", "1 tool_call-signature dropped"}},
+		{name: "signatures: on blocks the target drops, not counted", to: linear,
+			entries: []*session.Entry{signed(with(msg("a", "", a), session.BlockThinking))},
+			want:    []string{"a< assistant"},
+			lost:    []string{"1 text-signature dropped", "1 thinking-block dropped"}},
 		{name: "roles: drop, children follow", to: linear,
 			entries: []*session.Entry{msg("a", "", u), msg("b", "a", session.RoleBash), msg("c", "b", a)},
 			want:    []string{"a< user", "c<a assistant"},
@@ -151,6 +182,9 @@ func describe(t *testing.T, r session.Reader) []string {
 		if e.Message != nil {
 			what = string(e.Message.Role)
 			for _, b := range e.Message.Content {
+				if b.Signature != "" {
+					what += " signed"
+				}
 				if b.Type != session.BlockText {
 					what += " " + string(b.Type)
 				}

@@ -3,6 +3,7 @@ package mapping
 import (
 	"errors"
 	"io"
+	"slices"
 	"testing"
 	"time"
 
@@ -91,6 +92,28 @@ func TestTimes(t *testing.T) {
 	}
 }
 
+// TestClockEntry: an entry without a time (an ash tool result) takes its
+// call's time, not the one of the entry just before it, nor the zero time.
+func TestClockEntry(t *testing.T) {
+	at := func(s int) session.Time { return session.Time{T: time.Date(2026, 11, 22, 8, 0, s, 0, time.UTC)} }
+	call := func(id string, s int) *session.Entry {
+		return &session.Entry{Kind: session.KindMessage, Time: at(s), Message: &session.Message{Role: session.RoleAssistant,
+			Content: []session.Block{{Type: session.BlockToolCall, ToolCallID: id}}}}
+	}
+	result := func(id string) *session.Entry {
+		return &session.Entry{Kind: session.KindMessage, Message: &session.Message{Role: session.RoleTool, ToolCallID: id}}
+	}
+	var c Clock
+	c.Start(at(0))
+	var got []int
+	for _, e := range []*session.Entry{result("none"), call("a", 3), call("b", 5), result("a"), result("b"), result("none")} {
+		got = append(got, c.Entry(e).T.Second())
+	}
+	if want := []int{0, 3, 5, 3, 5, 5}; !slices.Equal(got, want) {
+		t.Errorf("times (seconds) %v, want %v", got, want)
+	}
+}
+
 // ash links messages to messages only: a tool result or compaction hanging
 // off a path message is part of the conversation, not a branch. pi links
 // every entry, so there the same shape is a branch the user left.
@@ -135,5 +158,23 @@ func TestChain(t *testing.T) {
 	}
 	if s := join(got); s != "u< a<u r1<a r2<r1 c<r2 u2<c u3<u2" {
 		t.Errorf("chain = %s", s)
+	}
+}
+
+// TestCallsKept: a compaction that keeps the entry before it keeps a tool
+// result's call with it.
+func TestCallsKept(t *testing.T) {
+	call := &session.Entry{ID: "a", Message: &session.Message{Role: session.RoleAssistant, Content: []session.Block{{Type: session.BlockToolCall, ToolCallID: "c1"}, {Type: session.BlockToolCall, ToolCallID: "c2"}}}}
+	res := func(id, call string) *session.Entry {
+		return &session.Entry{ID: id, Message: &session.Message{Role: session.RoleTool, ToolCallID: call}}
+	}
+	var c Calls
+	for _, e := range []*session.Entry{{ID: "u", Message: &session.Message{Role: session.RoleUser}}, call, res("r1", "c1"), res("r2", "c2"), res("r3", "elsewhere")} {
+		c.Add(e, "w-"+e.ID)
+	}
+	for id, want := range map[string]string{"w-u": "w-u", "w-a": "w-a", "w-r1": "w-a", "w-r2": "w-a", "w-r3": "w-r3", "": ""} {
+		if got := c.Kept(id); got != want {
+			t.Errorf("Kept(%q) = %q, want %q", id, got, want)
+		}
 	}
 }

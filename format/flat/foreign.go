@@ -103,6 +103,7 @@ type foreignState struct {
 	reserved  idSet             // 8-hex source ids that will be kept when their entry is written
 	ids       idMap             // source id -> written id
 	toolNames map[string]string // tool call id -> tool name, for results that lack one
+	calls     mapping.Calls     // for a compaction that keeps the entry before it
 	last      string            // the previous written entry's id ("" before the first)
 	lastTime  session.Time
 	lines     int
@@ -158,8 +159,8 @@ func (s *foreignState) emitCompaction(lw *lineWriter, e *session.Entry) {
 	if first == "" {
 		// flat's compaction must name a kept entry; the nearest one
 		// before the summary keeps the least of what the source dropped.
-		s.lost.Add(loss.FirstKept, loss.Moved, "flat's compaction must name an earlier kept entry; the entry before the summary is kept", 1)
-		first = s.last
+		s.lost.Add(loss.FirstKept, loss.Moved, "flat's compaction must name an earlier kept entry; the entry before the summary is kept (a tool result with its call)", 1)
+		first = s.calls.Kept(s.last)
 	}
 	drop := func(kind loss.Kind, set bool) {
 		if set {
@@ -189,6 +190,7 @@ func (s *foreignState) emitMessage(lw *lineWriter, e *session.Entry) {
 		id := s.newID(e.ID, true)
 		lw.line(nil, encodeMessageEntry(&out, id, s.last, when, false))
 		s.last = id
+		s.calls.Add(&out, id)
 	}
 	for _, r := range results {
 		if !s.called(r) {
@@ -201,6 +203,7 @@ func (s *foreignState) emitMessage(lw *lineWriter, e *session.Entry) {
 		}
 		lw.line(nil, encodeMessageEntry(&out, id, s.last, when, false))
 		s.last = id
+		s.calls.Add(&out, id)
 	}
 }
 
@@ -258,9 +261,6 @@ func (s *foreignState) convertBlock(b session.Block) (session.Block, bool) {
 		out.Text = b.Text
 	case session.BlockThinking:
 		out.Text = b.Text
-		if b.Signature != "" || b.Redacted {
-			s.lost.Add(loss.Signature, loss.Dropped, "flat's thinking block has no signature or redaction flag", 1)
-		}
 	case session.BlockImage, session.BlockFile:
 		if b.Data == "" {
 			s.lost.Add(loss.WithoutData(b.Type), loss.Dropped, "flat keeps images inline as base64 only", 1)

@@ -21,6 +21,9 @@ type plan struct {
 	cost       float64
 	calls      map[string]bool // tool call ids written in assistant messages
 	first      bool            // no entry of the active path seen yet
+	clock      mapping.Clock   // entry times (an ash tool result has none)
+	now        session.Time    // the time of the entry being written
+	forkPoint  string          // the uuid written for the entry a fork names as its fork point
 }
 
 // plan writes the entries walk puts on the path as messages.jsonl lines and
@@ -29,6 +32,7 @@ type plan struct {
 func (w *writer) plan(walk walkFunc) (*plan, error) {
 	m := w.meta
 	p := &plan{model: m.Model, created: m.Created, updated: m.Updated, calls: map[string]bool{}, first: true}
+	p.clock.Start(m.Created)
 	var err error
 	if p.messages, err = w.createLines(MessagesFile); err != nil {
 		return nil, err
@@ -51,10 +55,10 @@ func (w *writer) plan(walk walkFunc) (*plan, error) {
 	}
 	if first, last, ok := mapping.PathTimes(w.entries); ok {
 		// the session's span, though goat keeps only its messages
-		if m.Created.IsZero() {
+		if m.Created.IsZero() && !first.IsZero() {
 			p.created = first
 		}
-		if m.Updated.IsZero() {
+		if m.Updated.IsZero() && !last.IsZero() {
 			p.updated = last
 		}
 	}
@@ -63,11 +67,13 @@ func (w *writer) plan(walk walkFunc) (*plan, error) {
 
 func (w *writer) pathEntry(p *plan, e *session.Entry) {
 	if w.meta.Origin != Name {
+		p.now = p.clock.Entry(e)
+		t := p.now
 		if p.first && w.meta.Created.IsZero() {
-			p.created = e.Time
+			p.created = t
 		}
 		if w.meta.Updated.IsZero() {
-			p.updated = e.Time // the last entry of the path
+			p.updated = t // the last entry of the path
 		}
 	}
 	p.first = false
@@ -170,7 +176,10 @@ func (w *writer) entry(p *plan, sessionID string, e *session.Entry) {
 	if !mapping.IsUUID(id) {
 		id = mapping.UUID(sessionID + ":" + strconv.Itoa(p.messages.n+1))
 	}
-	w.message(p, e, encodeLine(&session.Entry{Time: entryTime(e), Message: m}, id, false))
+	if pa := w.meta.Parent; pa != nil && pa.EntryID != "" && pa.EntryID == e.ID {
+		p.forkPoint = id
+	}
+	w.message(p, e, encodeLine(&session.Entry{Time: p.now, Message: m}, id, false))
 	lost.Add(loss.EntryField, loss.Dropped, "goat has no slot for the source format's extra fields", e.Unknown())
 }
 
@@ -194,13 +203,6 @@ func (p *plan) answers(m *session.Message, lost *loss.Counter) bool {
 	return true
 }
 
-func entryTime(e *session.Entry) session.Time {
-	if e.Time.T.IsZero() {
-		return e.Message.Time
-	}
-	return e.Time
-}
-
 // toolResults writes the tool_result blocks of a user message (ash keeps them
 // there) as goat tool messages, and returns the message without them, or nil
 // when nothing else is left.
@@ -221,7 +223,7 @@ func (w *writer) toolResults(p *plan, sessionID string, e *session.Entry) *sessi
 			continue
 		}
 		id := mapping.UUID(sessionID + ":" + strconv.Itoa(p.messages.n+1))
-		w.message(p, e, encodeLine(&session.Entry{Time: entryTime(e), Message: tm}, id, false))
+		w.message(p, e, encodeLine(&session.Entry{Time: p.now, Message: tm}, id, false))
 	}
 	if len(rest) == len(src.Content) {
 		return src

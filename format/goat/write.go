@@ -61,6 +61,9 @@ func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]st
 			return w.written, err
 		}
 	}
+	if pa := meta.Parent; pa != nil && pa.EntryID != "" && forkPoint(&meta, plan) == "" {
+		opt.Loss.Add(loss.ParentLink, loss.Dropped, "goat's fork point is a message of the session, and the fork entry is not one goat keeps", 1)
+	}
 	if err := w.file(MetadataFile, encodeMetadata(&meta, plan)); err != nil {
 		return w.written, err
 	}
@@ -341,8 +344,8 @@ func canonMetadata(m *session.Meta, p *plan) []byte {
 	if m.Parent != nil && m.Parent.SessionID != "" {
 		o.Str("parent_session_id", m.Parent.SessionID)
 	}
-	if m.Parent != nil && m.Parent.EntryID != "" {
-		o.Str("fork_point_uuid", m.Parent.EntryID)
+	if fp := forkPoint(m, p); fp != "" {
+		o.Str("fork_point_uuid", fp)
 	}
 	o.Str("created_at", timeString(p.created, goatOrigin))
 	o.Str("updated_at", timeString(p.updated, goatOrigin))
@@ -368,6 +371,21 @@ func canonMetadata(m *session.Meta, p *plan) []byte {
 		}
 	}
 	return o.Bytes()
+}
+
+// forkPoint is the fork_point_uuid of a fork: a message uuid, which goat's
+// Fork keeps in the parent and the child alike. A fork from another layout
+// names its fork entry in its own id form (flat: 8 hex digits, the last
+// message it copied from its parent, which it holds too), so the uuid is the
+// one written for that message; "" when none was written.
+func forkPoint(m *session.Meta, p *plan) string {
+	switch {
+	case m.Parent == nil || m.Parent.EntryID == "":
+		return ""
+	case m.Origin == Name || mapping.IsUUID(m.Parent.EntryID):
+		return m.Parent.EntryID
+	}
+	return p.forkPoint
 }
 
 func encodeMetadata(m *session.Meta, p *plan) []byte {

@@ -2,10 +2,12 @@ package goat
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/internal/golden"
 	"github.com/sesstool/sesstool/loss"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
@@ -146,5 +149,69 @@ func TestWriteBadBlob(t *testing.T) {
 	_, err := (Format{}).Write(&session.SliceReader{S: s}, t.TempDir(), format.WriteOptions{})
 	if err == nil || !strings.Contains(err.Error(), "SHA-256") {
 		t.Errorf("err = %v, want a SHA-256 mismatch", err)
+	}
+}
+
+// TestWriteForkPoint: a fork from flat names its fork entry by flat's 8-hex
+// id, the last message it copied from its parent; goat's fork_point_uuid is
+// a message uuid, the one written for that message. When that message is
+// not written, the fork point is dropped and counted, never an 8-hex id.
+func TestWriteForkPoint(t *testing.T) {
+	msg := func(id, parent string, role session.Role) *session.Entry {
+		return &session.Entry{Kind: session.KindMessage, ID: id, ParentID: parent, Time: session.Time{T: time.Date(2026, 11, 21, 4, 24, 24, 0, time.UTC)},
+			Message: &session.Message{Role: role, Content: []session.Block{{Type: session.BlockText, Text: id}}}, Source: session.Source{Origin: "flat"}}
+	}
+	for _, c := range []struct {
+		name, entry string
+		want        string // the written message's index, or "" for none
+		lost        int
+	}{
+		{"fork entry written", "0bce3d6c", "1", 0},
+		{"fork entry not in the session", "99999999", "", 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := &session.Session{
+				Meta: session.Meta{ID: "a1bea1d6-87ff-40ad-b862-897d689cb7a9", Source: session.Source{Origin: "flat"},
+					Parent: &session.Parent{Path: "/s/20261121-042424-f487536d.jsonl", EntryID: c.entry}},
+				Entries: []*session.Entry{msg("6b158526", "", session.RoleUser), msg("0bce3d6c", "6b158526", session.RoleAssistant), msg("1d2c3b4a", "0bce3d6c", session.RoleUser)},
+			}
+			out := t.TempDir()
+			lost := &loss.Counter{}
+			if _, err := (Format{}).Write(&session.SliceReader{S: s}, out, format.WriteOptions{Loss: lost}); err != nil {
+				t.Fatal(err)
+			}
+			dir := filepath.Join(out, s.Meta.ID)
+			var meta struct {
+				ForkPoint *string `json:"fork_point_uuid"`
+			}
+			if err := json.Unmarshal(mustRead(t, filepath.Join(dir, MetadataFile)), &meta); err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSpace(string(mustRead(t, filepath.Join(dir, MessagesFile)))), "\n")
+			switch {
+			case c.want == "" && meta.ForkPoint != nil:
+				t.Errorf("fork_point_uuid = %q, want none", *meta.ForkPoint)
+			case c.want != "" && meta.ForkPoint == nil:
+				t.Error("no fork_point_uuid")
+			case c.want != "":
+				var line struct{ UUID string }
+				i, _ := strconv.Atoi(c.want)
+				if err := json.Unmarshal([]byte(lines[i]), &line); err != nil {
+					t.Fatal(err)
+				}
+				if *meta.ForkPoint != line.UUID || !mapping.IsUUID(*meta.ForkPoint) {
+					t.Errorf("fork_point_uuid = %q, want the uuid of the fork message, %q", *meta.ForkPoint, line.UUID)
+				}
+			}
+			got := 0
+			for _, it := range lost.Items() {
+				if it.Kind == loss.ParentLink {
+					got += it.Count
+				}
+			}
+			if got != c.lost {
+				t.Errorf("%d parent-link lost, want %d: %v", got, c.lost, lost.Items())
+			}
+		})
 	}
 }

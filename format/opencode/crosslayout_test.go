@@ -106,9 +106,15 @@ func TestModelMapping(t *testing.T) {
 		kinds = append(kinds, k)
 	}
 	want := []string{"message:user", "message:assistant", "message:tool", "message:assistant", "message:tool",
-		"message:assistant", "message:tool", "message:assistant", "message:user", "compaction:assistant"}
+		"message:assistant", "message:tool", "message:assistant", "compaction:assistant"}
 	if d := cmp.Diff(want, kinds); d != "" {
 		t.Fatalf("entry kinds (-want +got):\n%s", d)
+	}
+	// The user message whose only part is "compaction" is the compaction's,
+	// not a message of the conversation.
+	c := s.Entries[len(s.Entries)-1]
+	if n := notes[msgNote](&c.Source); n == nil || n.Trigger == nil || n.Trigger.Message.Role != session.RoleUser || !isTrigger(n.Trigger) {
+		t.Errorf("the compaction does not hold its trigger: %+v", c.Private)
 	}
 	for i, e := range s.Entries[1:] {
 		if e.ParentID != s.Entries[i].ID {
@@ -126,7 +132,7 @@ func TestModelMapping(t *testing.T) {
 	if n := notes[metaNote](&s.Meta.Source); n == nil || n.Todo == nil || n.Diff == nil {
 		t.Error("todo or session_diff not carried")
 	}
-	if s.Entries[9].Compaction == nil || s.Entries[9].Compaction.Summary == "" {
+	if s.Entries[8].Compaction == nil || s.Entries[8].Compaction.Summary == "" {
 		t.Error("compaction summary missing")
 	}
 	parent := load(t, Format{}, treeSample, "ses_e03a737e8ffeFPl5pgZjDAnlwG")

@@ -63,6 +63,10 @@ type encoder struct {
 	lastUser string
 	results  map[string]*session.Entry // tool results by part id and by call id
 	used     map[*session.Entry]bool
+	// the messages before a compaction: what a summary message keeps when
+	// read back (mapping.Calls)
+	calls   mapping.Calls
+	lastMsg string
 }
 
 // toDoc encodes a session. project is the project id to file it under ("" to
@@ -123,12 +127,18 @@ func toDoc(s *session.Session, project string, lost *loss.Counter) (*Doc, error)
 		}
 	}
 	for _, en := range entries {
-		msg, err := e.entry(en)
-		if err != nil {
-			return nil, err
+		ens := []*session.Entry{en}
+		if n := notes[msgNote](&en.Source); n != nil && n.Trigger != nil {
+			ens = []*session.Entry{n.Trigger, en} // the request for the summary, before it
 		}
-		if msg != nil {
-			d.Messages = append(d.Messages, *msg)
+		for _, en := range ens {
+			msg, err := e.entry(en)
+			if err != nil {
+				return nil, err
+			}
+			if msg != nil {
+				d.Messages = append(d.Messages, *msg)
+			}
 		}
 	}
 	for _, en := range append(entries, pseudo...) {
@@ -216,7 +226,14 @@ func (e *encoder) entry(en *session.Entry) (*Msg, error) {
 	if en.Message == nil && en.Kind == session.KindCompaction && en.Compaction != nil {
 		m := &session.Message{Role: session.RoleAssistant, Content: []session.Block{{Type: session.BlockText, Text: en.Compaction.Summary}}}
 		e.lost.Add(loss.Compaction, loss.Converted, "stored as an OpenCode summary message", 1)
+		if k := en.Compaction.FirstKeptID; k != "" && k != e.calls.Kept(e.lastMsg) {
+			e.lost.Add(loss.FirstKept, loss.Moved, "an OpenCode summary names no first kept entry; read back, the message before it is kept", 1)
+		}
 		return e.message(en, m, true)
+	}
+	if en.Message != nil {
+		e.calls.Add(en, en.ID)
+		e.lastMsg = en.ID
 	}
 	if en.Message == nil {
 		e.lost.Add(loss.Entry(en), loss.Dropped, "OpenCode has no such entry", 1)
@@ -422,9 +439,6 @@ func (e *encoder) part(b session.Block, mid string, ms int64, i int, own bool) (
 	if !own {
 		if n := b.Unknown(); n > 0 {
 			e.lost.Add(loss.BlockField, loss.Dropped, "foreign block fields have no OpenCode member", n)
-		}
-		if b.Signature != "" || b.Redacted {
-			e.lost.Add(loss.Signature, loss.Dropped, "OpenCode keeps no reasoning signature", 1)
 		}
 	}
 	head := []kv{{"id", str(e.partID(b, ms, mid, i))}, {"sessionID", str(e.sid)}, {"messageID", str(mid)}}

@@ -38,6 +38,11 @@ type msgNote struct {
 	// Parts are the parts that are not content (step-start, step-finish,
 	// snapshot, patch, ...) and their positions: [{"at":i,"part":{...}}].
 	Parts []byte
+	// Trigger, on a compaction (a summary message), is the user message
+	// whose only part is "compaction" that asked for it: OpenCode's spelling
+	// of the compaction, not a message of the conversation, written back
+	// before the summary by the OpenCode writer only.
+	Trigger *session.Entry
 }
 
 // Unmodelled counts the non-content parts as one: another layout cannot

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
 )
@@ -63,14 +64,59 @@ func newDocReader(d *Doc, children []string) *docReader {
 func (r *docReader) Meta() *session.Meta { return &r.meta }
 
 func (r *docReader) Next() (*session.Entry, error) {
+	e, ok := r.pop()
+	if !ok {
+		return nil, io.EOF
+	}
+	if !isTrigger(e) {
+		return e, nil
+	}
+	// A compaction's trigger belongs to the summary after it.
+	if len(r.cur) == 0 && !r.advance() {
+		return e, nil
+	}
+	next := r.cur[0]
+	if next.Kind != session.KindCompaction || next.Message == nil {
+		return e, nil
+	}
+	r.cur = r.cur[1:]
+	n := notes[msgNote](&next.Source)
+	if n == nil {
+		n = &msgNote{}
+	}
+	n.Trigger = e
+	next.Private, next.ParentID = n, e.ParentID
+	return next, nil
+}
+
+func (r *docReader) pop() (*session.Entry, bool) {
 	for len(r.cur) == 0 {
 		if !r.advance() {
-			return nil, io.EOF
+			return nil, false
 		}
 	}
 	e := r.cur[0]
 	r.cur = r.cur[1:]
-	return e, nil
+	return e, true
+}
+
+// isTrigger reports a user message whose only part is "compaction": the
+// request for the summary that follows it.
+func isTrigger(e *session.Entry) bool {
+	if e.Kind != session.KindMessage || e.Message == nil || e.Message.Role != session.RoleUser || len(e.Message.Content) > 0 {
+		return false
+	}
+	n := notes[msgNote](&e.Source)
+	if n == nil {
+		return false
+	}
+	parts := 0
+	only := true
+	_ = jsonx.Elements(n.Parts, func(_ int, v []byte) {
+		parts++
+		only = only && gjson.GetBytes(v, "part.type").String() == "compaction"
+	})
+	return parts == 1 && only
 }
 
 // advance makes the next batch current, false at the end.

@@ -19,6 +19,7 @@ var caps = format.Caps{
 	ToolCallOn:      []session.Role{session.RoleAssistant},
 	Blocks:          []session.BlockType{session.BlockText, session.BlockThinking, session.BlockImage, session.BlockToolCall},
 	BlocksConverted: []session.BlockType{session.BlockFile, session.BlockToolResult},
+	Signatures:      []session.BlockType{session.BlockText, session.BlockThinking, session.BlockToolCall},
 	Usage:           true, Cost: true, IsError: true, StopReason: true, MessageModel: true, Title: true, SessionModel: true,
 	IDs: format.IDHex8, Times: format.TimeISO,
 }

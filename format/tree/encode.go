@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -68,7 +69,9 @@ type encoder struct {
 	version string
 	index   map[string]int // v1: entry id -> index counting the header as 0
 	n       int
-	foreign bool // the session did not come from this format
+	foreign bool          // the session did not come from this format
+	clock   mapping.Clock // a foreign entry's time when it has none (an ash tool result)
+	now     session.Time  // the time of the entry being encoded
 }
 
 func (c *encoder) v1() bool { return c.version == "1" }
@@ -108,8 +111,12 @@ func (c *encoder) entry(e *session.Entry) []byte {
 			b.Str("parentId", e.ParentID)
 		}
 	}
-	if !e.Time.IsZero() {
-		b.Str("timestamp", isoTime(e.Time))
+	c.now = e.Time
+	if c.foreign {
+		c.now = c.clock.Entry(e)
+	}
+	if !c.now.IsZero() {
+		b.Str("timestamp", isoTime(c.now))
 	} else if c.foreign {
 		b.Str("timestamp", isoTime(session.Time{T: time.Unix(0, 0)}))
 	}
@@ -143,7 +150,7 @@ func (c *encoder) body(b *session.Obj, e *session.Entry) {
 	switch e.Kind {
 	case session.KindMessage:
 		if e.Message != nil {
-			b.OptRaw("message", c.message(e.Message, e.Time))
+			b.OptRaw("message", c.message(e.Message, c.now))
 		}
 	case session.KindCustomMessage:
 		if m := e.Message; m != nil {

@@ -17,6 +17,7 @@ type foreign struct {
 	ids   map[string]string
 	taken map[string]bool
 	chain *mapping.Chain // nil unless the source links messages only
+	calls mapping.Calls
 	lost  *loss.Counter
 }
 
@@ -66,8 +67,8 @@ func (f *foreign) entry(e *session.Entry) *session.Entry {
 		cp := *e.Compaction
 		cp.FirstKeptID = f.id(cp.FirstKeptID)
 		if cp.FirstKeptID == "" && c.ParentID != "" {
-			f.lost.Add(loss.FirstKept, loss.Moved, "pi's compaction must name a kept entry; the entry before the summary is kept", 1)
-			cp.FirstKeptID = c.ParentID
+			f.lost.Add(loss.FirstKept, loss.Moved, "pi's compaction must name a kept entry; the entry before the summary is kept (a tool result with its call)", 1)
+			cp.FirstKeptID = f.calls.Kept(c.ParentID)
 		}
 		c.Compaction = &cp
 	case e.Label != nil:
@@ -83,6 +84,7 @@ func (f *foreign) entry(e *session.Entry) *session.Entry {
 	}
 	if e.Message != nil {
 		c.Message = f.message(e.Message)
+		f.calls.Add(&c, c.ID)
 	}
 	if e.Kind == session.KindOther {
 		// An entry type only another layout has: kept as pi's extension
