@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/sesstool/sesstool/atomicfile"
+	"github.com/sesstool/sesstool/export/html"
 	"github.com/sesstool/sesstool/export/redact"
 	"github.com/sesstool/sesstool/export/transcript"
 	"github.com/sesstool/sesstool/pipeline"
@@ -44,27 +45,42 @@ func Export(env *Env, o ExportOptions) error {
 	if err != nil {
 		return err
 	}
+	site := ex.Name == "html" && !pl.ToStdout && !in.OneSession()
+	if site {
+		if err := reserveIndex(pl, o.Force); err != nil {
+			return err
+		}
+	}
 	outs := pl.Paths()
+	var index []html.IndexEntry
 	for i, j := range in.Jobs {
 		out := outs[i]
 		if pl.ToStdout {
 			out = Stdin
 		}
-		if err := exportOne(env, in.Show(j.Ref.Path), j, out, ex, o); err != nil {
+		sum, err := exportOne(env, in.Show(j.Ref.Path), j, out, ex, o)
+		if err != nil {
 			return err
 		}
+		sum.Href = pl.Names[i]
+		index = append(index, sum)
+	}
+	if site {
+		return writeIndex(env, filepath.Join(pl.Root, indexName), index, o.Force)
 	}
 	return nil
 }
 
-func exportOne(env *Env, name string, j pipeline.Job, out string, ex registry.Exporter, o ExportOptions) error {
+// exportOne writes one session and says what a site's index shows of it.
+func exportOne(env *Env, name string, j pipeline.Job, out string, ex registry.Exporter, o ExportOptions) (html.IndexEntry, error) {
+	var sum html.IndexEntry
 	r, err := j.Format.Open(j.Ref)
 	if err != nil {
-		return Invalid("%s: %v", name, err)
+		return sum, Invalid("%s: %v", name, err)
 	}
 	s, err := readForExport(r)
 	if err != nil {
-		return Invalid("%s: %v", name, err)
+		return sum, Invalid("%s: %v", name, err)
 	}
 	if o.Redact {
 		rd := redact.New()
@@ -73,30 +89,31 @@ func exportOne(env *Env, name string, j pipeline.Job, out string, ex registry.Ex
 	}
 	t, err := transcript.New(s, o.Leaf)
 	if err != nil {
-		return Usage("%s: %v", name, err)
+		return sum, Usage("%s: %v", name, err)
 	}
+	sum = html.Summarize(t, "")
 	if out == Stdin {
 		if err := ex.Write(env.Stdout, t); err != nil {
-			return IO(fmt.Errorf("write standard output: %w", err))
+			return sum, IO(fmt.Errorf("write standard output: %w", err))
 		}
-		return nil
+		return sum, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return IO(fmt.Errorf("create %s: %w", filepath.Dir(out), err))
+		return sum, IO(fmt.Errorf("create %s: %w", filepath.Dir(out), err))
 	}
 	f, err := atomicfile.Create(out, 0o644, o.Force)
 	if err != nil {
-		return IO(err)
+		return sum, IO(err)
 	}
 	if err := ex.Write(f, t); err != nil {
 		f.Abort()
-		return IO(fmt.Errorf("write %s: %w", out, err))
+		return sum, IO(fmt.Errorf("write %s: %w", out, err))
 	}
 	if err := f.Commit(); err != nil {
-		return IO(err)
+		return sum, IO(err)
 	}
 	fmt.Fprintln(env.Stdout, out)
-	return nil
+	return sum, nil
 }
 
 // readAheader is a reader that can decode entries ahead of Next on every
