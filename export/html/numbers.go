@@ -41,10 +41,13 @@ func Money(c float64) string {
 	return "$" + strconv.FormatFloat(c, 'f', 4, 64)
 }
 
-// Plural is "1 session", "2 sessions", "1,024 sessions".
+// Plural is "1 session", "2 sessions", "1,024 branches".
 func Plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "ch") || strings.HasSuffix(noun, "s") {
+		return Thousands(int64(n)) + " " + noun + "es"
 	}
 	return Thousands(int64(n)) + " " + noun + "s"
 }
