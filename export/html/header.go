@@ -13,7 +13,7 @@ func header(w *bufio.Writer, t *transcript.Transcript, title string) {
 	st := t.Stats()
 	m := t.S.Meta
 	w.WriteString(`<header id="top"><div class="bar"><button id="menu" type="button" title="branches and search" aria-controls="side" aria-expanded="false">☰</button><h1>` + esc(title) + `</h1>` +
-		`<button id="facts" type="button" title="session facts" aria-expanded="false">ⓘ</button>` +
+		`<button id="facts" type="button" title="session facts" aria-expanded="false">info</button>` +
 		`<button id="help" type="button" title="keyboard and help" aria-controls="helpbox" aria-expanded="false">?</button>` +
 		`<button id="theme" type="button" title="toggle light/dark">◐</button></div>`)
 	helpBox(w)
