@@ -59,8 +59,8 @@ func hash(s string) string {
 var CSP = "default-src 'none'; img-src data:; style-src " + hash(style) + "; script-src " + hash(hljsJS) + " " + hash(pageJS) +
 	"; base-uri 'none'; form-action 'none'"
 
-// Write renders t as a page.
-func Write(w io.Writer, t *transcript.Transcript) error {
+// writePage writes the page around the data's deflated pieces.
+func writePage(w io.Writer, t *transcript.Transcript, sp *spill) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	title := t.Title()
 	fmt.Fprintf(bw, `<!DOCTYPE html>
@@ -83,7 +83,7 @@ func Write(w io.Writer, t *transcript.Transcript) error {
 <main id="main"><div id="tools"><button id="expand" type="button" title="expand all (e)">expand all</button><button id="collapse" type="button" title="collapse all (c)">collapse all</button></div><noscript><p>This page needs JavaScript to show the conversation.</p></noscript><div id="msgs"></div><div id="more"></div></main></div>
 `)
 	bw.WriteString(`<script type="application/octet-stream" id="data">`)
-	if err := payload(bw, t); err != nil {
+	if err := payload(bw, sp); err != nil {
 		return err
 	}
 	bw.WriteString("</script>\n<script>" + hljsJS + "</script>\n<script>" + pageJS + "</script>\n</body></html>\n")
@@ -91,8 +91,9 @@ func Write(w io.Writer, t *transcript.Transcript) error {
 }
 
 // buildNode describes entry i; the HTML of a visible entry goes into h.
+// t holds the results of the entry's calls.
 func buildNode(t *transcript.Transcript, e *session.Entry, i int, h *buf) node {
-	n := node{ID: Anchor(e, i), Parent: t.Conv.Parent(i), Visible: t.Visible(e), Role: roleOf(e), Snippet: snippet(e), Label: t.Labels[e.ID]}
+	n := node{ID: Anchor(e, i), Visible: t.Visible(e), Role: roleOf(e), Snippet: snippet(e)}
 	if n.Visible {
 		entryHTML(h, t, e, i)
 	}

@@ -24,6 +24,10 @@
 
   const D = await load();
   const N = D.nodes;
+  // the tree's links and the labels close the data: they are known only
+  // once the whole session has been read
+  N.forEach((n, i) => { n.p = D.parents[i]; });
+  for (const [i, l] of D.labels) N[i].l = l;
   const byId = new Map();
   const kids = N.map(() => []);
   N.forEach((n, i) => { byId.set(n.id, i); if (n.p >= 0 && n.p !== i) kids[n.p].push(i); });
@@ -73,6 +77,8 @@
   function decorate(frag) {
     for (const a of frag.querySelectorAll('article.msg')) {
       const mh = a.querySelector('.mh');
+      const l = N[+a.dataset.i] && N[+a.dataset.i].l;
+      if (mh && l) { const tag = document.createElement('span'); tag.className = 'tag'; tag.textContent = l; mh.querySelector('.who').after(tag); }
       if (mh) mh.append(button('copy msgcopy', 'copy', 'copy this message'), button('link', 'link', 'copy a link to this message on this branch'));
     }
     for (const pre of frag.querySelectorAll('pre')) pre.append(button('copy codecopy', 'copy', 'copy this block'));
