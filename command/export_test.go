@@ -169,8 +169,9 @@ func TestExportStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := strings.Fields(stdout.String())
-	// one page per session, named by its (sanitised) session id
-	want := []string{filepath.Join(out, "evil.html"), filepath.Join(out, "s2.html")}
+	// one page per session, named by its (sanitised) session id, then the
+	// site's index
+	want := []string{filepath.Join(out, "evil.html"), filepath.Join(out, "s2.html"), filepath.Join(out, "index.html")}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("wrote %v, want %v", got, want)
 	}

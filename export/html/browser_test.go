@@ -48,6 +48,12 @@ func TestBrowser(t *testing.T) {
 		if strings.Contains(text, "quokka") {
 			t.Error("the other branch is shown on the default path")
 		}
+		// labels close the data; the page's script tags their messages
+		var tag string
+		b.Eval(t, `(document.querySelector('#a4 .mh .tag') || {}).textContent || ''`, &tag)
+		if tag != "fixed" {
+			t.Errorf("a4's label tag = %q, want fixed", tag)
+		}
 	})
 	t.Run("hostile content is text", func(t *testing.T) {
 		var pwned string

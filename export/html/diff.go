@@ -1,15 +1,35 @@
 package html
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // diffHTML shows an edit as a line diff: common lines plain, removed lines
-// marked -, added lines +. It uses a longest-common-subsequence table, so it
+// marked -, added lines +, each numbered in the old and the new text (the
+// numbers are not selectable, so a copy is the text alone). It uses a longest-common-subsequence table, so it
 // is limited to edits of moderate size; larger ones show old then new.
 func diffHTML(out *buf, old, neu string) {
 	a, b := strings.Split(old, "\n"), strings.Split(neu, "\n")
 	out.WriteString(`<pre class="diff">`)
+	on, nn := 0, 0 // line numbers in the old and the new text
+	num := func(n int) string {
+		if n == 0 {
+			return ""
+		}
+		return strconv.Itoa(n)
+	}
 	line := func(cls, mark, s string) {
-		out.WriteString(`<span class="` + cls + `">` + mark)
+		o, n := 0, 0
+		if cls != "add" {
+			on++
+			o = on
+		}
+		if cls != "del" {
+			nn++
+			n = nn
+		}
+		out.WriteString(`<span class="` + cls + `"><span class="ln" data-n="` + num(o) + `"></span><span class="ln" data-n="` + num(n) + `"></span>` + mark)
 		out.text(s)
 		out.WriteString("\n</span>")
 	}

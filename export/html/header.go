@@ -12,13 +12,22 @@ import (
 func header(w *bufio.Writer, t *transcript.Transcript, title string) {
 	st := t.Stats()
 	m := t.S.Meta
-	w.WriteString(`<header id="top"><div class="bar"><h1>` + esc(title) + `</h1><button id="theme" type="button" title="toggle light/dark">◐</button></div><dl class="meta">`)
+	w.WriteString(`<header id="top"><div class="bar"><button id="menu" type="button" title="branches and search" aria-controls="side" aria-expanded="false">☰</button><h1>` + esc(title) + `</h1>` +
+		`<button id="facts" type="button" title="session facts" aria-expanded="false">info</button>` +
+		`<button id="help" type="button" title="keyboard and help" aria-controls="helpbox" aria-expanded="false">?</button>` +
+		`<button id="theme" type="button" title="toggle light/dark">◐</button></div>`)
+	helpBox(w)
+	w.WriteString(`<div id="about"><dl class="meta">`)
 	row := func(k, v string) {
 		if v != "" {
 			w.WriteString(`<div><dt>` + k + `</dt><dd>` + esc(v) + `</dd></div>`)
 		}
 	}
 	row("session", m.ID)
+	if o, ok := t.Origin(); ok {
+		w.WriteString(`<div class="origin"><dt>forked from</dt><dd>` + esc(strings.TrimPrefix(o.Line(), "forked from ")) + `</dd></div>`)
+		row("branch summary", o.Summary)
+	}
 	row("cwd", m.Cwd)
 	created := m.Created.Raw
 	if !m.Created.T.IsZero() {
@@ -28,20 +37,55 @@ func header(w *bufio.Writer, t *transcript.Transcript, title string) {
 	row("models", strings.Join(st.Models, ", "))
 	var roles []string
 	for _, r := range st.RoleNames() {
-		roles = append(roles, fmt.Sprintf("%s %d", r, st.Roles[r]))
+		roles = append(roles, fmt.Sprintf("%s %s", r, Thousands(int64(st.Roles[r]))))
 	}
 	row("messages", strings.Join(roles, " · "))
-	row("tool calls", fmt.Sprint(st.ToolCalls))
-	row("entries", fmt.Sprintf("%d in %d branch(es)", st.Entries, st.Branches))
-	row("tokens", fmt.Sprintf("in %d · out %d · cache read %d · cache write %d", st.Input, st.Output, st.CacheRead, st.CacheWrite))
-	row("cost", fmt.Sprintf("$%.4f", st.Cost))
+	row("tool calls", Thousands(int64(st.ToolCalls)))
+	row("entries", fmt.Sprintf("%s in %s", Thousands(int64(st.Entries)), Plural(st.Branches, "branch")))
+	if st.Input+st.Output+st.CacheRead+st.CacheWrite > 0 {
+		row("tokens", tokens(st))
+	}
+	if st.Cost > 0 {
+		row("cost", Money(st.Cost))
+	}
 	w.WriteString(`</dl>`)
+	if st.Input+st.Output+st.CacheRead+st.CacheWrite > 0 {
+		w.WriteString(`<p class="legend">Under each reply: <b>↑</b> input tokens · <b>↓</b> output tokens · <b>R</b> cache read · <b>W</b> cache write · cost of the reply. A part is left out when the session did not record it.</p>`)
+	}
 	chart(w, st.Turns)
-	w.WriteString(`</header>`)
+	w.WriteString(`</div></header>`)
+}
+
+func tokens(st transcript.Stats) string {
+	var parts []string
+	for _, p := range []struct {
+		n    int64
+		name string
+	}{{st.Input, "in"}, {st.Output, "out"}, {st.CacheRead, "cache read"}, {st.CacheWrite, "cache write"}} {
+		if p.n != 0 {
+			parts = append(parts, p.name+" "+Thousands(p.n))
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// helpBox is the page's help: what the keys do.
+func helpBox(w *bufio.Writer) {
+	w.WriteString(`<div id="helpbox" hidden><h2>Keys</h2><dl>` +
+		`<div><dt><kbd>j</kbd> / <kbd>k</kbd></dt><dd>next / previous message</dd></div>` +
+		`<div><dt><kbd>/</kbd></dt><dd>search every message of every branch</dd></div>` +
+		`<div><dt><kbd>Enter</kbd> / <kbd>Shift</kbd>+<kbd>Enter</kbd></dt><dd>in the search box: next / previous hit (also <kbd>n</kbd> / <kbd>N</kbd>)</dd></div>` +
+		`<div><dt><kbd>e</kbd> / <kbd>c</kbd></dt><dd>expand all / collapse all</dd></div>` +
+		`<div><dt><kbd>t</kbd></dt><dd>show or hide the branch tree (narrow screens)</dd></div>` +
+		`<div><dt><kbd>?</kbd></dt><dd>this help; <kbd>Esc</kbd> closes it</dd></div></dl>` +
+		`<p>Each message has a copy button (its text) and a link button (a link to it on the branch shown); each code block has a copy button. Long output shows its first lines: “show all N lines” unfolds it.</p></div>`)
 }
 
 // chart draws context tokens (line) and cumulative cost (dashed line) per
-// assistant turn of the active path, each scaled to its own maximum.
+// assistant turn of the shown path, each scaled to its own maximum, with
+// its axes labelled around it. Each turn is a column with a tooltip that
+// jumps to its message when clicked; a turn that recorded no usage breaks
+// the token line instead of dropping it to zero.
 func chart(w *bufio.Writer, turns []transcript.Turn) {
 	if len(turns) < 2 {
 		return
@@ -53,22 +97,44 @@ func chart(w *bufio.Writer, turns []transcript.Turn) {
 		maxTok = max(maxTok, t.Context)
 		maxCost = max(maxCost, t.Cost)
 	}
-	x := func(i int) float64 { return float64(i) * W / float64(len(turns)-1) }
-	var tok, cost strings.Builder
-	for i, t := range turns {
-		y := H
-		if maxTok > 0 {
-			y = H - float64(t.Context)/float64(maxTok)*(H-4)
+	if maxTok == 0 && maxCost == 0 {
+		return
+	}
+	step := W / float64(len(turns))
+	x := func(i int) float64 { return (float64(i) + 0.5) * step }
+	var lines, cost strings.Builder
+	var seg []string
+	flush := func() {
+		if len(seg) > 0 {
+			fmt.Fprintf(&lines, `<polyline class="tok" fill="none" points="%s"/>`, strings.Join(seg, " "))
+			seg = seg[:0]
 		}
-		fmt.Fprintf(&tok, "%.1f,%.1f ", x(i), y)
-		y = H
+	}
+	for i, t := range turns {
+		if t.NoUsage {
+			flush()
+		} else if maxTok > 0 {
+			seg = append(seg, fmt.Sprintf("%.1f,%.1f", x(i), H-float64(t.Context)/float64(maxTok)*(H-4)))
+		}
+		y := H
 		if maxCost > 0 {
 			y = H - t.Cost/maxCost*(H-4)
 		}
 		fmt.Fprintf(&cost, "%.1f,%.1f ", x(i), y)
 	}
-	fmt.Fprintf(w, `<figure class="chart"><svg viewBox="0 0 %.0f %.0f" preserveAspectRatio="none" role="img" aria-label="context tokens and cumulative cost per turn">`+
-		`<polyline class="tok" fill="none" points="%s"/><polyline class="cost" fill="none" points="%s"/></svg>`+
-		`<figcaption><span class="k-tok">context tokens per turn (max %d)</span> <span class="k-cost">cumulative cost (max $%.4f)</span> · %d turns</figcaption></figure>`,
-		W, H, strings.TrimSpace(tok.String()), strings.TrimSpace(cost.String()), maxTok, maxCost, len(turns))
+	flush()
+	fmt.Fprintf(w, `<figure class="chart" id="chart"><div class="yax"><span>%s</span><span>0</span></div>`+
+		`<svg viewBox="0 0 %.0f %.0f" preserveAspectRatio="none" role="img" aria-label="context tokens and cumulative cost per turn">%s<polyline class="cost" fill="none" points="%s"/>`,
+		Thousands(maxTok), W, H, lines.String(), strings.TrimSpace(cost.String()))
+	for i, t := range turns {
+		tip := fmt.Sprintf("turn %s · %s context tokens · %s so far", Thousands(int64(i+1)), Thousands(t.Context), Money(t.Cost))
+		if t.NoUsage {
+			tip = fmt.Sprintf("turn %s · no token use recorded (aborted?) · %s so far", Thousands(int64(i+1)), Money(t.Cost))
+		}
+		fmt.Fprintf(w, `<rect class="turn" x="%.1f" y="0" width="%.1f" height="%.0f" data-e="%d"><title>%s</title></rect>`, float64(i)*step, step, H, t.Index, esc(tip))
+	}
+	fmt.Fprintf(w, `</svg><div class="yax cost"><span>%s</span><span>$0</span></div>`+
+		`<div class="xax"><span>turn 1</span><span>turn %s</span></div>`+
+		`<figcaption><span class="k-tok">— context tokens per turn</span> <span class="k-cost">- - cumulative cost</span> · %s · gaps are turns without usage; click a turn to open it</figcaption></figure>`,
+		Money(maxCost), Thousands(int64(len(turns))), Plural(len(turns), "turn"))
 }

@@ -48,11 +48,27 @@ func decode(t *testing.T, page string) (leaf int, nodes []node) {
 		t.Fatal(err)
 	}
 	var d struct {
-		Leaf  int    `json:"leaf"`
-		Nodes []node `json:"nodes"`
+		Leaf    int                 `json:"leaf"`
+		Nodes   []node              `json:"nodes"`
+		Parents []int               `json:"parents"`
+		Labels  [][]json.RawMessage `json:"labels"`
 	}
 	if err := json.Unmarshal(js, &d); err != nil {
 		t.Fatal(err)
+	}
+	if len(d.Parents) != len(d.Nodes) {
+		t.Fatalf("%d parents for %d nodes", len(d.Parents), len(d.Nodes))
+	}
+	for i, p := range d.Parents {
+		d.Nodes[i].Parent = p
+	}
+	for _, l := range d.Labels {
+		var i int
+		var s string
+		if len(l) != 2 || json.Unmarshal(l[0], &i) != nil || json.Unmarshal(l[1], &s) != nil || i < 0 || i >= len(d.Nodes) {
+			t.Fatalf("bad label %s", l)
+		}
+		d.Nodes[i].Label = s
 	}
 	return d.Leaf, d.Nodes
 }
@@ -122,7 +138,7 @@ func TestDeterministic(t *testing.T) {
 
 func TestMarkdownSafety(t *testing.T) {
 	tests := []struct{ in, want, bad string }{
-		{"[x](javascript:alert(1))", `<a href="">x</a>`, "javascript:"},
+		{"[x](javascript:alert(1))", `<p>x</p>`, "href"},
 		{"![cat](https://evil.example/cat.png)", `[image: cat]`, "<img"},
 		{"<div onclick=x>hi</div>", "&lt;div onclick=x&gt;", "<div onclick"},
 		// code is escaped text tagged with its language; the browser colours it

@@ -48,6 +48,47 @@ func (safeNodes) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
 	r.Register(ast.KindFencedCodeBlock, renderFenced)
 	r.Register(ast.KindCodeBlock, renderFenced)
 	r.Register(ast.KindImage, renderImage)
+	r.Register(ast.KindLink, renderLink)
+	r.Register(ast.KindAutoLink, renderAutoLink)
+}
+
+// renderLink writes a link whose destination is safe; a link to a
+// javascript: (or any other refused) URL is its text alone, not a link
+// that goes nowhere.
+func renderLink(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	l := n.(*ast.Link)
+	dest := string(l.Destination)
+	if safeURL(dest) != dest {
+		return ast.WalkContinue, nil // the children, the link's text, are rendered as usual
+	}
+	if !entering {
+		w.WriteString("</a>")
+		return ast.WalkContinue, nil
+	}
+	w.WriteString(`<a href="` + html.EscapeString(string(util.URLEscape(l.Destination, true))) + `"`)
+	if len(l.Title) > 0 {
+		w.WriteString(` title="` + html.EscapeString(string(l.Title)) + `"`)
+	}
+	w.WriteString(">")
+	return ast.WalkContinue, nil
+}
+
+func renderAutoLink(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	l := n.(*ast.AutoLink)
+	label := string(l.Label(src))
+	dest := string(l.URL(src))
+	if l.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(strings.ToLower(dest), "mailto:") {
+		dest = "mailto:" + dest
+	}
+	if safeURL(dest) != dest {
+		w.WriteString(html.EscapeString(label))
+		return ast.WalkContinue, nil
+	}
+	w.WriteString(`<a href="` + html.EscapeString(string(util.URLEscape([]byte(dest), false))) + `">` + html.EscapeString(label) + `</a>`)
+	return ast.WalkContinue, nil
 }
 
 func renderRawInline(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {

@@ -59,8 +59,8 @@ func hash(s string) string {
 var CSP = "default-src 'none'; img-src data:; style-src " + hash(style) + "; script-src " + hash(hljsJS) + " " + hash(pageJS) +
 	"; base-uri 'none'; form-action 'none'"
 
-// Write renders t as a page.
-func Write(w io.Writer, t *transcript.Transcript) error {
+// writePage writes the page around the data's deflated pieces.
+func writePage(w io.Writer, t *transcript.Transcript, sp *spill) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	title := t.Title()
 	fmt.Fprintf(bw, `<!DOCTYPE html>
@@ -76,12 +76,14 @@ func Write(w io.Writer, t *transcript.Transcript) error {
 `, html.EscapeString(CSP), esc(title), style)
 	header(bw, t, title)
 	bw.WriteString(`<div id="layout"><nav id="side" aria-label="branches">
-<input id="q" type="search" placeholder="Search all messages" aria-label="search">
-<div id="filters" role="group"><button data-f="default" class="on">Default</button><button data-f="notools">No tools</button><button data-f="user">User</button><button data-f="labeled">Labeled</button><button data-f="all">All</button></div>
-<div id="hits"></div><div id="tree" role="tree"></div></nav>
-<main id="main"><noscript><p>This page needs JavaScript to show the conversation.</p></noscript><div id="msgs"></div><div id="more"></div></main></div>
-<script type="application/octet-stream" id="data">`)
-	if err := payload(bw, t); err != nil {
+<div id="find"><input id="q" type="search" placeholder="Search all messages" aria-label="search"><button id="prev" type="button" title="previous hit (Shift+Enter)" aria-label="previous hit">↑</button><button id="next" type="button" title="next hit (Enter)" aria-label="next hit">↓</button></div>
+<div id="hits" aria-live="polite"></div>
+<div id="filters" role="group"><button data-f="default" class="on">Default</button><button data-f="notools">No tools</button><button data-f="user">User</button><button data-f="labeled">Labeled</button><button data-f="all">All</button><label title="model and thinking-level changes"><input id="settings" type="checkbox"> settings</label></div>
+<div id="tree" role="tree"></div></nav>
+<main id="main"><div id="tools"><button id="expand" type="button" title="expand all (e)">expand all</button><button id="collapse" type="button" title="collapse all (c)">collapse all</button></div><noscript><p>This page needs JavaScript to show the conversation.</p></noscript><div id="msgs"></div><div id="more"></div></main></div>
+`)
+	bw.WriteString(`<script type="application/octet-stream" id="data">`)
+	if err := payload(bw, sp); err != nil {
 		return err
 	}
 	bw.WriteString("</script>\n<script>" + hljsJS + "</script>\n<script>" + pageJS + "</script>\n</body></html>\n")
@@ -89,8 +91,9 @@ func Write(w io.Writer, t *transcript.Transcript) error {
 }
 
 // buildNode describes entry i; the HTML of a visible entry goes into h.
+// t holds the results of the entry's calls.
 func buildNode(t *transcript.Transcript, e *session.Entry, i int, h *buf) node {
-	n := node{ID: Anchor(e, i), Parent: t.Conv.Parent(i), Visible: t.Visible(e), Role: roleOf(e), Snippet: snippet(e), Label: t.Labels[e.ID]}
+	n := node{ID: Anchor(e, i), Visible: t.Visible(e), Role: roleOf(e), Snippet: snippet(e)}
 	if n.Visible {
 		entryHTML(h, t, e, i)
 	}
@@ -126,28 +129,32 @@ func snippet(e *session.Entry) string {
 			var calls []string
 			for _, b := range m.Content {
 				if b.Type == session.BlockToolCall {
-					calls = append(calls, b.ToolName)
+					call := b.ToolName
+					if a := argSummary(strings.ToLower(b.ToolName), stringArgs(b.Arguments)); a != "" {
+						call += ": " + a
+					}
+					calls = append(calls, call)
 				}
 			}
 			if len(calls) > 0 {
-				s = "→ " + strings.Join(calls, ", ")
+				s = strings.Join(calls, " · ")
 			}
 		}
 	case e.Compaction != nil:
-		s = "compaction"
+		s = "context compacted"
 	case e.BranchSummary != nil:
-		s = "branch summary: " + e.BranchSummary.Summary
+		s = e.BranchSummary.Summary
 	case e.ModelChange != nil:
-		s = "model → " + e.ModelChange.ModelID
+		s = "→ " + e.ModelChange.ModelID
 	case e.Kind == session.KindThinkingLevel:
-		s = "thinking level"
+		s = "→ off"
 		if e.ThinkingLevel != nil {
-			s += " → " + *e.ThinkingLevel
+			s = "→ " + *e.ThinkingLevel
 		}
 	case e.Label != nil:
-		s = "label: " + e.Label.Label
+		s = e.Label.Label
 	case e.Kind == session.KindSessionInfo:
-		s = "title → " + e.Title
+		s = "→ " + e.Title
 	default:
 		s = e.Type
 	}

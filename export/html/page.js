@@ -24,11 +24,15 @@
 
   const D = await load();
   const N = D.nodes;
+  // the tree's links and the labels close the data: they are known only
+  // once the whole session has been read
+  N.forEach((n, i) => { n.p = D.parents[i]; });
+  for (const [i, l] of D.labels) N[i].l = l;
   const byId = new Map();
   const kids = N.map(() => []);
   N.forEach((n, i) => { byId.set(n.id, i); if (n.p >= 0 && n.p !== i) kids[n.p].push(i); });
 
-  let leaf = D.leaf, path = [], onPath = new Set(), shown = [], rendered = 0, filter = 'default', query = [];
+  let leaf = D.leaf, path = [], onPath = new Set(), shown = [], rendered = 0, filter = 'default', query = [], sel = -1, expanded = false;
 
   function pathTo(i) {
     const out = [], seen = new Set();
@@ -53,7 +57,7 @@
   const hl = window.hljs;
   function paint(pre) {
     const code = pre.firstElementChild;
-    if (!code || code.classList.contains('hljs') || !hl.getLanguage(pre.dataset.lang)) return;
+    if (!code || code.tagName !== 'CODE' || code.classList.contains('hljs') || !hl.getLanguage(pre.dataset.lang)) return;
     try {
       // highlight.js escapes the text it returns: only its <span class> tags are markup
       code.innerHTML = hl.highlight(code.textContent, { language: pre.dataset.lang, ignoreIllegals: true }).value;
@@ -64,6 +68,66 @@
     for (const e of es) if (e.isIntersecting) { hlIO.unobserve(e.target); paint(e.target); }
   }, { rootMargin: '300px 0px' });
 
+  // ---- buttons added to each message and code block as it is inserted ----
+  function button(cls, label, title) {
+    const b = document.createElement('button');
+    b.type = 'button'; b.className = cls; b.textContent = label; b.title = title; b.setAttribute('aria-label', title);
+    return b;
+  }
+  function decorate(frag) {
+    for (const a of frag.querySelectorAll('article.msg')) {
+      const mh = a.querySelector('.mh');
+      const l = N[+a.dataset.i] && N[+a.dataset.i].l;
+      if (mh && l) { const tag = document.createElement('span'); tag.className = 'tag'; tag.textContent = l; mh.querySelector('.who').after(tag); }
+      if (mh) mh.append(button('copy msgcopy', 'copy', 'copy this message'), button('link', 'link', 'copy a link to this message on this branch'));
+    }
+    for (const pre of frag.querySelectorAll('pre')) pre.append(button('copy codecopy', 'copy', 'copy this block'));
+    if (expanded) setFolds(frag, true);
+  }
+  // plain is an element's text without the page's own buttons and numbers.
+  function plain(el) {
+    const c = el.cloneNode(true);
+    c.querySelectorAll('button, .ln').forEach((x) => x.remove());
+    return c.textContent;
+  }
+  function copyText(s) {
+    if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(s);
+    const ta = document.createElement('textarea');
+    ta.value = s; ta.setAttribute('readonly', ''); ta.style.position = 'fixed'; ta.style.opacity = '0';
+    document.body.append(ta); ta.select();
+    try { document.execCommand('copy'); } finally { ta.remove(); }
+    return Promise.resolve();
+  }
+  function copied(b, p) {
+    const was = b.textContent;
+    p.then(() => { b.textContent = 'copied'; }, () => { b.textContent = 'copy failed'; })
+      .then(() => setTimeout(() => { b.textContent = was; }, 1200));
+  }
+  // linkTo is the address of entry i on the branch shown now: the hash holds
+  // the leaf too, so the link opens the same branch.
+  function linkTo(i) {
+    let h = '#' + encodeURIComponent(N[i].id);
+    if (leaf >= 0 && leaf !== i) h += '&leaf=' + encodeURIComponent(N[leaf].id);
+    return location.href.split('#')[0] + h;
+  }
+
+  // ---- folds: long output shows a preview; expand/collapse all ----
+  function setClip(c, open) {
+    c.classList.toggle('open', open);
+    const b = c.querySelector(':scope > .unclip');
+    if (!b) return;
+    if (!b.dataset.label) b.dataset.label = b.textContent;
+    b.textContent = open ? 'show less' : b.dataset.label;
+    b.setAttribute('aria-expanded', String(open));
+  }
+  function setFolds(el, open) {
+    el.querySelectorAll('details').forEach((d) => { d.open = open; });
+    el.querySelectorAll('.clip').forEach((c) => setClip(c, open));
+  }
+  function expandAll(open) { expanded = open; setFolds(msgs, open); }
+  $('#expand').addEventListener('click', () => expandAll(true));
+  $('#collapse').addEventListener('click', () => expandAll(false));
+
   // ---- conversation pane: the selected path, inserted in batches ----
   const msgs = $('#msgs'), more = $('#more'), batch = document.createElement('template');
   function renderMore(upto) {
@@ -71,6 +135,7 @@
     let html = '';
     for (; rendered < end; rendered++) html += N[shown[rendered]].h || '';
     batch.innerHTML = html; // inert until appended
+    decorate(batch.content);
     const codes = hlIO ? batch.content.querySelectorAll('pre[data-lang]') : [];
     msgs.append(batch.content);
     for (const c of codes) hlIO.observe(c);
@@ -81,26 +146,43 @@
   }
   const io = new IntersectionObserver((es) => { if (es.some((e) => e.isIntersecting) && rendered < shown.length) renderMore(); });
 
+  msgs.addEventListener('click', (ev) => {
+    const b = ev.target.closest('button');
+    if (!b) return;
+    if (b.classList.contains('unclip')) { const c = b.parentElement; setClip(c, !c.classList.contains('open')); return; }
+    if (b.classList.contains('codecopy')) { copied(b, copyText(plain(b.parentElement))); return; }
+    const a = b.closest('article.msg');
+    if (!a) return;
+    if (b.classList.contains('msgcopy')) copied(b, copyText(plain(a.querySelector('.mb'))));
+    else if (b.classList.contains('link')) copied(b, copyText(linkTo(+a.dataset.i)));
+  });
+
+  // articleOf is the article shown for entry i: its own, or (a label, a
+  // result shown inside its call) its nearest shown ancestor's.
+  function posOf(i) {
+    const p = pathTo(i);
+    for (let k = p.length - 1; k >= 0; k--) { const pos = shown.indexOf(p[k]); if (pos >= 0) return pos; }
+    return -1;
+  }
+  function flash(el) { el.classList.add('flash'); setTimeout(() => el.classList.remove('flash'), 1500); }
+
   function show(newLeaf, target) {
     leaf = newLeaf; path = pathTo(leaf); onPath = new Set(path);
     shown = path.filter((i) => N[i].v);
     msgs.textContent = ''; rendered = 0;
-    let pos = -1;
-    if (target !== undefined) {
-      // a hidden target (a label, a result shown inside its call) scrolls to its nearest shown ancestor
-      const p = pathTo(target);
-      for (let k = p.length - 1; k >= 0 && pos < 0; k--) pos = shown.indexOf(p[k]);
-    }
+    const pos = target === undefined ? -1 : posOf(target);
     renderMore(pos);
+    if (target !== undefined) sel = target;
     drawTree();
     if (pos >= 0) {
       const el = msgs.children[pos];
-      if (el) { el.scrollIntoView({ block: 'start' }); el.classList.add('flash'); setTimeout(() => el.classList.remove('flash'), 1500); }
+      if (el) { el.scrollIntoView({ block: 'start' }); flash(el); }
     } else {
       window.scrollTo(0, 0);
     }
+    return pos;
   }
-  function select(i) { show(onPath.has(i) ? leaf : newestLeaf(i), i); }
+  function select(i) { return show(onPath.has(i) ? leaf : newestLeaf(i), i); }
 
   // ---- sidebar: every branch as a tree, filtered and searched ----
   const tpl = document.createElement('template');
@@ -112,8 +194,18 @@
     }
     return texts[i];
   }
+  const SETTINGS = { model_change: 1, thinking_level_change: 1 };
+  const LABELS = {
+    user: 'user', assistant: 'assistant', 'assistant-tools': 'assistant', tool: 'result', bash: 'shell', python: 'python',
+    custom: 'note', compaction: 'compaction', branch_summary: 'branch summary', model_change: 'model',
+    thinking_level_change: 'thinking', session_info: 'title', label: 'label', custom_message: 'note',
+    subagent: 'sub-agent', subagent_end: 'sub-agent done', system: 'system',
+  };
+  const human = (r) => LABELS[r] || r.replace(/_/g, ' ');
+  const settingsBox = $('#settings');
   function keep(i) {
     const n = N[i];
+    if (SETTINGS[n.r] && !settingsBox.checked) return false;
     switch (filter) {
       case 'all': break;
       case 'user': if (n.r !== 'user') return false; break;
@@ -124,7 +216,8 @@
     if (query.length) { const t = text(i); return query.every((q) => t.includes(q)); }
     return true;
   }
-  const tree = $('#tree'), hits = $('#hits');
+  const tree = $('#tree'), hits = $('#hits'), side = $('#side');
+  let order = [], cur = -1; // search hits in tree order, and the one shown
   function drawTree() {
     const inc = N.map((_, i) => keep(i));
     // each kept node hangs under its nearest kept ancestor
@@ -137,17 +230,18 @@
     });
     const first = (a) => a.slice().sort((x, y) => (onPath.has(y) ? 1 : 0) - (onPath.has(x) ? 1 : 0) || x - y);
     const frag = document.createDocumentFragment();
-    let count = 0;
+    order = [];
     const st = first(roots).reverse().map((i, k, a) => ({ i, prefix: '', conn: a.length > 1 ? (k === 0 ? '└─ ' : '├─ ') : '' }));
     while (st.length) {
       const { i, prefix, conn } = st.pop();
-      count++;
+      order.push(i);
       const n = N[i], row = document.createElement('div');
-      row.className = 'row r-' + n.r.replace(/[^a-z-]/g, '') + (onPath.has(i) ? ' act' : '') + (i === leaf ? ' leaf' : '');
+      row.className = 'row r-' + n.r.replace(/[^a-z-]/g, '') + (onPath.has(i) ? ' act' : '') + (i === leaf ? ' leaf' : '') + (i === sel ? ' sel' : '');
       row.dataset.i = i;
       row.setAttribute('role', 'treeitem');
+      row.title = n.t;
       const g = document.createElement('span'); g.className = 'g'; g.textContent = prefix + conn;
-      const r = document.createElement('span'); r.className = 'rl'; r.textContent = n.r.replace('assistant-tools', 'assistant');
+      const r = document.createElement('span'); r.className = 'rl'; r.textContent = human(n.r);
       row.append(g, r, ' ' + n.t);
       if (n.l) { const l = document.createElement('span'); l.className = 'tag'; l.textContent = n.l; row.append(' ', l); }
       frag.append(row);
@@ -157,44 +251,195 @@
     }
     tree.textContent = '';
     tree.append(frag);
-    hits.textContent = query.length ? count + ' match' + (count === 1 ? '' : 'es') : '';
+    if (cur >= order.length) cur = -1;
+    count();
+    reveal(tree.querySelector('.row.sel') || tree.querySelector('.row.leaf'));
   }
+  // reveal scrolls the sidebar, not the page, so that row is in view.
+  function reveal(row) {
+    if (!row) return;
+    const r = row.getBoundingClientRect(), b = side.getBoundingClientRect();
+    if (r.top < b.top + 60 || r.bottom > b.bottom) side.scrollTop += r.top - b.top - side.clientHeight / 3;
+  }
+  function count() {
+    if (!query.length) { hits.textContent = ''; return; }
+    const n = order.length;
+    hits.textContent = n === 0 ? 'no match' : cur >= 0 ? (cur + 1) + ' of ' + n : n + ' match' + (n === 1 ? '' : 'es');
+  }
+  function closeSide() { root.classList.remove('side-open'); $('#menu').setAttribute('aria-expanded', 'false'); }
   tree.addEventListener('click', (ev) => {
     const row = ev.target.closest('.row');
-    if (row) { const i = +row.dataset.i; setHash(i); select(i); }
+    if (!row) return;
+    const i = +row.dataset.i;
+    const k = order.indexOf(i);
+    if (query.length && k >= 0) { step(k); return; }
+    setHash(i); select(i); closeSide();
   });
+
+  // ---- search: step through the hits, highlighted in their message ----
+  function unmark() {
+    for (const m of msgs.querySelectorAll('mark.hit')) m.replaceWith(...m.childNodes);
+    msgs.normalize();
+  }
+  // mark wraps each occurrence of the query's words in el; a hit inside a
+  // fold opens it.
+  function mark(el) {
+    const words = query.slice().sort((a, b) => b.length - a.length).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    if (!words.length) return null;
+    const re = new RegExp(words.join('|'), 'gi');
+    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT, {
+      acceptNode: (t) => (t.parentElement.closest('button') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+    });
+    const nodes = [];
+    for (let t = walk.nextNode(); t; t = walk.nextNode()) nodes.push(t);
+    let firstMark = null;
+    for (const t of nodes) {
+      const s = t.nodeValue; re.lastIndex = 0;
+      let m, last = 0; const frag = document.createDocumentFragment();
+      while ((m = re.exec(s))) {
+        if (m[0] === '') { re.lastIndex++; continue; }
+        frag.append(s.slice(last, m.index));
+        const mk = document.createElement('mark'); mk.className = 'hit'; mk.textContent = m[0];
+        frag.append(mk); last = m.index + m[0].length;
+        if (!firstMark) firstMark = mk;
+      }
+      if (last === 0) continue;
+      frag.append(s.slice(last));
+      t.replaceWith(frag);
+    }
+    if (firstMark) {
+      for (let p = firstMark.parentElement; p && p !== el; p = p.parentElement) {
+        if (p.tagName === 'DETAILS') p.open = true;
+        if (p.classList.contains('clip')) setClip(p, true);
+      }
+    }
+    return firstMark;
+  }
+  function step(k) {
+    if (!order.length) return;
+    cur = ((k % order.length) + order.length) % order.length;
+    const i = order[cur];
+    setHash(i);
+    unmark();
+    const pos = select(i);
+    const el = pos >= 0 ? msgs.children[pos] : null;
+    const m = el && mark(el);
+    if (m) { m.classList.add('cur'); m.scrollIntoView({ block: 'center' }); }
+    count();
+  }
+  const q = $('#q');
   let timer;
-  $('#q').addEventListener('input', (ev) => {
+  q.addEventListener('input', () => {
     clearTimeout(timer);
-    timer = setTimeout(() => { query = ev.target.value.toLowerCase().split(/\s+/).filter(Boolean); drawTree(); }, 150);
+    timer = setTimeout(() => { query = q.value.toLowerCase().split(/\s+/).filter(Boolean); cur = -1; unmark(); drawTree(); }, 150);
   });
+  function flushQuery() {
+    if (timer) { clearTimeout(timer); timer = 0; const nq = q.value.toLowerCase().split(/\s+/).filter(Boolean); if (nq.join(' ') !== query.join(' ')) { query = nq; cur = -1; drawTree(); } }
+  }
+  q.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Enter') { ev.preventDefault(); flushQuery(); step(cur + (ev.shiftKey ? -1 : 1)); }
+    if (ev.key === 'Escape') q.blur();
+  });
+  $('#next').addEventListener('click', () => { flushQuery(); step(cur + 1); });
+  $('#prev').addEventListener('click', () => { flushQuery(); step(cur < 0 ? -1 : cur - 1); });
   $('#filters').addEventListener('click', (ev) => {
     const b = ev.target.closest('button');
     if (!b) return;
     filter = b.dataset.f;
     document.querySelectorAll('#filters button').forEach((x) => x.classList.toggle('on', x === b));
     root.classList.toggle('notools', filter === 'notools');
-    drawTree();
+    cur = -1; drawTree();
+  });
+  settingsBox.addEventListener('change', () => { cur = -1; drawTree(); });
+
+  // ---- chart: a click on a turn opens its message ----
+  const chartEl = $('#chart');
+  if (chartEl) chartEl.addEventListener('click', (ev) => {
+    const r = ev.target.closest('rect[data-e]');
+    if (!r) return;
+    const i = +r.dataset.e;
+    if (i >= 0 && i < N.length) { setHash(i); select(i); }
   });
 
-  // ---- deep links: #<entry id> ----
+  // ---- deep links: #<entry id>, with &leaf=<id> for the branch ----
   let own = false;
   function setHash(i) {
     own = true;
-    try { history.replaceState(null, '', '#' + encodeURIComponent(N[i].id)); } catch (e) { /* file:// may refuse */ }
+    try { history.replaceState(null, '', '#' + linkTo(i).split('#')[1]); } catch (e) { /* file:// may refuse */ }
     own = false;
   }
   function fromHash() {
-    const id = decodeURIComponent(location.hash.slice(1));
-    const i = byId.get(id);
-    if (i !== undefined) { select(i); return true; }
-    return false;
+    const [a, b] = location.hash.slice(1).split('&leaf=');
+    let i, l;
+    try { i = byId.get(decodeURIComponent(a)); l = b === undefined ? undefined : byId.get(decodeURIComponent(b)); } catch (e) { return false; }
+    if (i === undefined) return false;
+    if (l !== undefined && pathTo(l).includes(i)) show(l, i);
+    else select(i);
+    return true;
   }
   window.addEventListener('hashchange', () => { if (!own) fromHash(); });
   window.addEventListener('beforeprint', () => {
     renderMore(shown.length - 1);
-    document.querySelectorAll('details').forEach((d) => { d.open = true; });
+    setFolds(msgs, true);
     if (hl) msgs.querySelectorAll('pre[data-lang]').forEach(paint);
+  });
+
+  // ---- narrow screens: the tree is an overlay; the facts fold away ----
+  $('#menu').addEventListener('click', () => {
+    const open = root.classList.toggle('side-open');
+    $('#menu').setAttribute('aria-expanded', String(open));
+    if (open) reveal(tree.querySelector('.row.sel') || tree.querySelector('.row.leaf'));
+  });
+  $('#facts').addEventListener('click', () => {
+    const open = root.classList.toggle('facts-open');
+    $('#facts').setAttribute('aria-expanded', String(open));
+  });
+  const helpbox = $('#helpbox');
+  function help(open) { helpbox.hidden = !open; $('#help').setAttribute('aria-expanded', String(open)); }
+  $('#help').addEventListener('click', () => help(helpbox.hidden));
+
+  // ---- keys (listed in the page's help) ----
+  // current is the position of the first message whose top is in view.
+  function current() {
+    const a = msgs.children;
+    let lo = 0, hi = a.length - 1, best = a.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (a[mid].getBoundingClientRect().bottom > 12) { best = mid; hi = mid - 1; } else lo = mid + 1;
+    }
+    return best;
+  }
+  function move(d) {
+    let k = current();
+    const a = msgs.children;
+    if (k < 0) return;
+    if (d > 0 && a[k].getBoundingClientRect().top > 12) d = 0; // the message below the top is the next one
+    k += d;
+    if (k >= a.length && rendered < shown.length) renderMore();
+    k = Math.max(0, Math.min(k, a.length - 1));
+    a[k].scrollIntoView({ block: 'start' });
+    sel = shown[k]; tree.querySelectorAll('.row.sel').forEach((r) => r.classList.remove('sel'));
+    const row = tree.querySelector('.row[data-i="' + sel + '"]');
+    if (row) { row.classList.add('sel'); reveal(row); }
+  }
+  document.addEventListener('keydown', (ev) => {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const t = ev.target;
+    if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA')) return;
+    switch (ev.key) {
+      case 'j': move(1); break;
+      case 'k': move(-1); break;
+      case 'n': step(cur + 1); break;
+      case 'N': step(cur - 1); break;
+      case '/': ev.preventDefault(); if (matchMedia('(max-width: 800px)').matches) root.classList.add('side-open'); q.focus(); break;
+      case 'e': expandAll(true); break;
+      case 'c': expandAll(false); break;
+      case 't': $('#menu').click(); break;
+      case '?': help(helpbox.hidden); break;
+      case 'Escape': help(false); closeSide(); break;
+      default: return;
+    }
+    ev.preventDefault();
   });
 
   if (!location.hash || !fromHash()) show(leaf);

@@ -7,14 +7,16 @@ import (
 	"hash/crc32"
 	"io"
 	"runtime"
-	"strconv"
-	"sync"
+
+	"github.com/sesstool/sesstool/session"
 
 	"github.com/sesstool/sesstool/export/transcript"
 	"github.com/sesstool/sesstool/jsonx"
 )
 
-// node is one entry in the embedded data.
+// node is one entry in the embedded data. Parent and Label are not in an
+// entry's JSON: they are known only once every entry is read, and close the
+// data (stream.go); the page's script puts them back on each node.
 type node struct {
 	ID      string `json:"id"`
 	Parent  int    `json:"p"`           // index of the parent, -1 for a root
@@ -26,14 +28,12 @@ type node struct {
 }
 
 // appendNode appends n, with html as its HTML, as encoding/json would
-// marshal it (same members, same order, same omissions) without its
-// reflection: the payload is over a hundred megabytes of escaped HTML for a
-// large session.
+// marshal it without Parent and Label (same members, same order, same
+// omissions) and without its reflection: the payload is over a hundred
+// megabytes of escaped HTML for a large session.
 func appendNode(dst []byte, n *node, html []byte) []byte {
 	dst = append(dst, `{"id":`...)
 	dst = jsonx.AppendString(dst, n.ID)
-	dst = append(dst, `,"p":`...)
-	dst = strconv.AppendInt(dst, int64(n.Parent), 10)
 	if n.Visible {
 		dst = append(dst, `,"v":true`...)
 	}
@@ -41,10 +41,6 @@ func appendNode(dst []byte, n *node, html []byte) []byte {
 	dst = jsonx.AppendString(dst, n.Role)
 	dst = append(dst, `,"t":`...)
 	dst = jsonx.AppendString(dst, n.Snippet)
-	if n.Label != "" {
-		dst = append(dst, `,"l":`...)
-		dst = jsonx.AppendString(dst, n.Label)
-	}
 	if len(html) > 0 {
 		dst = append(dst, `,"h":`...)
 		dst = jsonx.AppendString(dst, html)
@@ -52,148 +48,134 @@ func appendNode(dst []byte, n *node, html []byte) []byte {
 	return append(dst, '}', '\n')
 }
 
-// The payload is one gzip stream of the JSON {"leaf":N,"nodes":[...]},
-// base64-encoded. It is made in chunks of chunkEntries consecutive entries,
-// rendered and deflated on every core: each chunk is deflated on its own
-// and ends with a sync flush (an empty stored block, which leaves the
-// stream byte-aligned), the last one with the final block, so the chunks
-// joined in order are one valid deflate stream (as pigz makes them). A chunk
-// does not see its predecessor's last 32 KiB, which costs a little size at
-// each boundary. Chunk boundaries depend only on entry counts, so the output
-// is deterministic; a session of one chunk gives what a plain gzip writer
-// would.
+func appendJSONString(dst []byte, s string) []byte { return jsonx.AppendString(dst, s) }
+
+// The payload is one gzip stream of the JSON, base64-encoded. It is made in
+// pieces: the opening, chunks of chunkEntries consecutive entries rendered
+// and deflated on every core, and the closing. Each piece is deflated on
+// its own and ends with a sync flush (an empty stored block, which leaves
+// the stream byte-aligned), the last one with the final block, so the
+// pieces joined in order are one valid deflate stream (as pigz makes
+// them). A chunk does not see its predecessor's last 32 KiB, which costs a
+// little size at each boundary. Chunk boundaries depend only on entry
+// counts, so the output is deterministic.
 const chunkEntries = 64
 
 // compression is the deflate level. BestSpeed's single-pass matcher
 // deflates 176 MB of page data (a 100 MB session) in 1.3 CPU seconds to 19%
 // of its size; level 2 takes 1.6 s for 17%, the default level 3.8 s for 14%.
-// A session that is one chunk of under smallSession bytes gets the default
-// level: there the time is nothing and the size is what is seen.
-const (
-	compression      = flate.BestSpeed
-	smallCompression = flate.DefaultCompression
-	smallSession     = 64 << 10
-)
+const compression = flate.BestSpeed
 
 // gzipHeader has no name, no time and "unknown" OS, so equal input gives
 // equal bytes.
 var gzipHeader = []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255}
 
-func payload(w io.Writer, t *transcript.Transcript) error {
+// payload writes the spilled pieces as the base64 of one gzip stream.
+func payload(w io.Writer, sp *spill) error {
 	b64 := base64.NewEncoder(base64.StdEncoding, w)
 	if _, err := b64.Write(gzipHeader); err != nil {
 		return err
 	}
-	// the page walks parents up from the leaf: the conversation tree's
-	// parents, so it shows the active path info counts and convert keeps
-	head := `{"leaf":` + strconv.Itoa(t.LeafAt) + `,"nodes":[` + "\n"
-	crc, size := uint32(0), uint32(0)
-	stop := make(chan struct{})
-	defer close(stop) // after an error, no more chunks are started
-	for ch := range renderChunks(t, head, stop) {
-		c := <-ch
-		crc = crc32.Update(crc, crc32.IEEETable, c.raw)
-		size += uint32(len(c.raw)) // gzip keeps the size modulo 2^32
-		_, err := b64.Write(c.z)
-		chunks.Put(c)
-		if err != nil {
-			return err
-		}
+	if err := sp.copyTo(b64); err != nil {
+		return err
 	}
-	trailer := binary.LittleEndian.AppendUint32(nil, crc)
-	trailer = binary.LittleEndian.AppendUint32(trailer, size)
+	trailer := binary.LittleEndian.AppendUint32(nil, sp.crc)
+	trailer = binary.LittleEndian.AppendUint32(trailer, sp.size)
 	if _, err := b64.Write(trailer); err != nil {
 		return err
 	}
 	return b64.Close()
 }
 
-// chunk is one rendered and deflated run of entries.
+// chunk is one deflated piece of the data: only the compressed bytes are
+// kept, with the CRC and length of the JSON they hold.
 type chunk struct {
-	raw []byte // the JSON text, for the gzip CRC
-	z   []byte // raw deflate, ending in a sync flush
+	z   []byte // raw deflate, ending in a sync flush (the last piece: the final block)
+	crc uint32
+	n   int
 }
 
-// chunks are reused once written: they are most of what an export allocates.
-var chunks = sync.Pool{New: func() any { return new(chunk) }}
-
-// worker renders and deflates chunks with its own reusable buffers.
-type worker struct {
-	fw *flate.Writer
-	z  buf // the chunk's deflated bytes
-	h  buf // one entry's HTML
-}
-
-// render renders and deflates entries [start, end); the first chunk starts
-// with head, the last ends the JSON and the deflate stream.
-func (w *worker) render(t *transcript.Transcript, head string, start, end int) *chunk {
-	c := chunks.Get().(*chunk)
-	raw := c.raw[:0]
-	if start == 0 {
-		raw = append(raw, head...)
-	}
-	last := end == len(t.S.Entries)
-	for i := start; i < end; i++ {
-		w.h.b = w.h.b[:0]
-		n := buildNode(t, t.S.Entries[i], i, &w.h)
-		if i > 0 {
-			raw = append(raw, ',')
-		}
-		raw = appendNode(raw, &n, w.h.b)
-	}
-	if last {
-		raw = append(raw, "]}"...)
-	}
-	fw := w.fw
-	if start == 0 && last && len(raw) < smallSession {
-		fw, _ = flate.NewWriter(nil, smallCompression) // a valid level cannot fail
-	}
-	w.z.b = c.z[:0]
-	fw.Reset(&w.z)
-	fw.Write(raw) // writes to a buf cannot fail
+// deflatePiece deflates raw on its own.
+func deflatePiece(raw []byte, last bool) *chunk {
+	var z buf
+	fw, _ := flate.NewWriter(&z, compression) // a valid level cannot fail
+	fw.Write(raw)                             // writes to a buf cannot fail
 	if last {
 		fw.Close()
 	} else {
 		fw.Flush()
 	}
-	c.raw, c.z = raw, w.z.b
-	w.z.b = nil // the chunk owns it now
+	return &chunk{z: z.b, crc: crc32.ChecksumIEEE(raw), n: len(raw)}
+}
+
+// job is a run of consecutive entries to render, from index start, with
+// the results of their calls.
+type job struct {
+	start   int
+	entries []*session.Entry
+	t       *transcript.Transcript // Results and Paired for these entries
+	out     chan *chunk
+}
+
+// worker renders and deflates chunks with its own reusable buffers.
+type worker struct {
+	fw  *flate.Writer
+	raw []byte
+	h   buf // one entry's HTML
+}
+
+// render renders and deflates one job.
+func (w *worker) render(j job) *chunk {
+	raw := w.raw[:0]
+	for k, e := range j.entries {
+		i := j.start + k
+		w.h.b = w.h.b[:0]
+		n := buildNode(j.t, e, i, &w.h)
+		if i > 0 {
+			raw = append(raw, ',')
+		}
+		raw = appendNode(raw, &n, w.h.b)
+	}
+	var z buf
+	z.b = make([]byte, 0, len(raw)/4)
+	w.fw.Reset(&z)
+	w.fw.Write(raw) // writes to a buf cannot fail
+	w.fw.Flush()
+	c := &chunk{z: z.b, crc: crc32.ChecksumIEEE(raw), n: len(raw)}
+	if cap(raw) > 8<<20 {
+		raw = nil // do not keep a buffer a huge entry grew
+	}
+	w.raw = raw
 	return c
 }
 
-// renderChunks renders and deflates the entries in chunks on every core and
-// hands the results out in entry order: one channel per chunk, queued in
-// order, at most a few chunks per core ahead of the writer.
-func renderChunks(t *transcript.Transcript, head string, stop <-chan struct{}) <-chan chan *chunk {
+// workers render jobs on every core; each job's chunk comes back on its
+// own channel, so the caller keeps them in order. At most a few jobs per
+// core wait, so reading does not run far ahead of rendering.
+type workers struct {
+	jobs chan job
+	done chan struct{}
+}
+
+func startWorkers() *workers {
 	n := runtime.GOMAXPROCS(0)
-	type job struct {
-		start, end int
-		out        chan *chunk
-	}
-	jobs := make(chan job)
+	p := &workers{jobs: make(chan job, n), done: make(chan struct{})}
 	for range n {
 		go func() {
 			fw, _ := flate.NewWriter(nil, compression) // a valid level cannot fail
 			w := &worker{fw: fw}
-			for j := range jobs {
-				j.out <- w.render(t, head, j.start, j.end)
+			for j := range p.jobs {
+				j.out <- w.render(j)
 			}
 		}()
 	}
-	queue := make(chan chan *chunk, n*2)
-	go func() {
-		defer close(queue)
-		defer close(jobs)
-		// an empty session is one empty chunk: the JSON and the stream still end
-		for start := 0; start == 0 || start < len(t.S.Entries); start += chunkEntries {
-			ch := make(chan *chunk, 1) // never blocks a worker
-			select {
-			case queue <- ch:
-			case <-stop:
-				return
-			}
-			jobs <- job{start, min(start+chunkEntries, len(t.S.Entries)), ch}
-		}
-	}()
-	return queue
+	return p
 }
+
+func (p *workers) submit(j job) chan *chunk {
+	j.out = make(chan *chunk, 1) // never blocks a worker
+	p.jobs <- j
+	return j.out
+}
+
+func (p *workers) stop() { close(p.jobs) }

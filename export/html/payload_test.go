@@ -73,17 +73,25 @@ func checkOneLine(t *testing.T, s string) {
 }
 
 func TestAppendNode(t *testing.T) {
+	// an entry's JSON has no parent and no label: they close the data
+	type entryJSON struct {
+		ID      string `json:"id"`
+		Visible bool   `json:"v,omitempty"`
+		Role    string `json:"r"`
+		Snippet string `json:"t"`
+		HTML    string `json:"h,omitempty"`
+	}
 	nodes := []node{
-		{ID: "a", Parent: -1, Role: "user", Snippet: "hi"},
-		{ID: "b\"<", Parent: 0, Visible: true, Role: "assistant", Snippet: texts[5], Label: "lbl", HTML: "<p>x</p>\n\"q\""},
-		{ID: "", Parent: 12345, Role: "", Snippet: "", Label: "", HTML: ""},
+		{ID: "a", Role: "user", Snippet: "hi"},
+		{ID: "b\"<", Visible: true, Role: "assistant", Snippet: texts[5], HTML: "<p>x</p>\n\"q\""},
+		{ID: "", Role: "", Snippet: "", HTML: ""},
 	}
 	for _, n := range nodes {
 		got := appendNode(nil, &n, []byte(n.HTML))
 		var enc bytes.Buffer
 		e := json.NewEncoder(&enc)
 		e.SetEscapeHTML(false) // as the payload always was
-		if err := e.Encode(n); err != nil {
+		if err := e.Encode(entryJSON{n.ID, n.Visible, n.Role, n.Snippet, n.HTML}); err != nil {
 			t.Fatal(err)
 		}
 		want := bytes.TrimSpace(enc.Bytes())
@@ -162,6 +170,7 @@ func TestPayloadChunks(t *testing.T) {
 			var h buf
 			want := buildNode(tr, e, i, &h)
 			want.HTML = h.String()
+			want.Parent, want.Label = tr.Conv.Parent(i), tr.Labels[e.ID]
 			if d := cmp.Diff(want, nodes[i]); d != "" {
 				t.Fatalf("%d entries: node %d differs (-rendered alone +decoded):\n%s", n, i, d)
 			}

@@ -172,17 +172,41 @@ func message(b *buf, t *transcript.Transcript, m *session.Message) {
 	if m.Error != "" {
 		b.WriteString(`<div class="error">` + esc(m.Error) + `</div>`)
 	}
-	if m.StopReason != "" && m.StopReason != "stop" && m.StopReason != "toolUse" {
+	if m.StopReason != "" && !ordinaryStop[m.StopReason] {
 		b.WriteString(`<p class="dim">stop: ` + esc(m.StopReason) + `</p>`)
 	}
-	if u := m.Usage; u != nil {
-		fmt.Fprintf(b, `<p class="usage">↑%d ↓%d R%d W%d`, u.Input, u.Output, u.CacheRead, u.CacheWrite)
-		if u.Cost != nil && u.Cost.Total > 0 {
-			fmt.Fprintf(b, ` $%.4f`, u.Cost.Total)
-		}
-		b.WriteString(`</p>`)
-	}
+	usageLine(b, m.Usage)
 	rawJSON(b, "details", m.Details)
+}
+
+// ordinaryStop are the stop reasons of a turn that ended as turns do, in
+// each layout's spelling: saying so under every message is noise.
+var ordinaryStop = map[string]bool{"stop": true, "toolUse": true, "tool_use": true, "tool-calls": true, "tool_calls": true,
+	"end_turn": true, "endTurn": true, "end": true, "STOP": true}
+
+// usageLine is a message's token use and cost, each part only when the
+// layout recorded it (a layout without cache counts gets no R0 W0); the
+// header's legend explains the marks.
+func usageLine(b *buf, u *session.Usage) {
+	if u == nil {
+		return
+	}
+	var parts []string
+	part := func(n int64, mark, what string) {
+		if n != 0 {
+			parts = append(parts, `<span title="`+what+`">`+mark+Thousands(n)+`</span>`)
+		}
+	}
+	part(u.Input, "↑", "input tokens")
+	part(u.Output, "↓", "output tokens")
+	part(u.CacheRead, "R", "cache read tokens")
+	part(u.CacheWrite, "W", "cache write tokens")
+	if u.Cost != nil && u.Cost.Total > 0 {
+		parts = append(parts, `<span title="cost">`+Money(u.Cost.Total)+`</span>`)
+	}
+	if len(parts) > 0 {
+		b.WriteString(`<p class="usage">` + strings.Join(parts, " ") + `</p>`)
+	}
 }
 
 func block(b *buf, t *transcript.Transcript, bl session.Block) {
@@ -245,11 +269,7 @@ func execBlock(b *buf, m *session.Message) {
 	if m.Role == session.RolePython {
 		prompt = ">>> "
 	}
-	b.WriteString(`<pre class="term"><span class="prompt">` + prompt + `</span>`)
-	b.text(x.Command)
-	b.WriteByte('\n')
-	b.text(x.Output)
-	b.WriteString(`</pre>`)
+	terminal(b, prompt, x.Command, x.Output)
 	var notes []string
 	if x.ExitCode != nil {
 		notes = append(notes, fmt.Sprintf("exit %d", *x.ExitCode))
@@ -349,22 +369,58 @@ func indentJSON(dst, v []byte) []byte {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-// longText shows text in a <pre>, collapsed behind a summary when long;
-// the text of a file is coloured as its extension says.
+// longText shows text in a <pre>, folded to a preview when long; the text
+// of a file is coloured as its extension says.
 func longText(b *buf, s, file string) {
-	long := false
-	if n := strings.Count(s, "\n"); n > 20 || len(s) > 2000 {
-		long = true
-		b.WriteString(`<details class="long"><summary>` + strconv.Itoa(n+1) + ` lines</summary>`)
-	}
 	if file != "" {
-		codeBlock(b, s, langFor(file))
-	} else {
+		clipped(b, s, func() { codeBlock(b, s, langFor(file)) })
+		return
+	}
+	clipped(b, s, func() {
 		b.WriteString(`<pre class="out">`)
 		b.text(s)
 		b.WriteString(`</pre>`)
+	})
+}
+
+// terminal shows a command and its output as a terminal, folded when long.
+func terminal(b *buf, prompt, cmd, out string) {
+	clipped(b, out, func() {
+		b.WriteString(`<pre class="term"><span class="prompt">` + prompt + `</span>`)
+		b.text(cmd)
+		b.WriteByte('\n')
+		b.text(out)
+		b.WriteString(`</pre>`)
+	})
+}
+
+// previewLines is how many lines a folded block shows.
+const previewLines = 10
+
+// clipped wraps what draw writes in a fold when text is long: the block is
+// cut to its first previewLines lines (by the style sheet, so the text is
+// in the page once and search, copy and print see all of it) with a
+// "show all N lines" button, as pi's exporter does.
+func clipped(b *buf, text string, draw func()) {
+	n := lineCount(text)
+	if n <= previewLines+2 && len(text) <= 2000 {
+		draw()
+		return
 	}
-	if long {
-		b.WriteString(`</details>`)
+	b.WriteString(`<div class="clip">`)
+	draw()
+	b.WriteString(`<button type="button" class="unclip" aria-expanded="false">show all ` + Thousands(int64(n)) + ` lines</button></div>`)
+}
+
+// lineCount counts lines as an editor does: a final newline ends the last
+// line rather than starting another.
+func lineCount(s string) int {
+	if s == "" {
+		return 0
 	}
+	n := strings.Count(s, "\n")
+	if !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
 }

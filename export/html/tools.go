@@ -30,15 +30,14 @@ func toolCall(b *buf, t *transcript.Transcript, bl session.Block) {
 	}
 	b.WriteString(`<span class="targ">` + esc(argSummary(name, args)) + `</span></div>`)
 	path := str(args, "path", "file_path", "filePath")
+	failed := rm != nil && rm.IsError
 	switch {
 	case name == "bash" || name == "shell" || name == "exec" || name == "run_command":
-		b.WriteString(`<pre class="term"><span class="prompt">$ </span>`)
-		b.text(str(args, "command", "cmd"))
-		b.WriteByte('\n')
+		out := ""
 		if rm != nil {
-			b.text(resultText(rm))
+			out = resultText(rm)
 		}
-		b.WriteString(`</pre>`)
+		terminal(b, "$ ", str(args, "command", "cmd"), out)
 		if rm != nil {
 			images(b, rm)
 			rawJSON(b, "details", rm.Details)
@@ -49,25 +48,35 @@ func toolCall(b *buf, t *transcript.Transcript, bl session.Block) {
 		old := str(args, "oldText", "old_string", "oldString", "old_str")
 		neu := str(args, "newText", "new_string", "newString", "new_str")
 		if old != "" || neu != "" {
-			diffHTML(b, old, neu)
+			clipped(b, old+"\n"+neu, func() { diffHTML(b, old, neu) })
 		} else {
 			codeBlock(b, prettyJSON(bl.Arguments), "json")
 		}
 	case name == "write" || name == "create":
-		codeBlock(b, str(args, "content", "contents"), langFor(path))
+		content := str(args, "content", "contents")
+		clipped(b, content, func() { codeBlock(b, content, langFor(path)) })
 	case name == "read" || name == "view":
-		// the path is in the summary line; the content is the result
+		// the path is in the summary line, the range read under it; the
+		// content is the result
+		if rm != nil && !failed {
+			if r := readRange(bl.Arguments, resultText(rm)); r != "" {
+				b.WriteString(`<p class="dim range">` + esc(r) + `</p>`)
+			}
+		}
 	default:
 		if len(bl.Arguments) > 0 && string(bl.Arguments) != "{}" {
 			codeBlock(b, prettyJSON(bl.Arguments), "json")
 		}
 	}
 	if rm != nil {
-		b.WriteString(`<div class="result">`)
+		cls := "result"
 		file := ""
-		if name == "read" || name == "view" {
+		if failed {
+			cls += " err" // a failed read holds a message, not the file
+		} else if name == "read" || name == "view" {
 			file = path
 		}
+		b.WriteString(`<div class="` + cls + `">`)
 		longText(b, resultText(rm), file)
 		images(b, rm)
 		rawJSON(b, "details", rm.Details)
@@ -76,6 +85,41 @@ func toolCall(b *buf, t *transcript.Transcript, bl session.Block) {
 		b.WriteString(`<p class="dim">no result</p>`)
 	}
 	b.WriteString(`</div>`)
+}
+
+// readRange says which lines a read covered: its offset and limit
+// arguments (pi, OpenCode and Claude Code count lines from 1), else as
+// many lines as the result holds.
+func readRange(raw json.RawMessage, result string) string {
+	off, hasOff := intArg(raw, "offset")
+	lim, hasLim := intArg(raw, "limit")
+	n := int64(lineCount(result))
+	switch {
+	case hasOff && hasLim:
+		return "lines " + Thousands(max(off, 1)) + "–" + Thousands(max(off, 1)+lim-1)
+	case hasOff:
+		return "from line " + Thousands(max(off, 1))
+	case hasLim:
+		return "lines 1–" + Thousands(lim)
+	case n > 0:
+		return "lines 1–" + Thousands(n)
+	}
+	return ""
+}
+
+// intArg is a call's whole-number argument.
+func intArg(raw json.RawMessage, key string) (int64, bool) {
+	v, ok := jsonx.Decode(raw)
+	if !ok {
+		return 0, false
+	}
+	m, _ := v.(map[string]any)
+	num, ok := m[key].(json.Number)
+	if !ok {
+		return 0, false
+	}
+	i, err := num.Int64()
+	return i, err == nil
 }
 
 // result renders a tool result that has no call to sit next to.

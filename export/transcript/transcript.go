@@ -122,8 +122,13 @@ type Stats struct {
 
 // Turn is one point of the header chart.
 type Turn struct {
+	ID      string  // the assistant message's entry id
+	Index   int     // its index in S.Entries
 	Context int64   // tokens the model saw: input + cache read + cache write
 	Cost    float64 // cumulative cost up to this turn
+	// NoUsage marks a turn that recorded no token use (an aborted one): a
+	// gap in the chart, not a fall to zero that would look like a compaction.
+	NoUsage bool
 }
 
 // Stats counts the whole session (every branch) and charts the active path.
@@ -166,13 +171,30 @@ func (t *Transcript) Stats() Stats {
 		}
 	}
 	var cum float64
+	at := map[*session.Entry]int{}
 	for _, e := range t.Path {
-		if m := e.Message; m != nil && m.Role == session.RoleAssistant && m.Usage != nil {
-			if m.Usage.Cost != nil {
-				cum += m.Usage.Cost.Total
-			}
-			st.Turns = append(st.Turns, Turn{Context: m.Usage.Input + m.Usage.CacheRead + m.Usage.CacheWrite, Cost: cum})
+		at[e] = -1
+	}
+	for i, e := range t.S.Entries {
+		if _, ok := at[e]; ok {
+			at[e] = i
 		}
+	}
+	for _, e := range t.Path {
+		m := e.Message
+		if m == nil || m.Role != session.RoleAssistant {
+			continue
+		}
+		tu := Turn{ID: e.ID, Index: at[e], NoUsage: true}
+		if u := m.Usage; u != nil {
+			if u.Cost != nil {
+				cum += u.Cost.Total
+			}
+			tu.Context = u.Input + u.CacheRead + u.CacheWrite
+			tu.NoUsage = tu.Context == 0 && u.Output == 0
+		}
+		tu.Cost = cum
+		st.Turns = append(st.Turns, tu)
 	}
 	for m := range models {
 		st.Models = append(st.Models, m)

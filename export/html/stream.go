@@ -1,0 +1,332 @@
+package html
+
+import (
+	"errors"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/sesstool/sesstool/export/transcript"
+	"github.com/sesstool/sesstool/session"
+)
+
+// A page is rendered as its entries are read, not from a session held in
+// memory: each entry is rendered and deflated (on every core, in chunks)
+// as soon as the results of its tool calls have arrived, and then dropped;
+// what is kept of it is a skeleton (ids, links, roles, usage, tool names)
+// from which the header, the conversation tree and the active path are
+// computed at the end. So an export holds the compressed page (about a
+// fifth of the page's data) and a few hundred bytes per entry, whatever
+// the size of the session. The tree's links, the labels and the leaf are
+// known only at the end, so they close the data: {"nodes":[...],
+// "parents":[...],"labels":[[i,"label"],...],"leaf":N}.
+
+// window is how many entries may wait for the results of their tool calls.
+// A call whose result has not come within it is shown without it, and the
+// result on its own.
+const window = 1024
+
+// Next returns the next entry, or io.EOF.
+type Next func() (*session.Entry, error)
+
+// ReadError is an error of the session's reader, LeafError an unknown
+// --leaf: the caller tells them from an error writing the page.
+type (
+	ReadError struct{ Err error }
+	LeafError struct{ Err error }
+)
+
+func (e ReadError) Error() string { return e.Err.Error() }
+func (e ReadError) Unwrap() error { return e.Err }
+func (e LeafError) Error() string { return e.Err.Error() }
+func (e LeafError) Unwrap() error { return e.Err }
+
+// Stream renders the session next reads as a page into w: meta is the
+// session's header, leaf the branch to show ("" = the active path). It
+// returns the transcript of the session's skeleton, for a site's index.
+func Stream(w io.Writer, meta session.Meta, next Next, leaf string) (*transcript.Transcript, error) {
+	return renderPage(w, meta, next, func(s *session.Session) (*transcript.Transcript, error) { return transcript.New(s, leaf) })
+}
+
+// Write renders t as a page.
+func Write(w io.Writer, t *transcript.Transcript) error {
+	i := 0
+	next := func() (*session.Entry, error) {
+		if i == len(t.S.Entries) {
+			return nil, io.EOF
+		}
+		i++
+		return t.S.Entries[i-1], nil
+	}
+	_, err := renderPage(w, t.S.Meta, next, func(s *session.Session) (*transcript.Transcript, error) {
+		st, err := transcript.New(s, "")
+		if err == nil && t.LeafAt >= 0 && t.LeafAt != st.LeafAt {
+			st.Leaf, st.LeafAt, st.Path = s.Entries[t.LeafAt], t.LeafAt, st.Conv.PathTo(t.LeafAt)
+		}
+		return st, err
+	})
+	return err
+}
+
+// pager pairs results with calls while entries stream past, and hands
+// chunks of entries to the workers once their results are in.
+type pager struct {
+	skel    []*session.Entry
+	pending []*session.Entry // read, not yet handed out; pending[0] is entry base
+	base    int
+	open    map[string]bool           // calls of pending entries
+	results map[string]*session.Entry // their first results
+	paired  map[*session.Entry]bool
+	title   bool // a user message with text has been seen (the title's fallback)
+	bare    map[session.Role]*session.Message
+}
+
+func newPager() *pager {
+	return &pager{open: map[string]bool{}, results: map[string]*session.Entry{}, paired: map[*session.Entry]bool{}, bare: map[session.Role]*session.Message{}}
+}
+
+// add takes the next entry.
+func (p *pager) add(e *session.Entry) {
+	if m := e.Message; m != nil {
+		if m.Role == session.RoleTool && m.ToolCallID != "" && p.open[m.ToolCallID] && p.results[m.ToolCallID] == nil {
+			p.results[m.ToolCallID] = e
+			p.paired[e] = true
+		}
+		for _, b := range m.Content {
+			if b.Type == session.BlockToolCall && b.ToolCallID != "" {
+				p.open[b.ToolCallID] = true
+			}
+		}
+	}
+	p.pending = append(p.pending, e)
+	p.skel = append(p.skel, p.skeleton(e))
+}
+
+// ready reports whether the first chunk of pending entries can be rendered:
+// every call in it has its result, or the window is full.
+func (p *pager) ready() bool {
+	if len(p.pending) < chunkEntries {
+		return false
+	}
+	if len(p.pending) >= window {
+		return true
+	}
+	for _, e := range p.pending[:chunkEntries] {
+		if m := e.Message; m != nil {
+			for _, b := range m.Content {
+				if b.Type == session.BlockToolCall && b.ToolCallID != "" && p.results[b.ToolCallID] == nil {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// take hands out the first n pending entries with what rendering them
+// needs, and forgets their calls: a result that comes later stands alone.
+func (p *pager) take(n int) job {
+	es := append([]*session.Entry(nil), p.pending[:n]...)
+	j := job{start: p.base, entries: es, t: &transcript.Transcript{Results: map[string]*session.Entry{}, Paired: map[*session.Entry]bool{}}}
+	for _, e := range es {
+		if p.paired[e] {
+			j.t.Paired[e] = true
+			delete(p.paired, e)
+		}
+		if m := e.Message; m != nil {
+			for _, b := range m.Content {
+				if b.Type == session.BlockToolCall && b.ToolCallID != "" {
+					if r := p.results[b.ToolCallID]; r != nil {
+						j.t.Results[b.ToolCallID] = r
+					}
+					delete(p.results, b.ToolCallID)
+					delete(p.open, b.ToolCallID)
+				}
+			}
+		}
+	}
+	clear(p.pending[:n])
+	p.pending = p.pending[n:]
+	p.base += n
+	return j
+}
+
+// skeleton is what the header, the tree and the path need of e: no text,
+// no tool input or output, no images, no unknown members. The first user
+// message with text keeps it, for the title. Every string is copied: a
+// reader's strings may share the memory of the whole line they came from,
+// which the skeleton must not keep alive.
+func (p *pager) skeleton(e *session.Entry) *session.Entry {
+	c := strings.Clone
+	s := &session.Entry{Kind: e.Kind, Type: c(e.Type), ID: c(e.ID), ParentID: c(e.ParentID), Time: session.Time{T: e.Time.T, Raw: c(e.Time.Raw)},
+		Sidechain: c(e.Sidechain), Title: c(e.Title)}
+	s.Origin, s.Line = c(e.Origin), e.Line
+	if e.ThinkingLevel != nil {
+		l := c(*e.ThinkingLevel)
+		s.ThinkingLevel = &l
+	}
+	if x := e.Compaction; x != nil {
+		s.Compaction = &session.Compaction{FirstKeptID: c(x.FirstKeptID), TokensBefore: x.TokensBefore, TokensAfter: x.TokensAfter, BranchID: c(x.BranchID)}
+	}
+	if x := e.BranchSummary; x != nil {
+		s.BranchSummary = &session.BranchSummary{FromID: c(x.FromID)}
+	}
+	if x := e.Label; x != nil {
+		s.Label = &session.Label{TargetID: c(x.TargetID), Label: c(x.Label)}
+	}
+	if x := e.ModelChange; x != nil {
+		s.ModelChange = &session.ModelChange{Provider: c(x.Provider), ModelID: c(x.ModelID), Role: c(x.Role), Combined: x.Combined}
+	}
+	if x := e.Custom; x != nil {
+		s.Custom = &session.Custom{CustomType: c(x.CustomType)}
+	}
+	if x := e.Subagent; x != nil {
+		s.Subagent = &session.Subagent{}
+	}
+	if m := e.Message; m != nil {
+		// the header counts roles, tool calls, models and usage; the
+		// tree's links need only the entry
+		k := &session.Message{Role: m.Role, Provider: c(m.Provider), Model: c(m.Model)}
+		if u := m.Usage; u != nil {
+			k.Usage = &session.Usage{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Reasoning: u.Reasoning, Total: u.Total}
+			if u.Cost != nil {
+				k.Usage.Cost = &session.Cost{Total: u.Cost.Total}
+			}
+		}
+		keepText := m.Role == session.RoleUser && !p.title
+		for _, b := range m.Content {
+			switch {
+			case b.Type == session.BlockToolCall:
+				k.Content = append(k.Content, session.Block{Type: b.Type, ToolCallID: c(b.ToolCallID), ToolName: c(b.ToolName)})
+			case keepText && b.Type == session.BlockText:
+				k.Content = append(k.Content, session.Block{Type: b.Type, Text: c(b.Text)})
+			}
+		}
+		if keepText && k.Text() != "" {
+			p.title = true
+		}
+		s.Message = p.share(k)
+	}
+	return s
+}
+
+// share returns one Message for every skeleton message that holds nothing
+// but its role (tool results, most user messages: two thirds of a
+// session), so a skeleton entry costs little more than its Entry. The
+// skeleton is only read.
+func (p *pager) share(k *session.Message) *session.Message {
+	if k.Usage != nil || len(k.Content) > 0 || k.Provider != "" || k.Model != "" {
+		return k
+	}
+	if m, ok := p.bare[k.Role]; ok {
+		return m
+	}
+	p.bare[k.Role] = k
+	return k
+}
+
+// renderPage reads every entry, rendering and deflating chunks on every core as
+// they become ready, then writes the page: its head and header (from the
+// skeleton), then the data, whose compressed chunks were kept in order.
+func renderPage(w io.Writer, meta session.Meta, next Next, pick func(*session.Session) (*transcript.Transcript, error)) (*transcript.Transcript, error) {
+	meta.Raw = nil
+	p := newPager()
+	pool := startWorkers()
+	defer pool.stop()
+	sp, err := newSpill()
+	if err != nil {
+		return nil, err
+	}
+	defer sp.close()
+	var out []chan *chunk // handed out, not yet spilled, in order
+	drain := func(wait bool) error {
+		for len(out) > 0 {
+			var c *chunk
+			if wait {
+				c = <-out[0]
+			} else {
+				select {
+				case c = <-out[0]:
+				default:
+					return nil
+				}
+			}
+			out = out[1:]
+			if err := sp.add(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := sp.add(deflatePiece([]byte(`{"nodes":[`+"\n"), false)); err != nil {
+		return nil, err
+	}
+	for {
+		e, err := next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, ReadError{err}
+		}
+		p.add(e)
+		for p.ready() {
+			out = append(out, pool.submit(p.take(chunkEntries)))
+		}
+		if err := drain(false); err != nil {
+			return nil, err
+		}
+	}
+	for len(p.pending) > 0 {
+		out = append(out, pool.submit(p.take(min(chunkEntries, len(p.pending)))))
+	}
+	if err := drain(true); err != nil {
+		return nil, err
+	}
+	t, err := pick(&session.Session{Meta: meta, Entries: p.skel})
+	if err != nil {
+		return nil, LeafError{err}
+	}
+	if err := sp.add(deflatePiece(tail(t), true)); err != nil {
+		return nil, err
+	}
+	return t, writePage(w, t, sp)
+}
+
+// tail ends the data: each entry's parent in the conversation tree, the
+// labels, and the leaf shown.
+func tail(t *transcript.Transcript) []byte {
+	b := []byte(`],"parents":[`)
+	for i := range t.S.Entries {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(t.Conv.Parent(i)), 10)
+	}
+	b = append(b, `],"labels":[`...)
+	type lab struct {
+		i int
+		l string
+	}
+	var ls []lab
+	for id, l := range t.Labels {
+		for i := t.Conv.Index(id); i >= 0; i = -1 {
+			ls = append(ls, lab{i, l})
+		}
+	}
+	sort.Slice(ls, func(a, b int) bool { return ls[a].i < ls[b].i })
+	for k, l := range ls {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = strconv.AppendInt(b, int64(l.i), 10)
+		b = append(b, ',')
+		b = appendJSONString(b, l.l)
+		b = append(b, ']')
+	}
+	b = append(b, `],"leaf":`...)
+	b = strconv.AppendInt(b, int64(t.LeafAt), 10)
+	return append(b, '}')
+}
