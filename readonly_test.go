@@ -154,7 +154,7 @@ func TestWALStoreNeverChanged(t *testing.T) {
 		if r.code != 0 {
 			t.Errorf("%v: exit %d:\n%s", args, r.code, clipOut(r.out))
 		}
-		if args[0] == "info" && !strings.Contains(r.out, "messages: 9 (assistant 4, tool 3, user 2)") {
+		if args[0] == "info" && !strings.Contains(r.out, "messages: 8 (assistant 4, tool 3, user 1)") {
 			t.Errorf("info does not read the messages in the log:\n%s", clipOut(r.out))
 		}
 	}

@@ -26,9 +26,6 @@ func (w *writer) lossMessage(e *session.Entry) {
 	add := func(kind loss.Kind, reason string, n int) { w.lost.Add(kind, loss.Dropped, reason, n) }
 	for i := range m.Content {
 		b := &m.Content[i]
-		if b.Type == session.BlockThinking && b.Signature != "" {
-			add(loss.Signature, "Claude Code takes only the thinking signatures it wrote itself", 1)
-		}
 		add(loss.BlockField, "Claude Code's content blocks have no slot for the source's other fields", b.Unknown())
 	}
 	if m.Provider != "" || m.API != "" {

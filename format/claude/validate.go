@@ -1,7 +1,9 @@
 package claude
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -39,6 +41,7 @@ func (f Format) Validate(path string, rep *report.Report, opt format.ValidateOpt
 	for _, ref := range refs {
 		files := append([]string{ref.Path}, subagentFiles(ref.Path, fileSessionID(ref.Path))...)
 		var main *rules
+		lines := 0
 		for _, p := range files {
 			r, err := validateFile(p, main, sch, rep, opt)
 			if err != nil {
@@ -47,10 +50,35 @@ func (f Format) Validate(path string, rep *report.Report, opt format.ValidateOpt
 			if main == nil {
 				main = r
 			}
-			rep.Counted(Name, 1, r.lines)
+			lines += r.lines
 		}
+		rep.Counted(Name, len(files), entries(f, ref, lines))
 	}
 	return nil
+}
+
+// entries counts a session's entries as its reader yields them
+// (docs/commands.md, "Counts"): one per API message however many lines
+// Claude Code wrote it in, with its sub-agents' runs. The reader's
+// grouping looks ahead across lines, so it is run rather than mirrored;
+// a session it cannot read (its findings say why) counts its lines.
+func entries(f Format, ref format.Ref, lines int) int {
+	r, err := f.Open(ref)
+	if err != nil {
+		return lines
+	}
+	defer r.Close()
+	n := 0
+	for {
+		_, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return n
+		}
+		if err != nil {
+			return lines
+		}
+		n++
+	}
 }
 
 // validateFile checks one file; main is the session file's rules when

@@ -248,9 +248,6 @@ func (e *encoder) assistant(en *session.Entry, m *session.Message) {
 			}
 			o.Str("type", "reasoning").Raw("summary", jsonx.Arr(sum))
 			e.rec(en.Time, "response_item", o.Bytes())
-			if b.Signature != "" || b.Redacted {
-				e.lost.Add(loss.Signature, loss.Dropped, "Codex's reasoning carries OpenAI's encrypted_content only, not another provider's signature", 1)
-			}
 		case session.BlockToolCall:
 			flush()
 			args := b.Arguments

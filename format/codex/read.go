@@ -35,7 +35,7 @@ type reader struct {
 
 	reply     *session.Entry // the assistant reply being gathered, or nil
 	note      *replyNote
-	said      bool             // the reply's last item is a message
+	group     grouping         // which lines begin an entry
 	lastTotal string           // the previous token_count's total_token_usage, to skip repeats
 	out       []*session.Entry // entries ready to be returned
 	eof       bool
@@ -50,9 +50,6 @@ type replyNote struct {
 	lines [][]byte
 	size  int
 }
-
-// full reports whether the reply may gather no more lines.
-func (n *replyNote) full() bool { return len(n.lines) >= groupMax || n.size >= groupBytes }
 
 func (n *replyNote) add(l []byte) {
 	n.lines = append(n.lines, l)
@@ -126,20 +123,18 @@ func (r *reader) fill() error {
 	}
 	raw := bytes.Clone(l.Bytes) // the jsonl buffer is reused by the next call
 	rec := classify(gjson.ParseBytes(raw), false)
+	start, item := r.group.step(rec, len(raw))
 	switch {
-	case replyItem(rec):
+	case item:
 		e := r.dec.entry(rec, raw, l.N)
-		if r.reply == nil || r.note.full() || r.said && rec.payload.Get("type").String() == "message" {
+		if start {
 			r.close()
 			r.open(e, l.N)
 		} else {
 			r.reply.Message.Content = append(r.reply.Message.Content, e.Message.Content...)
 		}
 		r.note.add(raw)
-		// Two assistant messages in a row, with nothing between but
-		// events, are two replies.
-		r.said = rec.payload.Get("type").String() == "message"
-	case r.reply != nil && replyEvent(rec) && !r.note.full():
+	case !start:
 		r.note.add(raw)
 		if rec.payload.Get("type").String() == "token_count" {
 			r.usage(rec.payload.Get("info"))

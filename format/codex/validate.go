@@ -46,11 +46,18 @@ func (f Format) Validate(path string, rep *report.Report, opt format.ValidateOpt
 		return fmt.Errorf("read %s: %w", path, err)
 	}
 	defer fh.Close()
-	return f.ValidateReader(path, fh, rep, opt)
+	return validateRollout(path, fh, rep, opt, true)
 }
 
 // ValidateReader checks a rollout read from r; name is used in findings.
 func (f Format) ValidateReader(name string, r io.Reader, rep *report.Report, opt format.ValidateOptions) error {
+	return validateRollout(name, r, rep, opt, false)
+}
+
+// validateRollout checks a rollout. Its entries are counted as the reader
+// yields them: with runs, the entries of the sub-agents' rollouts that
+// the reader brings into their parent from the same Codex home.
+func validateRollout(name string, r io.Reader, rep *report.Report, opt format.ValidateOptions, runs bool) error {
 	p := newPeek(r)
 	doc, err := p.isDoc()
 	if err != nil {
@@ -68,7 +75,11 @@ func (f Format) ValidateReader(name string, r io.Reader, rep *report.Report, opt
 	if _, err := j.Run(p); err != nil {
 		return err
 	}
-	rep.Counted(Name, 1, rules.entries)
+	n := rules.entries
+	if runs && rules.id != "" {
+		n += len((&reader{name: name, meta: &session.Meta{ID: rules.id}}).runs(""))
+	}
+	rep.Counted(Name, 1, n)
 	return nil
 }
 
@@ -103,6 +114,8 @@ type rules struct {
 
 	lines   int
 	entries int
+	group   grouping    // which lines begin an entry, as the reader groups them
+	id      string      // the session's id, from its session_meta
 	calls   idset.Index // call ids of the calls seen so far -> line; a few bytes each, so memory stays flat
 }
 
@@ -111,12 +124,12 @@ func (r *rules) Schema(gjson.Result) *jsonschema.Schema { return r.schema }
 func (r *rules) Check(l validate.Line) {
 	r.lines++
 	first := r.lines == 1
-	if !first {
-		r.entries++
-	}
 	if !l.Valid {
 		if first {
 			r.rep.Errorf(r.path, l.N, "", "missing-header", "the first line must be the session_meta record")
+		} else {
+			r.entries++
+			r.group = grouping{}
 		}
 		return
 	}
@@ -124,6 +137,9 @@ func (r *rules) Check(l validate.Line) {
 	if first {
 		r.header(l, rec)
 		return
+	}
+	if start, _ := r.group.step(rec, len(l.Bytes)); start {
+		r.entries++
 	}
 	if rec.time != "" {
 		if _, ok := session.ParseTime(rec.time); !ok {
@@ -149,6 +165,7 @@ func (r *rules) header(l validate.Line, rec record) {
 		ptr = "/id"
 	}
 	if id := rec.payload.Get("id"); id.Type == gjson.String {
+		r.id = id.String()
 		if why := format.UnsafeID(id.String()); why != "" {
 			r.rep.Errorf(r.path, l.N, ptr, "unsafe-id", "session id %q %s: it cannot name an output file", id.String(), why)
 		}

@@ -3,6 +3,7 @@ package opencode
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -111,8 +112,9 @@ func connect(path string) (*dbStore, error) {
 		_, err = sqlite.Limit(s.conn, sqlite3.SQLITE_LIMIT_LENGTH, int(length))
 	}
 	if err != nil {
+		err = s.fail(err) // before Close, which ends the time limit's context
 		s.Close()
-		return nil, s.fail(err)
+		return nil, err
 	}
 	return s, nil
 }
@@ -144,7 +146,7 @@ func (s *dbStore) take(vals ...string) error {
 // fail words an error met reading the database, naming the time limit when
 // that was what ended the read.
 func (s *dbStore) fail(err error) error {
-	if s.ctx.Err() != nil {
+	if errors.Is(s.ctx.Err(), context.DeadlineExceeded) {
 		return fmt.Errorf("read %s: gave up after %v (a query that does not end: a corrupt or hostile database?)", s.path, s.limit)
 	}
 	err = fmt.Errorf("read %s: %w", s.path, err)

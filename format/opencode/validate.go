@@ -84,6 +84,7 @@ type msgInfo struct {
 	session string
 	role    string
 	parent  string
+	summary bool // an assistant message holding a compaction's summary
 	at      loc
 }
 
@@ -115,19 +116,23 @@ func (fs *findings) Warnf(path string, line int, pointer, rule, format string, a
 // checker of its own whose rep is the file's findings; the add* methods keep
 // the store-wide state and run in store order.
 type checker struct {
-	rep      sink
-	files    int
-	entries  int
-	projects map[string]bool
-	sessions map[string]loc
-	sessProj map[string]string
-	sessPar  map[string]string
-	messages map[string]msgInfo
-	parts    []partRef
-	names    map[string]string // see intern
-	lone     bool              // a lone export: parents outside the file are expected
-	noProj   bool              // layouts without project records (legacy, export)
-	snap     *snapshot         // when set, keeps every file that parsed
+	rep     sink
+	files   int
+	entries int
+	// triggerParts counts each message's parts and its compaction parts: a
+	// user message whose only part asks for the summary answering it is
+	// read into that summary, not as an entry of its own
+	triggerParts map[string][2]int
+	projects     map[string]bool
+	sessions     map[string]loc
+	sessProj     map[string]string
+	sessPar      map[string]string
+	messages     map[string]msgInfo
+	parts        []partRef
+	names        map[string]string // see intern
+	lone         bool              // a lone export: parents outside the file are expected
+	noProj       bool              // layouts without project records (legacy, export)
+	snap         *snapshot         // when set, keeps every file that parsed
 }
 
 type partRef struct {
@@ -248,6 +253,7 @@ type obj struct {
 	role    string
 	parent  string
 	result  bool // a tool part whose result is an entry of its own
+	summary bool // a message: a compaction's summary; a part: a compaction request
 }
 
 func (c *checker) project(at loc, v []byte, key string) { c.addProject(c.checkProject(at, v, key)) }
@@ -326,7 +332,7 @@ func (c *checker) checkMessage(at loc, v []byte, key, dirSession string) obj {
 	if dirSession != "" {
 		sid = dirSession
 	}
-	return obj{id: id, session: sid, role: role, parent: parent}
+	return obj{id: id, session: sid, role: role, parent: parent, summary: role == "assistant" && r.Get("summary").Bool()}
 }
 
 func (c *checker) addMessage(at loc, o obj) {
@@ -334,7 +340,7 @@ func (c *checker) addMessage(at loc, o obj) {
 	if _, dup := c.messages[o.id]; dup {
 		c.errorf(at, "/id", ruleDuplicate, "message %s appears twice", o.id)
 	}
-	c.messages[o.id] = msgInfo{session: c.intern(o.session), role: o.role, parent: o.parent, at: at.kept()}
+	c.messages[o.id] = msgInfo{session: c.intern(o.session), role: o.role, parent: o.parent, summary: o.summary, at: at.kept()}
 }
 
 func (c *checker) part(at loc, v []byte, key, dirMessage, dirSession string) {
@@ -364,13 +370,22 @@ func (c *checker) checkPart(at loc, v []byte, key, dirMessage, dirSession string
 	default:
 		c.schema(at, "opencode/part.json", v)
 	}
-	return obj{id: id, session: sid, message: mid, result: typ == "tool" && hasResult(r.Get("state"))}
+	return obj{id: id, session: sid, message: mid, result: typ == "tool" && hasResult(r.Get("state")), summary: typ == "compaction"}
 }
 
 func (c *checker) addPart(at loc, o obj) {
 	if o.result {
 		c.entries++ // as the reader counts it (docs/commands.md, "entries")
 	}
+	if c.triggerParts == nil {
+		c.triggerParts = map[string][2]int{}
+	}
+	n := c.triggerParts[o.message]
+	n[0]++
+	if o.summary {
+		n[1]++
+	}
+	c.triggerParts[o.message] = n
 	c.parts = append(c.parts, partRef{id: o.id, message: c.intern(o.message), session: c.intern(o.session), at: at.kept()})
 }
 
@@ -386,6 +401,7 @@ func (c *checker) intern(s string) string {
 
 // finish applies the rules that need the whole store.
 func (c *checker) finish() {
+	c.entries -= c.foldedTriggers()
 	ids := make([]string, 0, len(c.sessions))
 	for id := range c.sessions {
 		ids = append(ids, id)
@@ -639,4 +655,20 @@ func (Export) ValidateReader(name string, r io.Reader, rep *report.Report, opt f
 	}
 	validateExport(name, b, rep)
 	return nil
+}
+
+// foldedTriggers counts the user messages the reader folds into the
+// compaction after them: those whose only part is "compaction" and which a
+// summary message answers (read.go, isTrigger).
+func (c *checker) foldedTriggers() int {
+	n := 0
+	for _, m := range c.messages {
+		if !m.summary {
+			continue
+		}
+		if p, ok := c.messages[m.parent]; ok && p.role == "user" && c.triggerParts[m.parent] == [2]int{1, 1} {
+			n++
+		}
+	}
+	return n
 }
