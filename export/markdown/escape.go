@@ -70,17 +70,7 @@ func codeSpan(s string) string {
 	if s == "" {
 		return ""
 	}
-	n, run := 1, 0
-	for _, c := range s {
-		if c == '`' {
-			run++
-			if run >= n {
-				n = run + 1
-			}
-		} else {
-			run = 0
-		}
-	}
+	n := longerRun(s, 1)
 	f := strings.Repeat("`", n)
 	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || n > 1 {
 		return f + " " + s + " " + f
@@ -355,4 +345,21 @@ func maxRun(s string, c byte) int {
 		}
 	}
 	return best
+}
+
+// longerRun is the length of a backtick run that closes a code span or
+// fence around s: no shorter than least, and longer than any run in s.
+func longerRun(s string, least int) int {
+	n, run := least, 0
+	for _, c := range s {
+		if c == '`' {
+			run++
+			if run >= n {
+				n = run + 1
+			}
+		} else {
+			run = 0
+		}
+	}
+	return n
 }

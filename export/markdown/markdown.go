@@ -191,18 +191,7 @@ func details(w *bufio.Writer, summary, body string) {
 
 // fence wraps s in a code fence longer than any backtick run inside it.
 func fence(s, lang string) string {
-	n, run := 3, 0
-	for _, c := range s {
-		if c == '`' {
-			run++
-			if run >= n {
-				n = run + 1
-			}
-		} else {
-			run = 0
-		}
-	}
-	f := strings.Repeat("`", n)
+	f := strings.Repeat("`", longerRun(s, 3))
 	return f + lang + "\n" + strings.TrimRight(s, "\n") + "\n" + f + "\n\n"
 }
 
