@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -91,6 +92,9 @@ func targetOf(f format.Format) pipeline.Target {
 	if u, ok := f.(format.Uniter); ok {
 		t.Units = u.Units()
 	}
+	if p, ok := f.(format.Placer); ok && file {
+		t.Place = p.Place
+	}
 	return t
 }
 
@@ -133,7 +137,18 @@ func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage,
 			return nil, nil, Invalid("%s: %v", in.Show(j.Ref.Path), err)
 		}
 		r = ar
-		out := pl.Staged(st, i)
+		out, err := pl.Place(st, i, r.Meta())
+		if err != nil {
+			r.Close()
+			if errors.Is(err, atomicfile.ErrExists) {
+				return nil, nil, collision(in, st, pl, w, j, written, sources, err)
+			}
+			return nil, nil, err
+		}
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			r.Close()
+			return nil, nil, IO(fmt.Errorf("create %s: %w", pl.Final(st, filepath.Dir(out)), err))
+		}
 		var paths []string
 		switch {
 		case copied(w, r):
@@ -162,6 +177,11 @@ func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage,
 			sources = append(sources, j)
 		}
 		bar.Add()
+	}
+	if pl.Placed() && len(done) == len(in.Jobs) {
+		// every file was validated as it was written; the home they make
+		// need not be read again
+		done[filepath.Clean(st.Dir)] = true
 	}
 	return written, done, nil
 }

@@ -111,6 +111,16 @@ type Copier interface {
 	Verbatim(r session.Reader) bool
 }
 
+// Placer is implemented by single-file layouts whose program finds a
+// session only at a path of its own under its home folder (Codex:
+// sessions/YYYY/MM/DD/rollout-<time>-<uuid>.jsonl under $CODEX_HOME).
+// When convert writes into a directory, that directory is such a home and
+// each session goes to Place, a slash-separated path relative to it; an
+// output named as a file stays that file.
+type Placer interface {
+	Place(m *session.Meta) string
+}
+
 // Extensioner is implemented by single-file layouts whose files do not end
 // in .jsonl (an OpenCode export is .json); convert names its outputs with it.
 type Extensioner interface {

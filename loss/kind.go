@@ -43,7 +43,10 @@ const (
 	// Opaque data only the provider can read (Codex's encrypted
 	// reasoning), kept by its own layout only.
 	EncryptedReasoning Kind = "encrypted-reasoning"
-	FileName           Kind = "file-name"
+	// A tool output Claude Code keeps in a side file (tool-results/),
+	// of which the transcript holds a preview.
+	ToolResultFile Kind = "tool-result-file"
+	FileName       Kind = "file-name"
 
 	// Per-message data.
 	Usage           Kind = "usage"
@@ -83,7 +86,7 @@ var Kinds = []Kind{
 	Branch, OffPath, Sidechain,
 	CustomMessage, CompactionEntry, Compaction, FirstKept,
 	CompactionTokensAfter, CompactionDetails, CompactionBranch,
-	ToolCall, ToolResult, Signature, EncryptedReasoning, FileName,
+	ToolCall, ToolResult, Signature, EncryptedReasoning, FileName, ToolResultFile,
 	Usage, ReasoningTokens, MessageModel, MessageAPI, MessageDetails, MessageAuthor, MessageTokens, StopReason, IsError,
 	SessionTitle, SessionModel, Provider, ThinkingLevel, Checkpoint, CheckpointBlob, ParentLink, ParentPath, ChildSession,
 	SessionField, EntryField, MessageField, BlockField,

@@ -10,8 +10,10 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/exitcode"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/session"
 )
 
 // Target is what a command writes for each session.
@@ -29,6 +31,10 @@ type Target struct {
 	// format.Uniter); zero means every top-level entry is one session's
 	// directory.
 	Units format.Units
+	// Place, for a file target whose program finds a session only at a
+	// path of its own under its home (format.Placer), names that path
+	// from the session: a directory output is then such a home.
+	Place func(*session.Meta) string
 }
 
 // Plan says where a run's outputs go. The rule for -o (CLI.md):
@@ -40,6 +46,10 @@ type Target struct {
 //     directory when the input is a store, however many sessions it holds;
 //   - for a directory layout, the container directory.
 //
+// A file target with a Place writes each session of a directory output
+// at the path Place names under it, not as <id><ext>: the name is known
+// once the session is open (Plan.Place).
+//
 // Without -o, a single-session input is written next to itself with a
 // derived name, a store into the current directory, and standard input to
 // standard output.
@@ -50,6 +60,10 @@ type Plan struct {
 	Names    []string // file targets: each session's file name under Root
 	Near     string   // where to stage (an existing directory, so renames stay atomic)
 	Units    format.Units
+
+	place  func(*session.Meta) string // Target.Place, for a directory output
+	placed map[string]bool            // the names Place gave
+	inputs []string                   // what is read, which no placed name may be
 }
 
 // PlanOutput applies the rule above to in and -o out.
@@ -80,6 +94,9 @@ func PlanOutput(in *Input, t Target, out string) (*Plan, error) {
 		pl.Root, pl.Names = filepath.Dir(file), []string{filepath.Base(file)}
 	case t.File:
 		pl.Root, pl.Names = defaultDir(out), UniqueNames(in.Jobs, t.Ext)
+		if t.Place != nil {
+			pl.place, pl.placed = t.Place, map[string]bool{}
+		}
 	case out == "" && !in.Store:
 		pl.Root = StripExt(in.Path) + t.Derived
 	default:
@@ -104,7 +121,12 @@ func (pl *Plan) overInput(in *Input) error {
 	for _, j := range in.Jobs {
 		inputs = append(inputs, j.Ref.Path)
 	}
-	if pl.File {
+	if pl.place != nil {
+		// a home folder: no output may be an input (Place checks each)
+		// nor the home the input itself
+		pl.inputs = inputs
+	}
+	if pl.File && pl.place == nil {
 		for _, out := range pl.Paths() {
 			for _, p := range inputs {
 				if sameFile(out, p) {
@@ -152,6 +174,37 @@ func within(p, dir string) bool {
 	rel, err := filepath.Rel(d, p)
 	return err == nil && (rel == "." || filepath.IsLocal(rel))
 }
+
+// Place names session i, whose meta is m, and returns where it is staged:
+// for a plan with a Target.Place, the path Place gives under the stage;
+// for any other plan, Staged. Two sessions placed alike are refused with
+// atomicfile.ErrExists (the target cannot hold both), and a session placed
+// on an input file with a usage error.
+func (pl *Plan) Place(st *Stage, i int, m *session.Meta) (string, error) {
+	if pl.place == nil {
+		return pl.Staged(st, i), nil
+	}
+	name := filepath.FromSlash(pl.place(m))
+	if !filepath.IsLocal(name) {
+		return "", fmt.Errorf("session %s would be written at %s, outside %s", m.ID, name, pl.Root)
+	}
+	staged := filepath.Join(st.Dir, name)
+	if pl.placed[name] {
+		return "", fmt.Errorf("%s: %w", staged, atomicfile.ErrExists)
+	}
+	final := filepath.Join(pl.Root, name)
+	for _, p := range pl.inputs {
+		if sameFile(final, p) {
+			return "", exitcode.Usagef("-o %s: session %s goes to %s, which is the input: the output would replace what is read; write it elsewhere", pl.Root, m.ID, final)
+		}
+	}
+	pl.placed[name] = true
+	pl.Names[i] = name
+	return staged, nil
+}
+
+// Placed reports whether the plan names its files with a Target.Place.
+func (pl *Plan) Placed() bool { return pl.place != nil }
 
 // Paths is each session's output file (file targets).
 func (pl *Plan) Paths() []string {

@@ -254,7 +254,18 @@ func decodeBlock(b gjson.Result) session.Block {
 		}
 		return true
 	})
+	if bt == session.BlockToolResult {
+		markPersisted(&blk)
+	}
 	return blk
+}
+
+// markPersisted marks a tool result's block whose text is the preview of
+// a side file in tool-results/.
+func markPersisted(b *session.Block) {
+	if persistedFile(b.Text) != "" {
+		b.Source = session.Source{Origin: Name, Private: persisted{}}
+	}
 }
 
 // joinText is the text of a tool result given as an array of blocks.
@@ -300,13 +311,17 @@ func asToolResult(m *session.Message, nt *note) {
 	case inner.IsArray():
 		m.Content = nil
 		for _, x := range inner.Array() {
-			m.Content = append(m.Content, decodeBlock(x))
+			blk := decodeBlock(x)
+			if blk.Type == session.BlockText {
+				markPersisted(&blk)
+			}
+			m.Content = append(m.Content, blk)
 		}
 	case inner.Exists():
 		r.extra = append(r.extra, session.Field{Key: "content", Value: json.RawMessage(inner.Raw)})
 		m.Content = nil
 	default:
-		m.Content = []session.Block{{Type: session.BlockText, Text: b.Text}}
+		m.Content = []session.Block{{Type: session.BlockText, Text: b.Text, Source: b.Source}}
 		m.ContentIsString = true
 	}
 	nt.result = r

@@ -39,6 +39,9 @@ func (Format) Open(ref format.Ref) (session.Reader, error) {
 	}
 	fr.meta = r.meta
 	r.subs = subagentFiles(ref.Path, r.meta.ID)
+	if dir := resultsDir(ref.Path); isDir(dir) {
+		r.meta.Private = &metaNote{toolResults: dir}
+	}
 	return r, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -90,9 +91,10 @@ func validateFile(path string, main *rules, sch *jsonschema.Schema, rep *report.
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	defer fh.Close()
-	r := &rules{path: path, rep: rep, schema: sch, sidechain: main != nil}
+	r := &rules{path: path, rep: rep, schema: sch, sidechain: main != nil, results: resultsDir(path)}
 	if main != nil {
 		r.outer = &main.uuids
+		r.results = main.results // a sub-agent's side files are its session's
 	}
 	j := validate.JSONL{Path: path, Rules: r, Report: rep, Workers: opt.Workers}
 	if _, err := j.Run(fh); err != nil {
@@ -115,6 +117,7 @@ type rules struct {
 	parents []pending // parent links not resolved when seen
 	calls   ids       // tool_use ids
 	session string
+	results string // the session's tool-results folder
 }
 
 // pending is a link to check when the file has been read: Claude Code
@@ -209,10 +212,34 @@ func (r *rules) toolLinks(n int, c gjson.Result) {
 					r.rep.Warnf(r.path, n, fmt.Sprintf("/message/content/%d/tool_use_id", i), "unknown-tool-use", "tool_use_id %q names no earlier tool_use block of this file", id.String())
 				}
 			}
+			r.sideFile(n, i, b.Get("content"))
 		}
 		i++
 		return true
 	})
+}
+
+// sideFile checks that the side file a tool result's preview names (its
+// full output, moved to tool-results/) is there.
+func (r *rules) sideFile(n, i int, c gjson.Result) {
+	if !strings.Contains(c.Raw, persistedTag) {
+		return
+	}
+	texts := []gjson.Result{c}
+	if c.IsArray() {
+		texts = c.Get("#.text").Array()
+	}
+	for _, t := range texts {
+		name := persistedFile(t.String())
+		if name == "" {
+			continue
+		}
+		p := filepath.Join(r.results, name)
+		if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+			r.rep.Warnf(r.path, n, fmt.Sprintf("/message/content/%d/content", i), "missing-tool-result-file",
+				"the tool result's full output is in %s, which is not there (the transcript keeps its preview only)", p)
+		}
+	}
 }
 
 func (r *rules) Finish() {

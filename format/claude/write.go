@@ -443,5 +443,13 @@ func (w *writer) commit() ([]string, error) {
 		}
 		out = append(out, p)
 	}
+	if n, ok := w.meta.Private.(*metaNote); ok && w.own && n.toolResults != "" {
+		// the outputs Claude Code moved out of the transcript, as they are
+		copied, err := copyResults(n.toolResults, filepath.Join(w.dir, w.sid, ToolResults), w.opt.Force)
+		out = append(out, copied...)
+		if err != nil {
+			return out, err
+		}
+	}
 	return out, nil
 }

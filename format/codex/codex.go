@@ -38,6 +38,7 @@ var (
 	_ format.Stream        = Format{}
 	_ format.DefaultStorer = Format{}
 	_ format.Capable       = Format{}
+	_ format.Placer        = Format{}
 )
 
 func (Format) Name() string      { return Name }

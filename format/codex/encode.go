@@ -3,6 +3,7 @@ package codex
 import (
 	"bufio"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
+	"github.com/tidwall/gjson"
 )
 
 // encoder writes a session's lines, carrying what later lines need.
@@ -70,7 +72,7 @@ func (e *encoder) rec(t session.Time, typ string, payload []byte) {
 func (e *encoder) header() error {
 	m := e.meta
 	if m.Origin == Name && len(m.Raw) > 0 && !e.doc {
-		e.line(m.Raw)
+		e.line(respellID(m.Raw, m.ID, e.id))
 		return e.err
 	}
 	p := session.NewObj(nil)
@@ -100,6 +102,37 @@ func (e *encoder) header() error {
 	}
 	e.rec(m.Created, "session_meta", p.Bytes())
 	return e.err
+}
+
+// respellID is a rollout's session_meta line for a session whose id is
+// now model: its own bytes when its payload names that id, else with id
+// (the id written, and the one in the file's name) in place of the old
+// one and of session_id, so a session given another id in the run (two
+// copies of one rollout) is not written as a second thread with the first
+// one's id.
+func respellID(raw []byte, model, id string) []byte {
+	if old := gjson.GetBytes(raw, "payload.id"); old.Type != gjson.String || old.Str == model {
+		return raw
+	}
+	var spans [][2]int
+	for _, k := range []string{"payload.id", "payload.session_id"} {
+		v := gjson.GetBytes(raw, k)
+		if v.Type == gjson.String && v.Index > 0 {
+			spans = append(spans, [2]int{v.Index, v.Index + len(v.Raw)})
+		}
+	}
+	if len(spans) == 0 {
+		return raw
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
+	out := make([]byte, 0, len(raw)+len(id))
+	at := 0
+	for _, sp := range spans {
+		out = append(out, raw[at:sp[0]]...)
+		out = jsonx.AppendString(out, id)
+		at = sp[1]
+	}
+	return append(out, raw[at:]...)
 }
 
 func (e *encoder) lossMeta() {

@@ -9,15 +9,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/sesstool/sesstool/command"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/codex"
 	"github.com/sesstool/sesstool/internal/peers"
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/session"
 )
@@ -46,64 +47,57 @@ type written struct {
 	agents     []string // assistant replies with text
 }
 
-// writeAll converts every peer source to Codex into home's sessions/
-// folder, where Codex looks.
+// writeAll converts every peer source to Codex with `sesstool convert
+// --to codex -o HOME`, which writes each session where Codex looks
+// (sessions/YYYY/MM/DD/rollout-<time>-<uuid>.jsonl), and reads back what
+// it wrote.
 func writeAll(t *testing.T, home string) []written {
 	t.Helper()
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	var out []written
 	cx := codex.Format{}
 	for _, s := range peerSources {
-		f, err := registry.Lookup(s.layout)
-		if err != nil {
-			t.Fatal(err)
-		}
 		src := filepath.Join("..", "..", "testdata", "samples", s.path)
+		var want []byte // a rollout is written back as it was read
 		if s.layout == "codex" {
 			src = rewritten(t, s.path)
+			want, _ = os.ReadFile(src)
 		}
-		refs, err := f.Sessions(src)
-		if s.layout == "codex" && len(refs) == 1 {
-			// A rollout is written back as it was read.
-			b, _ := os.ReadFile(src)
-			defer func(want []byte) {
-				got, _ := os.ReadFile(out[len(out)-1].file)
-				if !bytes.Equal(got, want) {
+		var stdout, stderr bytes.Buffer
+		env := &command.Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, StdinIsData: func() bool { return false }}
+		if err := command.Convert(env, command.ConvertOptions{From: s.layout, To: "codex", Out: home, Force: true, Paths: []string{src}}); err != nil {
+			t.Fatalf("%s: convert: %v\n%s", s.name, err, stderr.String())
+		}
+		files := strings.Fields(stdout.String())
+		if len(files) == 0 {
+			t.Fatalf("%s: convert wrote nothing", s.name)
+		}
+		for i, file := range files {
+			rel, err := filepath.Rel(home, file)
+			if err != nil || !strings.HasPrefix(filepath.ToSlash(rel), codex.SessionsDir+"/") {
+				t.Fatalf("%s: convert wrote %s, not under %s/%s", s.name, file, home, codex.SessionsDir)
+			}
+			if want != nil {
+				if got, _ := os.ReadFile(file); !bytes.Equal(got, want) {
 					t.Errorf("codex -> codex changed the rollout")
 				}
-			}(b)
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", s.name, err)
-		}
-		for i, ref := range refs {
-			r, err := f.Open(ref)
-			if err != nil {
-				t.Fatalf("%s: %v", s.name, err)
 			}
-			var buf bytes.Buffer
-			lost := &loss.Counter{}
-			reopen := func() (session.Reader, error) { return f.Open(ref) }
-			if err := cx.WriteTo(&buf, r, format.WriteOptions{Loss: lost, Reopen: reopen}); err != nil {
-				t.Fatalf("%s: write: %v", s.name, err)
-			}
-			rd, err := cx.OpenReader(s.name, bytes.NewReader(buf.Bytes()))
+			r, err := cx.Open(format.Ref{Path: file})
 			if err != nil {
 				t.Fatalf("%s: read back: %v", s.name, err)
 			}
-			sess, err := session.ReadAll(rd)
+			sess, err := session.ReadAll(r)
 			if err != nil {
 				t.Fatalf("%s: read back: %v", s.name, err)
 			}
-			file := filepath.Join(home, filepath.FromSlash(codex.RolloutPath(&sess.Meta)))
-			if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
+			if got, want := filepath.ToSlash(rel), codex.RolloutPath(&sess.Meta); got != want {
+				t.Errorf("%s: written at %s, Codex names it %s", s.name, got, want)
 			}
 			w := written{name: fmt.Sprintf("%s#%d", s.name, i), file: file, meta: &sess.Meta}
 			for _, e := range sess.Entries {
-				if e.Kind != session.KindMessage {
+				if e.Kind != session.KindMessage || e.Sidechain != "" {
 					continue
 				}
 				switch text := e.Message.Text(); {
@@ -113,6 +107,9 @@ func writeAll(t *testing.T, home string) []written {
 					w.agents = append(w.agents, text)
 				}
 			}
+			// The OpenCode export is a session of the OpenCode store:
+			// the same id and start, so the same rollout, replaced.
+			out = slices.DeleteFunc(out, func(o written) bool { return o.file == file })
 			out = append(out, w)
 		}
 	}

@@ -2,12 +2,12 @@ package codex
 
 import (
 	"database/sql"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/sesstool/sesstool/internal/walcopy"
 	_ "modernc.org/sqlite" // pure Go SQLite: no cgo
 )
 
@@ -17,7 +17,9 @@ import (
 // database, no threads table with a name column, or no name. Its title
 // column is only the first user message, so it is not read. The database is opened
 // read-only and immutable: SQLite creates no journal or lock file beside
-// it, and a database Codex is writing is never touched.
+// it, and a database Codex is writing is never touched. One with a
+// write-ahead log beside it (a running Codex keeps its newest rows there)
+// is read from a private copy of both (internal/walcopy).
 func stateTitle(home, id string) string {
 	dir := home
 	if d := os.Getenv("CODEX_SQLITE_HOME"); d != "" {
@@ -32,8 +34,11 @@ func stateTitle(home, id string) string {
 	if err != nil {
 		return ""
 	}
-	u := url.URL{Scheme: "file", Path: abs, RawQuery: "mode=ro&immutable=1"}
-	db, err := sql.Open("sqlite", u.String())
+	src, err := walcopy.Of(abs, "codex", filepath.Base(abs))
+	if err != nil {
+		return ""
+	}
+	db, err := sql.Open("sqlite", src.URI("_pragma=query_only(1)&_pragma=trusted_schema(0)"))
 	if err != nil {
 		return ""
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
@@ -52,11 +53,19 @@ func (f Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) 
 
 // RolloutPath is where Codex looks for the session meta describes, under
 // its home: sessions/YYYY/MM/DD/rollout-YYYY-MM-DDThh-mm-ss-<uuid>.jsonl,
-// from the session's creation time (UTC) and its id as the writer spells it.
+// from the session's creation time (UTC; the Unix epoch, as the header
+// says, when it has none) and its id as the writer spells it.
 func RolloutPath(m *session.Meta) string {
 	t := m.Created.T.UTC()
+	if m.Created.T.IsZero() {
+		t = time.Unix(0, 0).UTC()
+	}
 	return fmt.Sprintf("%s/%04d/%02d/%02d/rollout-%s-%s.jsonl", SessionsDir, t.Year(), t.Month(), t.Day(), t.Format("2006-01-02T15-04-05"), SessionID(m))
 }
+
+// Place is where convert writes a session into a directory, which is then
+// a Codex home: its RolloutPath, so Codex lists it as it is.
+func (Format) Place(m *session.Meta) string { return RolloutPath(m) }
 
 // SessionID is the id a session is written under: its own when it is a
 // UUID (Codex's thread ids are), else one derived from it.

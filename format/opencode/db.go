@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
 	"path/filepath"
 	"strings"
 	"time"
@@ -94,19 +93,14 @@ func connect(path string) (*dbStore, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	q := "_pragma=query_only(1)&_pragma=trusted_schema(0)"
-	if src.immutable {
-		q = "mode=ro&immutable=1&" + q
-	}
-	u := url.URL{Scheme: "file", Path: src.file, RawQuery: q}
-	db, err := sql.Open("sqlite", u.String())
+	db, err := sql.Open("sqlite", src.URI("_pragma=query_only(1)&_pragma=trusted_schema(0)"))
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(1)
 	s := &dbStore{path: path, db: db, cols: map[string]bool{}, tables: map[string]bool{}}
 	var length int64
-	s.limit, length, s.budget = dbBounds(src.size)
+	s.limit, length, s.budget = dbBounds(src.Size)
 	s.ctx, s.cancel = context.WithTimeout(context.Background(), s.limit)
 	if s.conn, err = db.Conn(context.Background()); err == nil {
 		_, err = sqlite.Limit(s.conn, sqlite3.SQLITE_LIMIT_LENGTH, int(length))
