@@ -94,6 +94,7 @@ func TestSkeletonAgreesWithWholeLine(t *testing.T) {
 		"duplicate":      "{\"n\":1,\"t\":\"" + long + "\",\"n\":2}\n",
 		"torn":           "{\"n\":1}\n{\"n\":",
 		"unterminated":   "{\"n\":1}\n{\"n\":2}",
+		"deep":           strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + "\n" + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + "\n",
 		"long strings":   "{\"n\":-1,\"t\":\"" + long + "\",\"a\":[\"" + long + "\",\"" + escaped + "\",3]}\n",
 	}
 	for name, in := range cases {
@@ -113,7 +114,7 @@ func TestSkeletonAgreesWithWholeLine(t *testing.T) {
 				return
 			}
 			if strings.Join(gotLines, "\n") != strings.Join(wantLines, "\n") {
-				t.Errorf("lines differ:\nwhole line: %q\nskeleton:   %q", wantLines, gotLines)
+				t.Errorf("lines differ:\nwhole line: %.300q\nskeleton:   %.300q", wantLines, gotLines)
 			}
 		})
 	}

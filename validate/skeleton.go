@@ -16,7 +16,7 @@ const (
 	longString  = 4 << 10
 	keepPrefix  = 64
 	skeletonCap = 64 << 20
-	pathDepth   = 1 << 12
+	maxDepth    = 10000 // encoding/json's, so a deep line gets the same finding
 )
 
 // scan states: what the next byte may be.
@@ -71,6 +71,7 @@ type skeleton struct {
 	carry       []byte
 	utfCol      int64 // column of the first invalid UTF-8, 0 for none
 	bom         bool
+	tooDeep     bool
 	size        int64  // bytes of the line
 	head        []byte // its first bytes, what the rules see of a line with no skeleton
 }
@@ -132,6 +133,9 @@ func (k *skeleton) fail(c byte) {
 }
 
 func (k *skeleton) context(c byte) string {
+	if k.tooDeep {
+		return "exceeded max depth"
+	}
 	switch k.state {
 	case sValue, sValueOrClose:
 		return "looking for beginning of value"
@@ -272,9 +276,6 @@ func (k *skeleton) push(object bool) {
 		k.kinds[d/64] |= 1 << (d % 64)
 	}
 	k.depth++
-	if k.depth > pathDepth {
-		k.giveUp(fmt.Sprintf("it nests deeper than %d", pathDepth))
-	}
 	if k.overflow == "" {
 		k.path = append(k.path, "0")
 		k.index = append(k.index, 0)
@@ -378,6 +379,10 @@ func (k *skeleton) after(c byte) bool {
 func (k *skeleton) value(c byte) bool {
 	switch {
 	case c == '{' || c == '[':
+		if k.depth >= maxDepth {
+			k.tooDeep = true
+			return false
+		}
 		k.emit(c)
 		k.push(c == '{')
 		k.state = sKeyOrClose
