@@ -162,7 +162,11 @@ func (j *JSONL) read(r io.Reader, workers int, out chan<- chan []item) error {
 			size = 0
 			k := &skeleton{}
 			l.Terminated, err = lr.Rest(k.Write)
-			batch = append(batch, item{n: l.N, terminate: l.Terminated, long: k})
+			if !k.notBlank {
+				j.Report.Warnf(j.Path, l.N, "", "blank-line", "blank line (ignored by every agent, but not JSON)")
+			} else {
+				batch = append(batch, item{n: l.N, terminate: l.Terminated, long: k})
+			}
 		}
 		if err != nil {
 			flush()

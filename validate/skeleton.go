@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -72,6 +73,7 @@ type skeleton struct {
 	utfCol      int64 // column of the first invalid UTF-8, 0 for none
 	bom         bool
 	tooDeep     bool
+	notBlank    bool   // a piece held more than white space
 	size        int64  // bytes of the line
 	head        []byte // its first bytes, what the rules see of a line with no skeleton
 }
@@ -79,6 +81,7 @@ type skeleton struct {
 // Write scans the next piece of the line.
 func (k *skeleton) Write(p []byte) {
 	k.size += int64(len(p))
+	k.notBlank = k.notBlank || len(bytes.TrimSpace(p)) > 0
 	if n := len(k.head); n < longString {
 		k.head = append(k.head, p[:min(len(p), longString-n)]...)
 	}
