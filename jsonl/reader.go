@@ -12,9 +12,11 @@ import (
 // Reader yields lines one at a time. Memory is bounded by the longest line,
 // never by the file.
 type Reader struct {
-	r    *bufio.Reader
-	buf  []byte
-	line int
+	r       *bufio.Reader
+	buf     []byte
+	line    int
+	long    []byte // the part of a long line NextLimit read, for Rest
+	longErr error  // and the error of its last read
 }
 
 // NewReader reads from r with a 1 MiB buffer; longer lines grow a private one.
@@ -28,6 +30,9 @@ type Line struct {
 	N          int    // 1-based line number
 	Terminated bool   // false for a last line with no newline (a torn write, or an editor's habit)
 	CR         bool   // the line ended with CRLF
+	// Long is set by NextLimit for a line longer than its limit: Bytes is
+	// then empty and Rest hands the line over in pieces.
+	Long bool
 }
 
 // Next returns the next line, or io.EOF.
@@ -41,6 +46,10 @@ func (r *Reader) Next() (Line, error) {
 		}
 		b = r.buf
 	}
+	return r.finish(b, err)
+}
+
+func (r *Reader) finish(b []byte, err error) (Line, error) {
 	if err != nil && !errors.Is(err, io.EOF) {
 		return Line{}, err
 	}
@@ -69,5 +78,70 @@ func (r *Reader) NextNonBlank() (Line, error) {
 		if err != nil || len(bytes.TrimSpace(l.Bytes)) > 0 {
 			return l, err
 		}
+	}
+}
+
+// NextLimit is Next for lines of at most max bytes. A longer line is not
+// gathered into one buffer: it comes back with Long set, and Rest must then
+// hand it over in pieces before the next call, so memory stays near max
+// whatever the line's length.
+func (r *Reader) NextLimit(max int) (Line, error) {
+	b, err := r.r.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		r.buf = append(r.buf[:0], b...)
+		for errors.Is(err, bufio.ErrBufferFull) && len(r.buf) <= max {
+			b, err = r.r.ReadSlice('\n')
+			r.buf = append(r.buf, b...)
+		}
+		b = r.buf
+		if len(b) > max {
+			r.buf = nil // a long line's buffer is not kept for the next
+		}
+	}
+	if len(b) > max && (err == nil || errors.Is(err, bufio.ErrBufferFull) || errors.Is(err, io.EOF)) {
+		r.line++
+		r.long, r.longErr = b, err
+		return Line{N: r.line, Long: true}, nil
+	}
+	return r.finish(b, err)
+}
+
+// Rest passes the bytes of the long line NextLimit returned to f, in order
+// and without its terminator (LF or CRLF); a piece is valid only during the
+// call. terminated is false for a last line with no newline.
+func (r *Reader) Rest(f func([]byte)) (terminated bool, err error) {
+	b, err := r.long, r.longErr
+	r.long, r.longErr = nil, nil
+	cr := false // a CR held back: it belongs to the terminator if an LF follows
+	emit := func(p []byte) {
+		if cr {
+			f([]byte{'\r'})
+			cr = false
+		}
+		if n := len(p); n > 0 && p[n-1] == '\r' {
+			cr, p = true, p[:n-1]
+		}
+		if len(p) > 0 {
+			f(p)
+		}
+	}
+	for {
+		if err != nil && !errors.Is(err, bufio.ErrBufferFull) && !errors.Is(err, io.EOF) {
+			return false, err
+		}
+		if n := len(b); n > 0 && b[n-1] == '\n' {
+			if n > 1 {
+				emit(b[:n-1])
+			}
+			return true, nil // a CR still held was the terminator's
+		}
+		emit(b)
+		if errors.Is(err, io.EOF) {
+			if cr {
+				f([]byte{'\r'})
+			}
+			return false, nil
+		}
+		b, err = r.r.ReadSlice('\n')
 	}
 }

@@ -78,3 +78,48 @@ func TestNextNonBlank(t *testing.T) {
 		t.Errorf("line numbers %v, want %v (blank lines still count)", nums, want)
 	}
 }
+
+// NextLimit hands a line over max in pieces that join to what Next
+// returns, terminator and CR handled the same, whatever the piece edges.
+func TestNextLimit(t *testing.T) {
+	mib := 1 << 20
+	crEdge := strings.Repeat("c", mib-1) + "\r" // the CR ends the buffer's first piece
+	tests := map[string]string{
+		"short and long":   "ab\n" + strings.Repeat("x", 3*mib) + "\ncd\n",
+		"crlf":             strings.Repeat("y", 2*mib) + "\r\nz\r\n",
+		"cr at piece edge": crEdge + "\n" + crEdge + "x\n",
+		"no newline":       "a\n" + strings.Repeat("w", 2*mib) + "\r",
+		"long in buffer":   "0123456789\n" + "short\n",
+	}
+	for name, in := range tests {
+		for _, max := range []int{4, 1 << 20} {
+			want := readAll(t, in)
+			r := NewReader(strings.NewReader(in))
+			for i := 0; ; i++ {
+				l, err := r.NextLimit(max)
+				if errors.Is(err, io.EOF) {
+					if i != len(want) {
+						t.Errorf("%s, max %d: %d lines, want %d", name, max, i, len(want))
+					}
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := l.Bytes
+				if l.Long {
+					var b []byte
+					l.Terminated, err = r.Rest(func(p []byte) { b = append(b, p...) })
+					if err != nil {
+						t.Fatal(err)
+					}
+					got = b
+				}
+				if i >= len(want) || string(got) != string(want[i].Bytes) || l.N != want[i].N || l.Terminated != want[i].Terminated ||
+					l.Long && len(want[i].Bytes)+2 <= max || !l.Long && len(want[i].Bytes) > max {
+					t.Errorf("%s, max %d: line %d: %d bytes, long %v, terminated %v; want %+v", name, max, l.N, len(got), l.Long, l.Terminated, len(want[i].Bytes))
+				}
+			}
+		}
+	}
+}

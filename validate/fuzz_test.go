@@ -61,3 +61,48 @@ func FuzzEngine(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSkeleton: every line taken as a long one (scanned as a stream and
+// checked on its skeleton) gets the findings the whole-line path gives,
+// and a valid line reaches the rules with the same bytes when nothing in
+// it was long enough to cut.
+func FuzzSkeleton(f *testing.F) {
+	sch, err := schema.Compile("flat/v1/line.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{"{\"n\":1}\n", "[1,{\"a\":\"\\u00e9\"}]\r\n", "{\"n\":tru}", "{\"a\":1.e}\n\"x\"", "\xef\xbb\xbf{}\n",
+		`{"type":"message","id":"a","parent_id":"","timestamp":"2026-11-21T04:24:24Z","role":"user","message":{"role":"user","content":"x"}}`} {
+		f.Add([]byte(s))
+	}
+	run := func(t *testing.T, data []byte, longLine int) ([]string, []Line) {
+		rules := &flatRules{sch: sch}
+		rep := &report.Report{}
+		if _, err := (&JSONL{Path: "f.jsonl", Rules: rules, Report: rep, Workers: 2, LongLine: longLine}).Run(bytes.NewReader(data)); err != nil {
+			t.Fatalf("reading from memory failed: %v", err)
+		}
+		var out []string
+		for _, fd := range rep.Findings() {
+			out = append(out, fd.Text())
+		}
+		return out, rules.seen
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		want, wantLines := run(t, data, 0)
+		got, gotLines := run(t, data, 1)
+		if len(got) != len(want) {
+			t.Fatalf("findings differ:\nwhole line: %q\nskeleton:   %q", want, got)
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("findings differ:\nwhole line: %q\nskeleton:   %q", want, got)
+			}
+		}
+		for i, l := range wantLines {
+			g := gotLines[i]
+			if g.N != l.N || g.Valid != l.Valid || l.Valid && len(l.Bytes) < longString && !bytes.Equal(g.Bytes, l.Bytes) {
+				t.Fatalf("line %d: skeleton %q valid %v, whole %q valid %v", l.N, g.Bytes, g.Valid, l.Bytes, l.Valid)
+			}
+		}
+	})
+}

@@ -30,6 +30,24 @@ type Line struct {
 	Value gjson.Result // parsed with gjson; only set when the line is valid JSON
 	Valid bool         // JSON syntax and UTF-8 are fine
 	Last  bool         // the last line of the file
+	// Size is the line's length in bytes. A line longer than LongLine is
+	// not held: Bytes is then its skeleton, the line with each string
+	// longer than 4 KiB cut to a short prefix, Cut the JSON pointers of
+	// those strings (a rule that reads a string's content checks IsCut),
+	// and a line with no skeleton is Valid false with a warning that says
+	// so, Bytes its first 4 KiB.
+	Size int
+	Cut  []string
+}
+
+// IsCut reports whether the string at ptr is only a prefix of the line's.
+func (l Line) IsCut(ptr string) bool {
+	for _, p := range l.Cut {
+		if p == ptr {
+			return true
+		}
+	}
+	return false
 }
 
 // Rules is what a format plugs into the engine.
@@ -50,6 +68,9 @@ type JSONL struct {
 	Rules   Rules
 	Report  *report.Report
 	Workers int // 0 means GOMAXPROCS
+	// LongLine is the length above which a line is scanned as a stream
+	// and checked on its skeleton instead of held whole; 0 means 64 MiB.
+	LongLine int
 }
 
 type item struct {
@@ -59,6 +80,9 @@ type item struct {
 	valid     bool
 	v         gjson.Result
 	findings  []report.Finding
+	long      *skeleton // a long line's scan, its skeleton in b once parsed
+	skipped   bool      // well-formed, but too large even as a skeleton
+	cut       []string  // pointers of the strings the skeleton cut
 }
 
 const batchLines = 512
@@ -124,14 +148,33 @@ func (j *JSONL) read(r io.Reader, workers int, out chan<- chan []item) error {
 		batch = nil
 	}
 	size := 0
+	longLine := j.LongLine
+	if longLine <= 0 {
+		longLine = 64 << 20
+	}
 	for {
-		l, err := lr.Next()
+		l, err := lr.NextLimit(longLine)
 		if errors.Is(err, io.EOF) {
 			break
+		}
+		if err == nil && l.Long {
+			flush()
+			size = 0
+			k := &skeleton{}
+			l.Terminated, err = lr.Rest(k.Write)
+			if !k.notBlank {
+				j.Report.Warnf(j.Path, l.N, "", "blank-line", "blank line (ignored by every agent, but not JSON)")
+			} else {
+				batch = append(batch, item{n: l.N, terminate: l.Terminated, long: k})
+			}
 		}
 		if err != nil {
 			flush()
 			return fmt.Errorf("read %s: %w", j.Path, err)
+		}
+		if l.Long {
+			flush()
+			continue
 		}
 		if len(bytes.TrimSpace(l.Bytes)) == 0 {
 			if l.Terminated || len(l.Bytes) > 0 {
@@ -166,6 +209,9 @@ func view(b []byte) string {
 // checks UTF-8 and then syntax and decoding in one pass (decode); only a
 // line it refuses goes through jsonx.SyntaxError for the message.
 func (j *JSONL) parse(it *item) {
+	if it.long != nil && !j.parseLong(it) {
+		return
+	}
 	if it.n == 1 && bytes.HasPrefix(it.b, utf8BOM) {
 		// Say what it is: a generic syntax error at column 1 does not.
 		it.findings = append(it.findings, report.Finding{Path: j.Path, Line: 1, Column: 1, Severity: report.Error, Rule: "utf8-bom",
@@ -174,6 +220,10 @@ func (j *JSONL) parse(it *item) {
 	}
 	v := gjson.Parse(view(it.b)) // it.b never changes once read
 	sch := j.Rules.Schema(v)     // only used once the line is known to be JSON
+	var unchecked []string       // pointers of cut strings the schema judges by more than type
+	if it.long != nil && sch != nil {
+		unchecked = j.cutStrings(it, sch)
+	}
 	if accepted(sch, it.b) {
 		it.valid, it.v = true, v
 		return
@@ -198,6 +248,9 @@ func (j *JSONL) parse(it *item) {
 	}
 	it.valid = true
 	if key, off, dup := jsonx.DuplicateKey(it.b); dup {
+		if it.long != nil {
+			off = it.long.lineOffset(off)
+		}
 		it.findings = append(it.findings, report.Finding{Path: j.Path, Line: it.n, Column: off + 1, Severity: report.Error, Rule: "duplicate-key",
 			Message: fmt.Sprintf("key %q appears twice in one object (JavaScript and Python keep the last value, sesstool the first)", key)})
 	}
@@ -206,11 +259,15 @@ func (j *JSONL) parse(it *item) {
 		return
 	}
 	// inst is nil when the library must decode the line itself.
-	it.findings = append(it.findings, schema.Doc{Path: j.Path, Line: it.n}.Full(sch, it.b, inst)...)
+	doc := schema.Doc{Path: j.Path, Line: it.n}
+	if len(unchecked) > 0 {
+		doc.Skip = func(is schema.Issue) bool { return under(is.Pointer, unchecked) }
+	}
+	it.findings = append(it.findings, doc.Full(sch, it.b, inst)...)
 }
 
 func (j *JSONL) deliver(it *item, last bool) {
-	if last && !it.terminate && !it.valid {
+	if last && !it.terminate && !it.valid && !it.skipped {
 		// A last line with no newline that does not parse is a torn write,
 		// not a stray syntax error: say so instead.
 		j.Report.Add(report.Finding{Path: j.Path, Line: it.n, Severity: report.Error, Rule: "torn-line", Message: "last line is incomplete (no newline, not valid JSON): the write that made it was cut off"})
@@ -219,7 +276,11 @@ func (j *JSONL) deliver(it *item, last bool) {
 			j.Report.Add(f)
 		}
 	}
-	j.Rules.Check(Line{N: it.n, Bytes: it.b, Value: it.v, Valid: it.valid, Last: last})
+	size := len(it.b)
+	if it.long != nil {
+		size = int(it.long.size)
+	}
+	j.Rules.Check(Line{N: it.n, Bytes: it.b, Value: it.v, Valid: it.valid, Last: last, Size: size, Cut: it.cut})
 }
 
 // accepted is the fast path: true when the raw bytes are certainly valid

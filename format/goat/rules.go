@@ -25,8 +25,8 @@ type messageRules struct {
 func (r *messageRules) Schema(gjson.Result) *jsonschema.Schema { return r.schema }
 
 func (r *messageRules) Check(l validate.Line) {
-	if len(l.Bytes) > MaxLine {
-		r.rep.Errorf(r.path, l.N, "", ruleLongLine, "the line is %d bytes; goat reads messages.jsonl lines of at most %d bytes (10 MiB) and cannot open the session (token too long)", len(l.Bytes), MaxLine)
+	if l.Size > MaxLine {
+		r.rep.Errorf(r.path, l.N, "", ruleLongLine, "the line is %d bytes; goat reads messages.jsonl lines of at most %d bytes (10 MiB) and cannot open the session (token too long)", l.Size, MaxLine)
 	}
 	if !l.Valid || !l.Value.IsObject() {
 		return
@@ -43,7 +43,7 @@ func (r *messageRules) Check(l validate.Line) {
 	m := v.Get("message")
 	for i, tc := range m.Get("tool_calls").Array() {
 		ptr := fmt.Sprintf("/message/tool_calls/%d", i)
-		if args := tc.Get("function.arguments"); args.Type == gjson.String && !json.Valid([]byte(args.Str)) {
+		if args := tc.Get("function.arguments"); args.Type == gjson.String && !l.IsCut(ptr+"/function/arguments") && !json.Valid([]byte(args.Str)) {
 			r.rep.Errorf(r.path, l.N, ptr+"/function/arguments", "tool-arguments", "function.arguments is not JSON inside its string: %s", clip(args.Str))
 		}
 		if id := tc.Get("id"); id.Type == gjson.String && id.Str != "" {

@@ -2,6 +2,7 @@ package tree
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -42,12 +43,21 @@ func (rd *reader) copyLines(bw *bufio.Writer) error {
 	bw.Write(rd.meta.Raw)
 	bw.WriteByte('\n')
 	for {
-		l, err := rd.lr.NextNonBlank() // as line() does
+		l, err := rd.lr.NextLimit(longLine)
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
 			return fmt.Errorf("read %s: %w", rd.name, err)
+		}
+		if l.Long {
+			if err := rd.copyLong(bw, l.N); err != nil {
+				return err
+			}
+			continue
+		}
+		if len(bytes.TrimSpace(l.Bytes)) == 0 {
+			continue // as line() does
 		}
 		if !isObject(l.Bytes) {
 			return fmt.Errorf("%s:%d: entry is not a JSON object", rd.name, l.N)
@@ -59,6 +69,46 @@ func (rd *reader) copyLines(bw *bufio.Writer) error {
 		}
 	}
 	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	return nil
+}
+
+// longLine is the length past which a line is copied in pieces, never
+// held whole (validate checks such a line as a stream too).
+var longLine = 64 << 20 // a variable for the tests
+
+// copyLong copies the long line NextLimit just returned in pieces. Only
+// white space before its first other byte is held, to leave a blank line
+// out and refuse one that is not an object, as copyLines does.
+func (rd *reader) copyLong(bw *bufio.Writer, n int) error {
+	var lead []byte
+	started, bad := false, false
+	_, err := rd.lr.Rest(func(p []byte) {
+		if !started {
+			c := firstByte(p)
+			if c == 0 {
+				lead = append(lead, p...)
+				return
+			}
+			started, bad = true, c != '{'
+			bw.Write(lead)
+			lead = nil
+		}
+		if !bad {
+			bw.Write(p)
+		}
+	})
+	switch {
+	case err != nil:
+		return fmt.Errorf("read %s: %w", rd.name, err)
+	case !started:
+		return nil // blank
+	case bad:
+		return fmt.Errorf("%s:%d: entry is not a JSON object", rd.name, n)
+	}
+	rd.n++
+	if err := bw.WriteByte('\n'); err != nil {
 		return fmt.Errorf("write: %w", err)
 	}
 	return nil
