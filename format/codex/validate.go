@@ -138,7 +138,7 @@ func (r *rules) Check(l validate.Line) {
 		r.header(l, rec)
 		return
 	}
-	if start, _ := r.group.step(rec, len(l.Bytes)); start {
+	if start, _ := r.group.step(rec, l.Size); start {
 		r.entries++
 	}
 	if rec.time != "" {
@@ -189,7 +189,7 @@ func (r *rules) item(l validate.Line, rec record) {
 		r.calls.Put(id.String(), int32(l.N))
 	}
 	if typ == "function_call" {
-		if a := p.Get("arguments"); a.Type == gjson.String && !gjson.Valid(a.String()) {
+		if a := p.Get("arguments"); a.Type == gjson.String && !l.IsCut(at+"/arguments") && !gjson.Valid(a.String()) {
 			r.rep.Warnf(r.path, l.N, at+"/arguments", "bad-arguments", "the function call's arguments are not a JSON text")
 		}
 	}
