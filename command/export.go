@@ -82,15 +82,22 @@ func Export(env *Env, o ExportOptions) error {
 }
 
 // exportOne writes one session and says what a site's index shows of it.
-// An HTML page is rendered as the session is read (html.Stream), unless
-// --redact, which masks the whole session first.
+// An HTML page is rendered as the session is read (html.Stream), each
+// entry masked as it comes when --redact.
 func exportOne(env *Env, name string, j pipeline.Job, out string, ex registry.Exporter, o ExportOptions) (html.IndexEntry, error) {
 	var sum html.IndexEntry
 	r, err := j.Format.Open(j.Ref)
 	if err != nil {
 		return sum, OpenFailed(name, err)
 	}
-	if ex.Name == "html" && !o.Redact {
+	var rd *redact.Redactor
+	if o.Redact {
+		if rd, err = redact.New(); err != nil {
+			r.Close()
+			return sum, fmt.Errorf("--redact: %w", err)
+		}
+	}
+	if ex.Name == "html" {
 		defer r.Close()
 		// what a streaming export keeps (a skeleton per entry) is live to
 		// the end while rendering makes much garbage: collecting at half
@@ -102,17 +109,27 @@ func exportOne(env *Env, name string, j pipeline.Job, out string, ex registry.Ex
 		if ra, ok := r.(readAheader); ok {
 			ra.ReadAhead()
 		}
+		meta := *r.Meta()
+		if rd != nil {
+			rd.Meta(&meta)
+		}
 		next := func() (*session.Entry, error) {
 			e, err := r.Next()
 			if e != nil {
 				e.Raw = nil
+				if rd != nil {
+					rd.Entry(e)
+				}
 			}
 			return e, err
 		}
 		err := emit(env, out, o.Force, func(w io.Writer) error {
-			t, err := html.Stream(w, *r.Meta(), next, o.Leaf)
+			t, err := html.Stream(w, meta, next, o.Leaf)
 			if err == nil {
 				sum = html.Summarize(t, "")
+				if rd != nil {
+					fmt.Fprintf(env.Stderr, "%s: masked %d secret(s)\n", name, rd.Count)
+				}
 			}
 			return err
 		})
@@ -130,11 +147,7 @@ func exportOne(env *Env, name string, j pipeline.Job, out string, ex registry.Ex
 	if err != nil {
 		return sum, Invalid("%s: %v", name, err)
 	}
-	if o.Redact {
-		rd, err := redact.New()
-		if err != nil {
-			return sum, fmt.Errorf("--redact: %w", err)
-		}
+	if rd != nil {
 		rd.Session(s)
 		fmt.Fprintf(env.Stderr, "%s: masked %d secret(s)\n", name, rd.Count)
 	}
