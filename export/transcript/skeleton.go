@@ -19,6 +19,24 @@ type Skeleton struct {
 	Results bool
 	title   bool // a user message with text has been kept (the title's fallback)
 	bare    map[session.Role]*session.Message
+	names   map[string]string // types and origins: a few strings for every entry
+	lastID  string
+}
+
+// name is s, shared with every entry that has the same.
+func (p *Skeleton) name(s string) string {
+	if s == "" {
+		return ""
+	}
+	if n, ok := p.names[s]; ok {
+		return n
+	}
+	if p.names == nil {
+		p.names = map[string]string{}
+	}
+	n := strings.Clone(s)
+	p.names[n] = n
+	return n
 }
 
 // Add keeps the skeleton of the next entry. The first user message with
@@ -27,9 +45,17 @@ type Skeleton struct {
 // skeleton must not keep alive.
 func (p *Skeleton) Add(e *session.Entry) {
 	c := strings.Clone
-	s := &session.Entry{Kind: e.Kind, Type: c(e.Type), ID: c(e.ID), ParentID: c(e.ParentID), Time: session.Time{T: e.Time.T, Raw: c(e.Time.Raw)},
-		Sidechain: c(e.Sidechain), Title: c(e.Title)}
-	s.Origin, s.Line = c(e.Origin), e.Line
+	// a million tiny entries are a million skeletons: the type and origin
+	// are shared, a parent id most often is the id before it, and the
+	// time's source text is not shown
+	parent := p.lastID
+	if e.ParentID != parent {
+		parent = c(e.ParentID)
+	}
+	s := &session.Entry{Kind: e.Kind, Type: p.name(e.Type), ID: c(e.ID), ParentID: parent, Time: session.Time{T: e.Time.T},
+		Sidechain: p.name(e.Sidechain), Title: c(e.Title)}
+	s.Origin, s.Line = p.name(e.Origin), e.Line
+	p.lastID = s.ID
 	if e.ThinkingLevel != nil {
 		l := c(*e.ThinkingLevel)
 		s.ThinkingLevel = &l
