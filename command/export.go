@@ -10,6 +10,7 @@ import (
 
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/export/html"
+	"github.com/sesstool/sesstool/export/markdown"
 	"github.com/sesstool/sesstool/export/redact"
 	"github.com/sesstool/sesstool/export/transcript"
 	"github.com/sesstool/sesstool/pipeline"
@@ -81,38 +82,69 @@ func Export(env *Env, o ExportOptions) error {
 	return nil
 }
 
+// exportMemoryLimit is export's soft memory limit (GOMEMLIMIT wins).
+const exportMemoryLimit = 896 << 20
+
 // exportOne writes one session and says what a site's index shows of it.
-// An HTML page is rendered as the session is read (html.Stream), unless
-// --redact, which masks the whole session first.
+// An HTML page is rendered as the session is read (html.Stream), each
+// entry masked as it comes when --redact.
 func exportOne(env *Env, name string, j pipeline.Job, out string, ex registry.Exporter, o ExportOptions) (html.IndexEntry, error) {
 	var sum html.IndexEntry
 	r, err := j.Format.Open(j.Ref)
 	if err != nil {
 		return sum, OpenFailed(name, err)
 	}
-	if ex.Name == "html" && !o.Redact {
-		defer r.Close()
-		// what a streaming export keeps (a skeleton per entry) is live to
-		// the end while rendering makes much garbage: collecting at half
-		// the live heap instead of all of it keeps the 100 MB benchmark's
-		// peak RSS at 108 MiB instead of 135, for 3% more CPU time
-		if os.Getenv("GOGC") == "" {
-			defer debug.SetGCPercent(debug.SetGCPercent(50))
+	var rd *redact.Redactor
+	if o.Redact {
+		if rd, err = redact.New(); err != nil {
+			r.Close()
+			return sum, fmt.Errorf("--redact: %w", err)
 		}
+	}
+	// what a streaming export keeps (a skeleton per entry) is live to
+	// the end while rendering makes much garbage: collecting at half
+	// the live heap instead of all of it keeps the 100 MB benchmark's
+	// peak RSS at 108 MiB instead of 135, for 3% more CPU time
+	if os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(50))
+	}
+	// a million tiny entries keep about 600 MiB of skeleton: a soft limit
+	// makes the collector run more often as the heap nears it, instead of
+	// letting it reach 1.5 times that (1.2 GiB of RSS for a million user
+	// and assistant messages, 0.9 GiB with the limit); far below it, as
+	// for any ordinary session, it changes nothing
+	if os.Getenv("GOMEMLIMIT") == "" {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(exportMemoryLimit))
+	}
+	if ex.Name == "markdown" {
+		return sum, exportMarkdown(env, name, j, r, out, o, rd)
+	}
+	if ex.Name == "html" {
+		defer r.Close()
 		if ra, ok := r.(readAheader); ok {
 			ra.ReadAhead()
+		}
+		meta := *r.Meta()
+		if rd != nil {
+			rd.Meta(&meta)
 		}
 		next := func() (*session.Entry, error) {
 			e, err := r.Next()
 			if e != nil {
 				e.Raw = nil
+				if rd != nil {
+					rd.Entry(e)
+				}
 			}
 			return e, err
 		}
 		err := emit(env, out, o.Force, func(w io.Writer) error {
-			t, err := html.Stream(w, *r.Meta(), next, o.Leaf)
+			t, err := html.Stream(w, meta, next, o.Leaf)
 			if err == nil {
 				sum = html.Summarize(t, "")
+				if rd != nil {
+					fmt.Fprintf(env.Stderr, "%s: masked %d secret(s)\n", name, rd.Count)
+				}
 			}
 			return err
 		})
@@ -130,11 +162,7 @@ func exportOne(env *Env, name string, j pipeline.Job, out string, ex registry.Ex
 	if err != nil {
 		return sum, Invalid("%s: %v", name, err)
 	}
-	if o.Redact {
-		rd, err := redact.New()
-		if err != nil {
-			return sum, fmt.Errorf("--redact: %w", err)
-		}
+	if rd != nil {
 		rd.Session(s)
 		fmt.Fprintf(env.Stderr, "%s: masked %d secret(s)\n", name, rd.Count)
 	}
@@ -144,6 +172,89 @@ func exportOne(env *Env, name string, j pipeline.Job, out string, ex registry.Ex
 	}
 	sum = html.Summarize(t, "")
 	return sum, emit(env, out, o.Force, func(w io.Writer) error { return ex.Write(w, t) })
+}
+
+// exportMarkdown writes a transcript from two reads of the session (r is
+// the first): a skeleton of every entry (the heading's facts, the path,
+// which result answers which call), then the entries again, each written
+// as soon as it and its calls' results have been read (markdown.Stream).
+// With --redact the skeleton's strings are masked apart from the count,
+// which is the entries' and the header's, as when the session was held.
+func exportMarkdown(env *Env, name string, j pipeline.Job, r session.Reader, out string, o ExportOptions, rd *redact.Redactor) error {
+	tools, err := markdown.ParseTools(o.Tools)
+	if err != nil {
+		r.Close()
+		return Usage("%v", err)
+	}
+	var skelRd *redact.Redactor
+	if rd != nil {
+		c := *rd
+		skelRd = &c
+	}
+	sk := transcript.Skeleton{Results: true}
+	if ra, ok := r.(readAheader); ok {
+		ra.ReadAhead()
+	}
+	err = session.Each(r, func(e *session.Entry) error {
+		e.Raw = nil
+		sk.Add(e)
+		if skelRd != nil {
+			skelRd.Entry(sk.Entries[len(sk.Entries)-1])
+		}
+		return nil
+	})
+	meta := *r.Meta()
+	meta.Raw = nil
+	r.Close()
+	if err != nil {
+		return Invalid("%s: %v", name, err)
+	}
+	if rd != nil {
+		rd.Meta(&meta)
+	}
+	t, err := transcript.New(&session.Session{Meta: meta, Entries: sk.Entries}, o.Leaf)
+	if err != nil {
+		return Usage("%s: %v", name, err)
+	}
+	again, err := j.Format.Open(j.Ref)
+	if err != nil {
+		return OpenFailed(name, err)
+	}
+	defer again.Close()
+	if ra, ok := again.(readAheader); ok {
+		ra.ReadAhead()
+	}
+	next := func() (*session.Entry, error) {
+		e, err := again.Next()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil, err
+			}
+			return nil, html.ReadError{Err: err}
+		}
+		e.Raw = nil
+		if rd != nil {
+			rd.Entry(e)
+		}
+		return e, nil
+	}
+	err = emit(env, out, o.Force, func(w io.Writer) error {
+		if err := markdown.Stream(w, t, next, tools); err != nil {
+			if errors.Is(err, markdown.ErrChanged) {
+				return html.ReadError{Err: err}
+			}
+			return err
+		}
+		if rd != nil {
+			fmt.Fprintf(env.Stderr, "%s: masked %d secret(s)\n", name, rd.Count)
+		}
+		return nil
+	})
+	var re html.ReadError
+	if errors.As(err, &re) {
+		return Invalid("%s: %v", name, re.Err)
+	}
+	return err
 }
 
 // emit writes an export to standard output or, atomically, to out, and

@@ -5,7 +5,6 @@ import (
 	"io"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/sesstool/sesstool/export/transcript"
 	"github.com/sesstool/sesstool/session"
@@ -72,18 +71,16 @@ func Write(w io.Writer, t *transcript.Transcript) error {
 // pager pairs results with calls while entries stream past, and hands
 // chunks of entries to the workers once their results are in.
 type pager struct {
-	skel    []*session.Entry
+	skel    transcript.Skeleton
 	pending []*session.Entry // read, not yet handed out; pending[0] is entry base
 	base    int
 	open    map[string]bool           // calls of pending entries
 	results map[string]*session.Entry // their first results
 	paired  map[*session.Entry]bool
-	title   bool // a user message with text has been seen (the title's fallback)
-	bare    map[session.Role]*session.Message
 }
 
 func newPager() *pager {
-	return &pager{open: map[string]bool{}, results: map[string]*session.Entry{}, paired: map[*session.Entry]bool{}, bare: map[session.Role]*session.Message{}}
+	return &pager{open: map[string]bool{}, results: map[string]*session.Entry{}, paired: map[*session.Entry]bool{}}
 }
 
 // add takes the next entry.
@@ -100,7 +97,7 @@ func (p *pager) add(e *session.Entry) {
 		}
 	}
 	p.pending = append(p.pending, e)
-	p.skel = append(p.skel, p.skeleton(e))
+	p.skel.Add(e)
 }
 
 // ready reports whether the first chunk of pending entries can be rendered:
@@ -150,80 +147,6 @@ func (p *pager) take(n int) job {
 	p.pending = p.pending[n:]
 	p.base += n
 	return j
-}
-
-// skeleton is what the header, the tree and the path need of e: no text,
-// no tool input or output, no images, no unknown members. The first user
-// message with text keeps it, for the title. Every string is copied: a
-// reader's strings may share the memory of the whole line they came from,
-// which the skeleton must not keep alive.
-func (p *pager) skeleton(e *session.Entry) *session.Entry {
-	c := strings.Clone
-	s := &session.Entry{Kind: e.Kind, Type: c(e.Type), ID: c(e.ID), ParentID: c(e.ParentID), Time: session.Time{T: e.Time.T, Raw: c(e.Time.Raw)},
-		Sidechain: c(e.Sidechain), Title: c(e.Title)}
-	s.Origin, s.Line = c(e.Origin), e.Line
-	if e.ThinkingLevel != nil {
-		l := c(*e.ThinkingLevel)
-		s.ThinkingLevel = &l
-	}
-	if x := e.Compaction; x != nil {
-		s.Compaction = &session.Compaction{FirstKeptID: c(x.FirstKeptID), TokensBefore: x.TokensBefore, TokensAfter: x.TokensAfter, BranchID: c(x.BranchID)}
-	}
-	if x := e.BranchSummary; x != nil {
-		s.BranchSummary = &session.BranchSummary{FromID: c(x.FromID)}
-	}
-	if x := e.Label; x != nil {
-		s.Label = &session.Label{TargetID: c(x.TargetID), Label: c(x.Label)}
-	}
-	if x := e.ModelChange; x != nil {
-		s.ModelChange = &session.ModelChange{Provider: c(x.Provider), ModelID: c(x.ModelID), Role: c(x.Role), Combined: x.Combined}
-	}
-	if x := e.Custom; x != nil {
-		s.Custom = &session.Custom{CustomType: c(x.CustomType)}
-	}
-	if x := e.Subagent; x != nil {
-		s.Subagent = &session.Subagent{}
-	}
-	if m := e.Message; m != nil {
-		// the header counts roles, tool calls, models and usage; the
-		// tree's links need only the entry
-		k := &session.Message{Role: m.Role, Provider: c(m.Provider), Model: c(m.Model)}
-		if u := m.Usage; u != nil {
-			k.Usage = &session.Usage{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Reasoning: u.Reasoning, Total: u.Total}
-			if u.Cost != nil {
-				k.Usage.Cost = &session.Cost{Total: u.Cost.Total}
-			}
-		}
-		keepText := m.Role == session.RoleUser && !p.title
-		for _, b := range m.Content {
-			switch {
-			case b.Type == session.BlockToolCall:
-				k.Content = append(k.Content, session.Block{Type: b.Type, ToolCallID: c(b.ToolCallID), ToolName: c(b.ToolName)})
-			case keepText && b.Type == session.BlockText:
-				k.Content = append(k.Content, session.Block{Type: b.Type, Text: c(b.Text)})
-			}
-		}
-		if keepText && k.Text() != "" {
-			p.title = true
-		}
-		s.Message = p.share(k)
-	}
-	return s
-}
-
-// share returns one Message for every skeleton message that holds nothing
-// but its role (tool results, most user messages: two thirds of a
-// session), so a skeleton entry costs little more than its Entry. The
-// skeleton is only read.
-func (p *pager) share(k *session.Message) *session.Message {
-	if k.Usage != nil || len(k.Content) > 0 || k.Provider != "" || k.Model != "" {
-		return k
-	}
-	if m, ok := p.bare[k.Role]; ok {
-		return m
-	}
-	p.bare[k.Role] = k
-	return k
 }
 
 // renderPage reads every entry, rendering and deflating chunks on every core as
@@ -284,7 +207,7 @@ func renderPage(w io.Writer, meta session.Meta, next Next, pick func(*session.Se
 	if err := drain(true); err != nil {
 		return nil, err
 	}
-	t, err := pick(&session.Session{Meta: meta, Entries: p.skel})
+	t, err := pick(&session.Session{Meta: meta, Entries: p.skel.Entries})
 	if err != nil {
 		return nil, LeafError{err}
 	}

@@ -25,8 +25,20 @@ func Write(w io.Writer, t *transcript.Transcript) error {
 
 // WriteTools renders t's active path, showing tool calls as tools says.
 func WriteTools(w io.Writer, t *transcript.Transcript, tools Tools) error {
+	x := start(w, t, tools, func(id string) *session.Entry { return t.Results[id] })
+	for _, e := range t.WithRuns() {
+		if t.Visible(e) {
+			x.entry(e)
+		}
+	}
+	return x.w.Flush()
+}
+
+// start writes the heading with the session's facts and returns the
+// writer of the entries; result finds the result that answers a call.
+func start(w io.Writer, t *transcript.Transcript, tools Tools, result func(id string) *session.Entry) *writer {
 	bw := bufio.NewWriter(w)
-	x := &writer{w: bw, t: t, tools: tools}
+	x := &writer{w: bw, t: t, tools: tools, result: result}
 	m := t.S.Meta
 	title := t.Title()
 	fmt.Fprintf(bw, "# %s\n\n", plain(title))
@@ -55,19 +67,15 @@ func WriteTools(w io.Writer, t *transcript.Transcript, tools Tools) error {
 	if p := m.Parent; p != nil && strings.TrimSpace(p.Summary) != "" {
 		details(bw, "Summary of the parent branch", safeMarkdown(p.Summary)+"\n")
 	}
-	for _, e := range t.WithRuns() {
-		if t.Visible(e) {
-			x.entry(e)
-		}
-	}
-	return bw.Flush()
+	return x
 }
 
 // writer is one transcript being written.
 type writer struct {
-	w     *bufio.Writer
-	t     *transcript.Transcript
-	tools Tools
+	w      *bufio.Writer
+	t      *transcript.Transcript
+	tools  Tools
+	result func(id string) *session.Entry
 }
 
 func (x *writer) entry(e *session.Entry) {

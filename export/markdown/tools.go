@@ -47,7 +47,7 @@ const summaryLines = 10
 
 func (x *writer) toolCall(b session.Block) {
 	name := toolLabel(b)
-	res := x.t.Results[b.ToolCallID]
+	res := x.result(b.ToolCallID)
 	isErr := res != nil && res.Message.IsError
 	if isErr {
 		name += " (error)"

@@ -171,9 +171,11 @@ func (t *Transcript) Stats() Stats {
 		}
 	}
 	var cum float64
-	at := map[*session.Entry]int{}
+	at := map[*session.Entry]int{} // the assistant messages of the path
 	for _, e := range t.Path {
-		at[e] = -1
+		if m := e.Message; m != nil && m.Role == session.RoleAssistant {
+			at[e] = -1
+		}
 	}
 	for i, e := range t.S.Entries {
 		if _, ok := at[e]; ok {
