@@ -39,6 +39,9 @@ type Stats struct {
 	Leaf     string         `json:"leaf"`
 	Tokens   TokenStats     `json:"tokens"`
 	Cost     float64        `json:"cost"`
+	// whether any message carried usage, and cost: the text output leaves
+	// out what the session's layout does not record, rather than show 0
+	used, costed bool
 }
 
 // TokenStats sums assistant usage.
@@ -165,11 +168,13 @@ func addUsage(st *Stats, u *session.Usage) {
 	if u == nil {
 		return
 	}
+	st.used = true
 	st.Tokens.Input += u.Input
 	st.Tokens.Output += u.Output
 	st.Tokens.CacheRead += u.CacheRead
 	st.Tokens.CacheWrite += u.CacheWrite
 	if u.Cost != nil {
+		st.costed = true
 		st.Cost += u.Cost.Total
 	}
 }
@@ -196,8 +201,12 @@ func printStats(w io.Writer, s Stats, asJSON bool) error {
 	row("messages", fmt.Sprintf("%d%s", s.Messages, counts(s.Roles)))
 	row("branches", fmt.Sprint(s.Branches))
 	row("leaf", s.Leaf)
-	row("tokens", fmt.Sprintf("input %d, output %d, cache read %d, cache write %d", s.Tokens.Input, s.Tokens.Output, s.Tokens.CacheRead, s.Tokens.CacheWrite))
-	row("cost", fmt.Sprintf("$%.4f", s.Cost))
+	if s.used {
+		row("tokens", fmt.Sprintf("input %d, output %d, cache read %d, cache write %d", s.Tokens.Input, s.Tokens.Output, s.Tokens.CacheRead, s.Tokens.CacheWrite))
+	}
+	if s.costed {
+		row("cost", fmt.Sprintf("$%.4f", s.Cost))
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
