@@ -270,3 +270,23 @@ func TestSessionID(t *testing.T) {
 		t.Errorf("derived ids %s, %s", a, b)
 	}
 }
+
+// A file-history-snapshot line (no uuid) written between the lines of one
+// API message does not make the rest of the message a branch of its own:
+// the message continues the conversation's line (258c7280's shape).
+func TestSnapshotIsNoBranch(t *testing.T) {
+	r, err := (Format{}).Open(format.Ref{Path: "testdata/snapshot/9a1b2c3d-0000-4000-8000-00000000aaaa.jsonl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := session.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, branches := mapping.ActivePath(s.Entries); branches != 1 {
+		for _, e := range s.Entries {
+			t.Logf("%s <- %s (%s)", e.ID, e.ParentID, e.Type)
+		}
+		t.Errorf("%d branches, want 1", branches)
+	}
+}

@@ -243,6 +243,7 @@ type fileReader struct {
 	ahead     []rawLine       // lines read but not yet turned into entries
 	tip       string          // the id of the last entry given
 	real      string          // the id of the last message or compaction
+	between   map[string]bool // the lines that are not messages since real
 	turn      map[string]bool // the assistant messages since the last prompt
 	aliases   map[string]string
 }
@@ -332,10 +333,16 @@ func (f *fileReader) place(e *session.Entry) {
 			e.ParentID = f.tip
 		}
 		f.tip = e.ID
+		if f.between == nil {
+			f.between = map[string]bool{}
+		}
+		f.between[e.ID] = true
 		return
 	}
 	switch {
-	case e.ParentID == f.real:
+	case e.ParentID == f.real || f.between[e.ParentID]:
+		// a line without a uuid (file-history-snapshot) may come after
+		// the line a message names: the message still continues the line
 		e.ParentID = f.tip
 	case e.Message != nil && e.Message.Role == session.RoleTool && f.turn[e.ParentID]:
 		e.ParentID = f.tip
@@ -352,6 +359,7 @@ func (f *fileReader) place(e *session.Entry) {
 		}
 	}
 	f.tip, f.real = e.ID, e.ID
+	clear(f.between)
 }
 
 // join folds into e the following lines of the same API message (same
