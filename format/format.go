@@ -12,6 +12,7 @@
 package format
 
 import (
+	"errors"
 	"io"
 
 	"github.com/sesstool/sesstool/loss"
@@ -159,3 +160,8 @@ type WriteOptions struct {
 	// which is a no-op for an adapted session.
 	Reopen func() (session.Reader, error)
 }
+
+// ErrNothingToWrite is a writer's refusal of a session that has nothing its
+// layout can hold (Claude Code writes no session file before its first
+// line): a clear refusal instead of a file its own program would not read.
+var ErrNothingToWrite = errors.New("nothing this layout can hold")

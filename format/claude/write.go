@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/sesstool/sesstool/atomicfile"
+	"github.com/sesstool/sesstool/exitcode"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/loss"
@@ -409,9 +410,9 @@ func (w *writer) abort() {
 }
 
 func (w *writer) commit() ([]string, error) {
-	if _, err := w.file(""); err != nil { // an empty session is still a file
+	if _, ok := w.files[""]; !ok {
 		w.abort()
-		return nil, err
+		return nil, &exitcode.Error{Code: exitcode.Invalid, Err: fmt.Errorf("session %s: %w: Claude Code writes a session file only once it has a line, and this session has no entry it can hold", w.meta.ID, format.ErrNothingToWrite)}
 	}
 	var out []string
 	sides := []string{""}

@@ -164,6 +164,11 @@ func (r *rules) header(l validate.Line, rec record) {
 	if rec.bare {
 		ptr = "/id"
 	}
+	if ts := l.Value.Get("timestamp"); ts.Exists() {
+		if _, ok := session.ParseTime(ts.String()); !ok {
+			r.rep.Errorf(r.path, l.N, "/timestamp", "bad-timestamp", "timestamp %q is not an RFC 3339 time", ts.String())
+		}
+	}
 	if id := rec.payload.Get("id"); id.Type == gjson.String {
 		r.id = id.String()
 		if why := format.UnsafeID(id.String()); why != "" {
