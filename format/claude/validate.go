@@ -112,6 +112,7 @@ type rules struct {
 	sidechain bool // a sub-agent transcript
 
 	lines   int
+	conv    bool // a line of the conversation was seen (what detection looks for)
 	uuids   ids
 	outer   *ids      // a sub-agent's session file's uuids
 	parents []pending // parent links not resolved when seen
@@ -167,6 +168,9 @@ func (r *rules) Check(l validate.Line) {
 		case sid.Str != r.session && !r.sidechain:
 			r.rep.Warnf(r.path, l.N, "/sessionId", "session-id-changed", "sessionId %q differs from %q on the lines before", sid.Str, r.session)
 		}
+	}
+	if id.Type == gjson.String && sid.Type == gjson.String || typ.Str == "summary" && l.Value.Get("leafUuid").Exists() {
+		r.conv = true
 	}
 	if id.Type == gjson.String {
 		if prev, dup := r.uuids.get(id.Str); dup {
@@ -260,5 +264,7 @@ func (r *rules) Finish() {
 	}
 	if r.lines == 0 {
 		r.rep.Errorf(r.path, 0, "", "empty", "empty file: no lines")
+	} else if !r.conv {
+		r.rep.Errorf(r.path, 0, "", "no-conversation", "no line of a Claude Code conversation (a uuid and a sessionId, or a summary's leafUuid): Claude Code would find no session here")
 	}
 }
