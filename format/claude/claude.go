@@ -12,6 +12,7 @@ package claude
 
 import (
 	"bytes"
+	"github.com/tidwall/gjson"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,6 +88,9 @@ func detectHead(head []byte) bool {
 	if len(head) == 0 || head[0] != '{' {
 		return false
 	}
+	if !firstLineIsClaude(head) {
+		return false
+	}
 	s := string(head)
 	conv := strings.Contains(s, `"parentUuid"`) && strings.Contains(s, `"sessionId"`) && strings.Contains(s, `"uuid"`)
 	summary := strings.Contains(s, `"type":"summary"`) && strings.Contains(s, `"leafUuid"`)
@@ -115,4 +119,19 @@ func projectsOf(path string) string {
 		return path
 	}
 	return ""
+}
+
+// firstLineIsClaude: a Claude Code file begins with a line of one of its
+// types, or one holding a uuid and a sessionId (a newer type). Another
+// layout's file that quotes Claude Code lines further on (a pi session
+// converted from one keeps them in custom entries) begins with its own
+// header, and is not claimed. A first line longer than head is judged by
+// the rest of head alone.
+func firstLineIsClaude(head []byte) bool {
+	line, _, whole := bytes.Cut(head, []byte("\n"))
+	if !whole || !gjson.ValidBytes(line) {
+		return true
+	}
+	v := gjson.ParseBytes(line)
+	return knownTypes[v.Get("type").String()] || v.Get("uuid").Type == gjson.String && v.Get("sessionId").Type == gjson.String
 }
