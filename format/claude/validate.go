@@ -12,6 +12,7 @@ import (
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/schema"
+	"github.com/sesstool/sesstool/session"
 	"github.com/sesstool/sesstool/validate"
 	"github.com/tidwall/gjson"
 )
@@ -173,6 +174,10 @@ func (r *rules) Check(l validate.Line) {
 		r.conv = true
 	}
 	if id.Type == gjson.String {
+		r.timed(l)
+		if id.Str == "" {
+			r.rep.Errorf(r.path, l.N, "/uuid", "empty-uuid", "an empty uuid: no line can name this one as its parent")
+		}
 		if prev, dup := r.uuids.get(id.Str); dup {
 			r.rep.Errorf(r.path, l.N, "/uuid", "duplicate-id", "uuid %q is already used on line %d", id.Str, prev)
 		} else {
@@ -266,5 +271,15 @@ func (r *rules) Finish() {
 		r.rep.Errorf(r.path, 0, "", "empty", "empty file: no lines")
 	} else if !r.conv {
 		r.rep.Errorf(r.path, 0, "", "no-conversation", "no line of a Claude Code conversation (a uuid and a sessionId, or a summary's leafUuid): Claude Code would find no session here")
+	}
+}
+
+// timed checks the timestamp of a line of the conversation (one with a
+// uuid): Claude Code writes one on every such line, and every other layout
+// needs it.
+func (r *rules) timed(l validate.Line) {
+	ts := l.Value.Get("timestamp")
+	if _, ok := session.ParseTime(ts.String()); !ok || ts.Type != gjson.String {
+		r.rep.Errorf(r.path, l.N, "/timestamp", "bad-timestamp", "timestamp %q is not an RFC 3339 time (Claude Code times every line with a uuid)", ts.String())
 	}
 }
