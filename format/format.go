@@ -165,3 +165,8 @@ type WriteOptions struct {
 // layout can hold (Claude Code writes no session file before its first
 // line): a clear refusal instead of a file its own program would not read.
 var ErrNothingToWrite = errors.New("nothing this layout can hold")
+
+// ErrNoTime is a writer's refusal of a session that has no time at all
+// (Codex's TypeScript-era documents) when its layout times every line:
+// it never makes one up.
+var ErrNoTime = errors.New("the session has no time, and this layout needs one")

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/sesstool/sesstool/format"
@@ -96,6 +97,10 @@ func validateDoc(name string, r io.Reader, rep *report.Report) error {
 	if len(format.TrimBOM(b)) != len(b) {
 		rep.Add(format.BOMFinding(name))
 		b = format.TrimBOM(b)
+	}
+	if !utf8.Valid(b) {
+		rep.Errorf(name, 0, "", "invalid-utf8", "invalid UTF-8: Codex writes UTF-8 only")
+		return nil
 	}
 	for _, fd := range (schema.Doc{Path: name}).Check(DocSchema, b) {
 		rep.Add(fd)

@@ -2,6 +2,8 @@ package flat
 
 import (
 	"bufio"
+	"fmt"
+	"github.com/sesstool/sesstool/exitcode"
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
@@ -48,6 +50,10 @@ func writePath(w *bufio.Writer, r session.Reader, lost *loss.Counter) error {
 		created := m.Created
 		if created.T.IsZero() && first != nil {
 			created = first.Time
+		}
+		if created.T.IsZero() {
+			lw.err = &exitcode.Error{Code: exitcode.Invalid, Err: fmt.Errorf("session %s: %w: flat times every line", m.ID, format.ErrNoTime)}
+			return
 		}
 		fs.lastTime = created
 		fs.header(lw, &meta, m.Parent, created)
