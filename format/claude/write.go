@@ -73,6 +73,7 @@ type writer struct {
 	agents map[string]string // sidechain -> file
 	tip    map[string]string // sidechain -> uuid of the last line written
 	metas  []sideFile        // sub-agents' .meta.json to write beside them
+	conv   bool              // a line of the conversation is in the session file
 	up     map[string]string // an entry not written -> the parent its children take
 	chain  *mapping.Chain    // re-links a source that links messages only (ash)
 	// held is a tool result of another layout, written once the next
@@ -376,6 +377,10 @@ func (w *writer) emit(side string, b []byte) error {
 	if err != nil {
 		return err
 	}
+	if side == "" && !w.conv {
+		v := gjson.ParseBytes(b)
+		w.conv = v.Get("uuid").Type == gjson.String || v.Get("type").String() == "summary" && v.Get("leafUuid").Exists()
+	}
 	if _, err := of.bw.Write(b); err != nil {
 		return fmt.Errorf("write %s: %w", of.path, err)
 	}
@@ -410,7 +415,7 @@ func (w *writer) abort() {
 }
 
 func (w *writer) commit() ([]string, error) {
-	if _, ok := w.files[""]; !ok {
+	if !w.conv { // no line of the conversation: Claude Code would find no session
 		w.abort()
 		return nil, &exitcode.Error{Code: exitcode.Invalid, Err: fmt.Errorf("session %s: %w: Claude Code writes a session file only once it has a line, and this session has no entry it can hold", w.meta.ID, format.ErrNothingToWrite)}
 	}
