@@ -4,16 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/sesstool/sesstool/internal/heapwatch"
 	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/registry"
@@ -131,30 +130,8 @@ var genText atomic.Int64
 // heapGrowth runs f and returns by how much the heap in use grew at most
 // above what it was before (sampled every 5 ms).
 func heapGrowth(f func()) int64 {
-	runtime.GC()
-	var before runtime.MemStats
-	runtime.ReadMemStats(&before)
-	var peak atomic.Uint64
-	stop, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		var m runtime.MemStats
-		for {
-			runtime.ReadMemStats(&m)
-			if m.HeapInuse > peak.Load() {
-				peak.Store(m.HeapInuse)
-			}
-			select {
-			case <-stop:
-				return
-			case <-time.After(5 * time.Millisecond):
-			}
-		}
-	}()
-	f()
-	close(stop)
-	<-done
-	return int64(peak.Load()) - int64(before.HeapInuse)
+	grew, _ := heapwatch.Growth(f)
+	return grew
 }
 
 // TestExportMemory: export html --redact and export markdown keep the heap

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/sesstool/sesstool/internal/heapwatch"
 	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -76,34 +76,11 @@ func TestLargeSizeAndMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runtime.GC()
-	var before runtime.MemStats
-	runtime.ReadMemStats(&before)
-	var peak atomic.Uint64
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		var m runtime.MemStats
-		for {
-			runtime.ReadMemStats(&m)
-			if m.HeapInuse > peak.Load() {
-				peak.Store(m.HeapInuse)
-			}
-			select {
-			case <-stop:
-				return
-			case <-time.After(5 * time.Millisecond):
-			}
-		}
-	}()
 	cw := &countWriter{}
-	if err := html.Write(cw, tr); err != nil {
+	grew, _ := heapwatch.Growth(func() { err = html.Write(cw, tr) })
+	if err != nil {
 		t.Fatal(err)
 	}
-	close(stop)
-	<-done
-	grew := int64(peak.Load()) - int64(before.HeapInuse)
 	t.Logf("session %d bytes on disk, page %d bytes, heap grew by at most %d bytes while rendering", size, cw.n, grew)
 	if cw.n > size {
 		t.Errorf("page (%d bytes) is larger than the session (%d bytes)", cw.n, size)

@@ -3,14 +3,13 @@ package html_test
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/sesstool/sesstool/export/transcript"
+	"github.com/sesstool/sesstool/internal/heapwatch"
 	"io"
 	"math/rand/v2"
-	"runtime"
 	"runtime/debug"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/sesstool/sesstool/export/html"
 	"github.com/sesstool/sesstool/session"
@@ -62,34 +61,13 @@ func TestStreamMemory(t *testing.T) {
 		return e, nil
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(50)) // as export does
-	runtime.GC()
-	var before runtime.MemStats
-	runtime.ReadMemStats(&before)
-	var peak atomic.Uint64
-	stop, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		var m runtime.MemStats
-		for {
-			runtime.ReadMemStats(&m)
-			if m.HeapInuse > peak.Load() {
-				peak.Store(m.HeapInuse)
-			}
-			select {
-			case <-stop:
-				return
-			case <-time.After(5 * time.Millisecond):
-			}
-		}
-	}()
 	cw := &countWriter{}
-	tr, err := html.Stream(cw, session.Meta{ID: "stream"}, next, "")
-	close(stop)
-	<-done
+	var tr *transcript.Transcript
+	var err error
+	grew, _ := heapwatch.Growth(func() { tr, err = html.Stream(cw, session.Meta{ID: "stream"}, next, "") })
 	if err != nil {
 		t.Fatal(err)
 	}
-	grew := int64(peak.Load()) - int64(before.HeapInuse)
 	t.Logf("session %d bytes, page %d bytes, heap grew by at most %d bytes (%.2f of the session)", size, cw.n, grew, float64(grew)/float64(size))
 	if len(tr.Path) != 3*turns || tr.Stats().ToolCalls != turns {
 		t.Errorf("path %d entries, %d tool calls", len(tr.Path), tr.Stats().ToolCalls)

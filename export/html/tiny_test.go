@@ -2,10 +2,11 @@ package html_test
 
 import (
 	"fmt"
+	"github.com/sesstool/sesstool/export/transcript"
+	"github.com/sesstool/sesstool/internal/heapwatch"
 	"io"
 	"runtime"
 	"runtime/debug"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -37,33 +38,12 @@ func TestTinyEntriesMemory(t *testing.T) {
 		return e, nil
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(50)) // as export does
-	runtime.GC()
-	var before runtime.MemStats
-	runtime.ReadMemStats(&before)
-	var peak atomic.Uint64
-	stop, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		var m runtime.MemStats
-		for {
-			runtime.ReadMemStats(&m)
-			if m.HeapInuse > peak.Load() {
-				peak.Store(m.HeapInuse)
-			}
-			select {
-			case <-stop:
-				return
-			case <-time.After(5 * time.Millisecond):
-			}
-		}
-	}()
-	tr, err := html.Stream(io.Discard, session.Meta{ID: "tiny"}, next, "")
-	close(stop)
-	<-done
+	var tr *transcript.Transcript
+	var err error
+	grew, before := heapwatch.Growth(func() { tr, err = html.Stream(io.Discard, session.Meta{ID: "tiny"}, next, "") })
 	if err != nil {
 		t.Fatal(err)
 	}
-	grew := int64(peak.Load()) - int64(before.HeapInuse)
 	runtime.GC()
 	var after runtime.MemStats
 	runtime.ReadMemStats(&after)

@@ -1,0 +1,38 @@
+// Package heapwatch measures, for memory tests, how far the heap in use
+// rises while a function runs: the bound a streaming exporter is held to.
+package heapwatch
+
+import (
+	"runtime"
+	"sync/atomic"
+	"time"
+)
+
+// Growth runs f after a collection and returns by how much the heap in use
+// rose above its level before f, at most (sampled every 5 ms), and the
+// statistics read before f ran.
+func Growth(f func()) (grew int64, before runtime.MemStats) {
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	var peak atomic.Uint64
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		var m runtime.MemStats
+		for {
+			runtime.ReadMemStats(&m)
+			if m.HeapInuse > peak.Load() {
+				peak.Store(m.HeapInuse)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	}()
+	f()
+	close(stop)
+	<-done
+	return int64(peak.Load()) - int64(before.HeapInuse), before
+}
