@@ -33,19 +33,7 @@ func stream(t *testing.T, s *session.Session, leaf string, tools Tools) ([]byte,
 
 // TestStreamGolden: the streamed transcript is the goldens' bytes.
 func TestStreamGolden(t *testing.T) {
-	for _, tc := range []struct {
-		name, leaf string
-		s          func() *session.Session
-		tools      Tools
-	}{
-		{"fixture.md", "", fixture.Session, ToolsFull},
-		{"fixture-branch-b2.md", "b2", fixture.Session, ToolsFull},
-		{"fixture-tools-summary.md", "", fixture.Session, ToolsSummary},
-		{"fixture-tools-none.md", "", fixture.Session, ToolsNone},
-		{"hostile.md", "", fixture.HostileSession, ToolsFull},
-		{"hostile-tools-summary.md", "", fixture.HostileSession, ToolsSummary},
-		{"hostile-tools-none.md", "", fixture.HostileSession, ToolsNone},
-	} {
+	for _, tc := range goldenCases {
 		t.Run(tc.name, func(t *testing.T) {
 			b, err := stream(t, tc.s(), tc.leaf, tc.tools)
 			if err != nil {
