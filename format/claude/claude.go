@@ -80,9 +80,9 @@ func projectHasSession(dir string) bool {
 }
 
 // detectHead judges the first bytes of a file: its first line is a JSON
-// object, and some line in the head carries Claude Code's own members: a
-// camelCase sessionId with uuid and parentUuid (a conversation line), or a
-// summary's leafUuid.
+// object of Claude Code's, and some line in the head is a line of the
+// conversation (isConversation), as validate's no-conversation rule asks.
+// A last line cut off by the head is judged by its member names alone.
 func detectHead(head []byte) bool {
 	head = bytes.TrimLeft(format.TrimBOM(head), " \t\r\n")
 	if len(head) == 0 || head[0] != '{' {
@@ -91,10 +91,28 @@ func detectHead(head []byte) bool {
 	if !firstLineIsClaude(head) {
 		return false
 	}
-	s := string(head)
-	conv := strings.Contains(s, `"parentUuid"`) && strings.Contains(s, `"sessionId"`) && strings.Contains(s, `"uuid"`)
-	summary := strings.Contains(s, `"type":"summary"`) && strings.Contains(s, `"leafUuid"`)
-	return conv || summary
+	for len(head) > 0 {
+		line, rest, whole := bytes.Cut(head, []byte("\n"))
+		if !whole {
+			s := string(line)
+			return strings.Contains(s, `"uuid"`) && strings.Contains(s, `"sessionId"`) ||
+				strings.Contains(s, `"summary"`) && strings.Contains(s, `"leafUuid"`)
+		}
+		if gjson.ValidBytes(line) && isConversation(gjson.ParseBytes(line)) {
+			return true
+		}
+		head = rest
+	}
+	return false
+}
+
+// isConversation reports whether a line is one of the conversation's, the
+// lines Claude Code lists a session by: one with a uuid and a sessionId,
+// or a summary naming its leaf. Detection, validate and the writer all ask
+// this one question.
+func isConversation(v gjson.Result) bool {
+	return v.Get("uuid").Type == gjson.String && v.Get("sessionId").Type == gjson.String ||
+		v.Get("type").String() == "summary" && v.Get("leafUuid").Exists()
 }
 
 func isDir(p string) bool {

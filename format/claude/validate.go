@@ -170,7 +170,7 @@ func (r *rules) Check(l validate.Line) {
 			r.rep.Warnf(r.path, l.N, "/sessionId", "session-id-changed", "sessionId %q differs from %q on the lines before", sid.Str, r.session)
 		}
 	}
-	if id.Type == gjson.String && sid.Type == gjson.String || typ.Str == "summary" && l.Value.Get("leafUuid").Exists() {
+	if !r.conv && isConversation(l.Value) {
 		r.conv = true
 	}
 	if id.Type == gjson.String {

@@ -378,8 +378,7 @@ func (w *writer) emit(side string, b []byte) error {
 		return err
 	}
 	if side == "" && !w.conv {
-		v := gjson.ParseBytes(b)
-		w.conv = v.Get("uuid").Type == gjson.String || v.Get("type").String() == "summary" && v.Get("leafUuid").Exists()
+		w.conv = isConversation(gjson.ParseBytes(b))
 	}
 	if _, err := of.bw.Write(b); err != nil {
 		return fmt.Errorf("write %s: %w", of.path, err)
