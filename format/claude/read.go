@@ -369,15 +369,15 @@ func (f *fileReader) place(e *session.Entry) {
 // for this layout's writer. The entry takes the last line's uuid, which
 // later lines name as their parent; the other lines become its aliases.
 func (f *fileReader) join(e *session.Entry) error {
-	id, req := e.Message.Extra.Get("id"), e.Extra.Get("requestId")
-	if id == nil {
+	m, ok := openMessage(headOf(gjson.ParseBytes(e.Raw)))
+	if !ok {
 		return nil
 	}
 	nt := noteOf(e.Private)
 	first := part{raw: e.Raw, line: e.Line, uuid: e.ID, parent: gjson.GetBytes(e.Raw, "parentUuid").String(), time: e.Time.Raw, blocks: len(e.Message.Content)}
 	for {
 		// the next line of the message, past at most maxBetween others
-		last, n := e.ID, -1
+		look, n := m, -1
 		for i := 0; i <= maxBetween; i++ {
 			l, err := f.peekAt(i)
 			if errors.Is(err, io.EOF) {
@@ -386,24 +386,18 @@ func (f *fileReader) join(e *session.Entry) error {
 			if err != nil {
 				return err
 			}
-			v := gjson.ParseBytes(l.raw)
-			if v.Get("parentUuid").String() != last {
+			p := look.follow(headOf(gjson.ParseBytes(l.raw)))
+			if p == next {
+				n = i
+			}
+			if p != inBetween {
 				break
 			}
-			if v.Get("type").String() == "assistant" {
-				if v.Get("message.id").Raw == string(id) && v.Get("requestId").Raw == string(req) && v.Get("message.content").IsArray() {
-					n = i
-				}
-				break
-			}
-			if !between[v.Get("type").String()] || v.Get("uuid").Type != gjson.String {
-				break
-			}
-			last = v.Get("uuid").String()
 		}
 		if n < 0 {
 			break
 		}
+		m = look
 		if nt.parts == nil {
 			nt.parts = []part{first}
 		}
@@ -430,11 +424,3 @@ func (f *fileReader) join(e *session.Entry) error {
 	}
 	return nil
 }
-
-// maxBetween is how many lines of other types may sit between two lines
-// of one API message for them to be read as one.
-const maxBetween = 16
-
-// between are the line types Claude Code writes between the lines of one
-// API message.
-var between = map[string]bool{"progress": true}

@@ -118,7 +118,7 @@ func fileSessionID(p string) string {
 		if err != nil {
 			return ""
 		}
-		if s := gjson.GetBytes(l.Bytes, "sessionId"); s.Type == gjson.String {
+		if s := gjson.GetBytes(format.TrimBOM(l.Bytes), "sessionId"); s.Type == gjson.String {
 			return s.String()
 		}
 	}

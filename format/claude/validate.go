@@ -1,9 +1,7 @@
 package claude
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,9 +39,9 @@ func (f Format) Validate(path string, rep *report.Report, opt format.ValidateOpt
 		return err
 	}
 	for _, ref := range refs {
-		files := append([]string{ref.Path}, subagentFiles(ref.Path, fileSessionID(ref.Path))...)
+		files := append([]string{ref.Path}, subagentFiles(ref.Path, readerSessionID(ref.Path))...)
 		var main *rules
-		lines := 0
+		lines, entries, readable := 0, 0, true
 		for _, p := range files {
 			r, err := validateFile(p, main, sch, rep, opt)
 			if err != nil {
@@ -51,36 +49,30 @@ func (f Format) Validate(path string, rep *report.Report, opt format.ValidateOpt
 			}
 			if main == nil {
 				main = r
+			} else {
+				entries++ // the run's marker
 			}
 			lines += r.lines
+			entries += r.group.entries
+			readable = readable && !r.unreadable
 		}
-		rep.Counted(Name, len(files), entries(f, ref, lines))
+		// A session the reader cannot read (its findings say why) counts
+		// its lines.
+		if !readable {
+			entries = lines
+		}
+		rep.Counted(Name, len(files), entries)
 	}
 	return nil
 }
 
-// entries counts a session's entries as its reader yields them
-// (docs/commands.md, "Counts"): one per API message however many lines
-// Claude Code wrote it in, with its sub-agents' runs. The reader's
-// grouping looks ahead across lines, so it is run rather than mirrored;
-// a session it cannot read (its findings say why) counts its lines.
-func entries(f Format, ref format.Ref, lines int) int {
-	r, err := f.Open(ref)
-	if err != nil {
-		return lines
+// readerSessionID is the session id the reader finds the sub-agent runs
+// of a session file by: the first sessionId of its lines, else its name.
+func readerSessionID(path string) string {
+	if id := fileSessionID(path); id != "" {
+		return id
 	}
-	defer r.Close()
-	n := 0
-	for {
-		_, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			return n
-		}
-		if err != nil {
-			return lines
-		}
-		n++
-	}
+	return strings.TrimSuffix(filepath.Base(path), ".jsonl")
 }
 
 // validateFile checks one file; main is the session file's rules when
@@ -112,14 +104,16 @@ type rules struct {
 	schema    *jsonschema.Schema
 	sidechain bool // a sub-agent transcript
 
-	lines   int
-	conv    bool // a line of the conversation was seen (what detection looks for)
-	uuids   ids
-	outer   *ids      // a sub-agent's session file's uuids
-	parents []pending // parent links not resolved when seen
-	calls   ids       // tool_use ids
-	session string
-	results string // the session's tool-results folder
+	lines      int
+	group      grouping // the entries, as the reader yields them
+	unreadable bool     // a line the reader cannot read: the entries are the lines
+	conv       bool     // a line of the conversation was seen (what detection looks for)
+	uuids      ids
+	outer      *ids      // a sub-agent's session file's uuids
+	parents    []pending // parent links not resolved when seen
+	calls      ids       // tool_use ids
+	session    string
+	results    string // the session's tool-results folder
 }
 
 // pending is a link to check when the file has been read: Claude Code
@@ -135,11 +129,14 @@ func (r *rules) Schema(gjson.Result) *jsonschema.Schema { return r.schema }
 func (r *rules) Check(l validate.Line) {
 	r.lines++
 	if !l.Valid {
+		r.count(l)
 		return
 	}
 	// one pass over the line's members: lines run to megabytes
-	var typ, sid, id, parent, logical, msg gjson.Result
+	var h head
+	var typ, sid, id, parent, logical, ts gjson.Result
 	l.Value.ForEach(func(k, v gjson.Result) bool {
+		h.take(k.Str, v)
 		switch k.Str {
 		case "type":
 			typ = v
@@ -151,11 +148,18 @@ func (r *rules) Check(l validate.Line) {
 			parent = v
 		case "logicalParentUuid":
 			logical = v
-		case "message":
-			msg = v
+		case "timestamp":
+			if !ts.Exists() {
+				ts = v // the first, as Get finds it
+			}
 		}
 		return true
 	})
+	h.readMessage()
+	if !l.Value.IsObject() {
+		r.unreadable = true
+	}
+	r.group.step(h)
 	if typ.Type == gjson.String && !knownTypes[typ.Str] {
 		r.rep.Warnf(r.path, l.N, "/type", "unknown-line-type", "line type %q is not one sesstool knows (a newer Claude Code?); it is kept as it is when written as claude, and counted as lost otherwise", typ.Str)
 	}
@@ -174,7 +178,7 @@ func (r *rules) Check(l validate.Line) {
 		r.conv = true
 	}
 	if id.Type == gjson.String {
-		r.timed(l)
+		r.timed(l.N, ts)
 		if id.Str == "" {
 			r.rep.Errorf(r.path, l.N, "/uuid", "empty-uuid", "an empty uuid: no line can name this one as its parent")
 		}
@@ -186,9 +190,28 @@ func (r *rules) Check(l validate.Line) {
 	}
 	r.link(l.N, parent, "parentUuid", false)
 	r.link(l.N, logical, "logicalParentUuid", true)
-	if msg.IsObject() {
-		r.toolLinks(l.N, msg.Get("content"))
+	if h.msg.IsObject() {
+		r.toolLinks(l.N, h.content)
 	}
+}
+
+// count counts a line validate found no JSON in as the reader would: it
+// reads a line with a byte order mark, or in invalid UTF-8, which gjson
+// takes; any other stops it.
+func (r *rules) count(l validate.Line) {
+	b := l.Bytes
+	if l.N == 1 {
+		b = format.TrimBOM(b)
+	}
+	if l.Size != len(l.Bytes) || !gjson.ValidBytes(b) {
+		r.unreadable = true
+		return
+	}
+	v := gjson.ParseBytes(b)
+	if !v.IsObject() {
+		r.unreadable = true
+	}
+	r.group.step(headOf(v))
 }
 
 // link checks that a parent link names a line of the file.
@@ -277,9 +300,8 @@ func (r *rules) Finish() {
 // timed checks the timestamp of a line of the conversation (one with a
 // uuid): Claude Code writes one on every such line, and every other layout
 // needs it.
-func (r *rules) timed(l validate.Line) {
-	ts := l.Value.Get("timestamp")
+func (r *rules) timed(n int, ts gjson.Result) {
 	if _, ok := session.ParseTime(ts.String()); !ok || ts.Type != gjson.String {
-		r.rep.Errorf(r.path, l.N, "/timestamp", "bad-timestamp", "timestamp %q is not an RFC 3339 time (Claude Code times every line with a uuid)", ts.String())
+		r.rep.Errorf(r.path, n, "/timestamp", "bad-timestamp", "timestamp %q is not an RFC 3339 time (Claude Code times every line with a uuid)", ts.String())
 	}
 }
