@@ -1,6 +1,12 @@
 package claude
 
-import "github.com/tidwall/gjson"
+import (
+	"bytes"
+	"unsafe"
+
+	"github.com/sesstool/sesstool/jsonx"
+	"github.com/tidwall/gjson"
+)
 
 // Claude Code writes an API message one content block a line: the lines
 // share message.id and requestId, each the child of the one before, with
@@ -21,24 +27,22 @@ var between = map[string]bool{"progress": true}
 // name, as gjson's Get finds them.
 type head struct {
 	typ, uuid, parent, req gjson.Result
-	msg                    gjson.Result // the message member
+	msg                    []byte       // the message member's bytes
 	msgID, content         gjson.Result // the message's id and content
 }
 
-// headOf reads a line's head in one pass over its members.
-func headOf(v gjson.Result) head {
+// headOf reads a line's head in one walk over its members.
+func headOf(b []byte) head {
 	var h head
-	v.ForEach(func(k, x gjson.Result) bool {
-		h.take(k.Str, x)
-		return true
-	})
+	eachMember(b, func(k string, m jsonx.Member) { h.take(b, k, m) })
 	h.readMessage()
 	return h
 }
 
-// take keeps member k of a line when the head reads it. A caller that
-// walks the line's members itself calls take for each, then readMessage.
-func (h *head) take(k string, x gjson.Result) {
+// take keeps member m of the line b, whose key is k, when the head reads
+// it. A caller that walks the line's members itself calls take for each,
+// then readMessage.
+func (h *head) take(b []byte, k string, m jsonx.Member) {
 	var dst *gjson.Result
 	switch k {
 	case "type":
@@ -50,33 +54,56 @@ func (h *head) take(k string, x gjson.Result) {
 	case "requestId":
 		dst = &h.req
 	case "message":
-		dst = &h.msg
+		if h.msg == nil {
+			h.msg = b[m.ValStart:m.ValEnd]
+		}
+		return
 	default:
 		return
 	}
 	if !dst.Exists() {
-		*dst = x
+		*dst = m.Value(b)
 	}
 }
 
-// readMessage reads the message's id and content, in one pass over it.
+// readMessage reads the message's id and content, in one walk over it.
 func (h *head) readMessage() {
-	if !h.msg.IsObject() {
-		return
-	}
-	h.msg.ForEach(func(k, x gjson.Result) bool {
-		switch k.Str {
+	eachMember(h.msg, func(k string, m jsonx.Member) {
+		switch k {
 		case "id":
 			if !h.msgID.Exists() {
-				h.msgID = x
+				h.msgID = m.Value(h.msg)
 			}
 		case "content":
 			if !h.content.Exists() {
-				h.content = x
+				h.content = m.Value(h.msg)
 			}
 		}
-		return true
 	})
+}
+
+// isMessage reports whether the line's message member is an object.
+func (h *head) isMessage() bool { return len(h.msg) > 0 && h.msg[0] == '{' }
+
+// eachMember calls f with each member of the object b and its key, which
+// is a view of b (or decoded, for a key with escapes, as gjson compares
+// keys), valid while b is. b must be valid JSON; anything but an object
+// has no members.
+func eachMember(b []byte, f func(k string, m jsonx.Member)) {
+	w, ok := jsonx.WalkObject(b)
+	if !ok {
+		return
+	}
+	for m, ok := w.Next(); ok; m, ok = w.Next() {
+		raw := b[m.KeyStart+1 : m.KeyEnd-1]
+		if bytes.IndexByte(raw, '\\') >= 0 {
+			f(gjson.ParseBytes(b[m.KeyStart:m.KeyEnd]).Str, m)
+		} else if len(raw) > 0 {
+			f(unsafe.String(&raw[0], len(raw)), m)
+		} else {
+			f("", m)
+		}
+	}
 }
 
 // message is an API message whose later lines may follow.
@@ -88,7 +115,7 @@ type message struct {
 // openMessage is the message an assistant line begins; ok is false for
 // any other line, and for a message with no id, which no line continues.
 func openMessage(h head) (m message, ok bool) {
-	if h.typ.String() != "assistant" || !h.msg.IsObject() || !h.msgID.Exists() {
+	if h.typ.String() != "assistant" || !h.isMessage() || !h.msgID.Exists() {
 		return message{}, false
 	}
 	return message{id: h.msgID.Raw, req: h.req.Raw, last: h.uuid.String()}, true

@@ -369,7 +369,7 @@ func (f *fileReader) place(e *session.Entry) {
 // for this layout's writer. The entry takes the last line's uuid, which
 // later lines name as their parent; the other lines become its aliases.
 func (f *fileReader) join(e *session.Entry) error {
-	m, ok := openMessage(headOf(gjson.ParseBytes(e.Raw)))
+	m, ok := openMessage(headOf(e.Raw))
 	if !ok {
 		return nil
 	}
@@ -386,7 +386,7 @@ func (f *fileReader) join(e *session.Entry) error {
 			if err != nil {
 				return err
 			}
-			p := look.follow(headOf(gjson.ParseBytes(l.raw)))
+			p := look.follow(headOf(l.raw))
 			if p == next {
 				n = i
 			}

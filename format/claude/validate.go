@@ -5,9 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unsafe"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/schema"
 	"github.com/sesstool/sesstool/session"
@@ -132,28 +134,28 @@ func (r *rules) Check(l validate.Line) {
 		r.count(l)
 		return
 	}
-	// one pass over the line's members: lines run to megabytes
+	// one walk over the line's members: lines run to megabytes
 	var h head
 	var typ, sid, id, parent, logical, ts gjson.Result
-	l.Value.ForEach(func(k, v gjson.Result) bool {
-		h.take(k.Str, v)
-		switch k.Str {
+	b := l.Bytes
+	eachMember(b, func(k string, m jsonx.Member) {
+		h.take(b, k, m)
+		switch k {
 		case "type":
-			typ = v
+			typ = m.Value(b)
 		case "sessionId":
-			sid = v
+			sid = m.Value(b)
 		case "uuid":
-			id = v
+			id = m.Value(b)
 		case "parentUuid":
-			parent = v
+			parent = m.Value(b)
 		case "logicalParentUuid":
-			logical = v
+			logical = m.Value(b)
 		case "timestamp":
 			if !ts.Exists() {
-				ts = v // the first, as Get finds it
+				ts = m.Value(b) // the first, as Get finds it
 			}
 		}
-		return true
 	})
 	h.readMessage()
 	if !l.Value.IsObject() {
@@ -190,8 +192,8 @@ func (r *rules) Check(l validate.Line) {
 	}
 	r.link(l.N, parent, "parentUuid", false)
 	r.link(l.N, logical, "logicalParentUuid", true)
-	if h.msg.IsObject() {
-		r.toolLinks(l.N, h.content)
+	if h.isMessage() && h.content.IsArray() {
+		r.toolLinks(l.N, h.content.Raw)
 	}
 }
 
@@ -211,7 +213,7 @@ func (r *rules) count(l validate.Line) {
 	if !v.IsObject() {
 		r.unreadable = true
 	}
-	r.group.step(headOf(v))
+	r.group.step(headOf(b))
 }
 
 // link checks that a parent link names a line of the file.
@@ -226,29 +228,49 @@ func (r *rules) link(n int, p gjson.Result, key string, logical bool) {
 }
 
 // toolLinks records tool_use ids and checks that each tool_result names
-// one written before it.
-func (r *rules) toolLinks(n int, c gjson.Result) {
-	if !c.IsArray() {
-		return
-	}
-	i := 0
-	c.ForEach(func(_, b gjson.Result) bool {
-		switch b.Get("type").String() {
+// one written before it; c is the message's content array.
+func (r *rules) toolLinks(n int, c string) {
+	cb := unsafe.Slice(unsafe.StringData(c), len(c)) // read only
+	w, _ := jsonx.WalkArray(cb)
+	for i := 0; ; i++ {
+		e, ok := w.Next()
+		if !ok {
+			return
+		}
+		blk := cb[e.ValStart:e.ValEnd]
+		var typ, id, useID, content gjson.Result // the first of each, as Get finds them
+		eachMember(blk, func(k string, m jsonx.Member) {
+			var dst *gjson.Result
+			switch k {
+			case "type":
+				dst = &typ
+			case "id":
+				dst = &id
+			case "tool_use_id":
+				dst = &useID
+			case "content":
+				dst = &content
+			default:
+				return
+			}
+			if !dst.Exists() {
+				*dst = m.Value(blk)
+			}
+		})
+		switch typ.String() {
 		case "tool_use":
-			if id := b.Get("id"); id.Type == gjson.String {
+			if id.Type == gjson.String {
 				r.calls.put(id.String(), int32(n))
 			}
 		case "tool_result":
-			if id := b.Get("tool_use_id"); id.Type == gjson.String {
-				if _, ok := r.calls.get(id.String()); !ok {
-					r.rep.Warnf(r.path, n, fmt.Sprintf("/message/content/%d/tool_use_id", i), "unknown-tool-use", "tool_use_id %q names no earlier tool_use block of this file", id.String())
+			if useID.Type == gjson.String {
+				if _, ok := r.calls.get(useID.String()); !ok {
+					r.rep.Warnf(r.path, n, fmt.Sprintf("/message/content/%d/tool_use_id", i), "unknown-tool-use", "tool_use_id %q names no earlier tool_use block of this file", useID.String())
 				}
 			}
-			r.sideFile(n, i, b.Get("content"))
+			r.sideFile(n, i, content)
 		}
-		i++
-		return true
-	})
+	}
 }
 
 // sideFile checks that the side file a tool result's preview names (its
