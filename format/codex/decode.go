@@ -4,7 +4,9 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"strings"
+	"unsafe"
 
+	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
 )
@@ -13,25 +15,55 @@ import (
 type record struct {
 	typ     string       // session_meta, response_item, event_msg, turn_context, compacted, state, ...
 	payload gjson.Result // the payload (the whole line for a bare pre-wrapper line)
+	kind    string       // the payload's type (an item's or an event's)
 	time    string       // the line's timestamp ("" before the wrapper)
 	bare    bool         // a pre-wrapper line
 }
 
 // classify reads one line. first is set for a file's first line, where
-// the early Rust CLI wrote its bare header.
+// the early Rust CLI wrote its bare header. v must be valid JSON. The line
+// is walked once for the members read (the first of each name, as gjson's
+// Get finds them): a payload runs to megabytes.
 func classify(v gjson.Result, first bool) record {
-	typ, payload := v.Get("type"), v.Get("payload")
+	var typ, payload, ts gjson.Result
+	state := false
+	b := unsafe.Slice(unsafe.StringData(v.Raw), len(v.Raw)) // read only
+	if w, ok := jsonx.WalkObject(b); ok {
+		for m, ok := w.Next(); ok; m, ok = w.Next() {
+			var dst *gjson.Result
+			switch {
+			case m.KeyIs(b, "type"):
+				dst = &typ
+			case m.KeyIs(b, "payload"):
+				dst = &payload
+			case m.KeyIs(b, "timestamp"):
+				dst = &ts
+			case m.KeyIs(b, "record_type"):
+				state = true
+				continue
+			default:
+				continue
+			}
+			if !dst.Exists() {
+				*dst = m.Value(b)
+			}
+		}
+	}
+	var rec record
 	switch {
 	case typ.Type == gjson.String && payload.Exists():
-		return record{typ: typ.String(), payload: payload, time: v.Get("timestamp").String()}
-	case v.Get("record_type").Exists():
-		return record{typ: "state", payload: v, bare: true}
+		rec = record{typ: typ.String(), payload: payload, time: ts.String()}
+	case state:
+		rec = record{typ: "state", payload: v, bare: true}
 	case first && !typ.Exists() && legacyHeader(v):
-		return record{typ: "session_meta", payload: v, time: v.Get("timestamp").String(), bare: true}
+		rec = record{typ: "session_meta", payload: v, time: ts.String(), bare: true}
 	case typ.Type == gjson.String:
-		return record{typ: "response_item", payload: v, bare: true}
+		rec = record{typ: "response_item", payload: v, bare: true}
+	default:
+		rec = record{typ: typ.String(), payload: v}
 	}
-	return record{typ: typ.String(), payload: v}
+	rec.kind = rec.payload.Get("type").String()
+	return rec
 }
 
 // Response item types Codex has written, and event and line types; others

@@ -16,7 +16,7 @@ type grouping struct {
 // is an item of an assistant reply (a reply's event is neither).
 func (g *grouping) step(rec record, size int) (start, item bool) {
 	full := g.lines >= groupMax || g.size >= groupBytes
-	message := rec.payload.Get("type").String() == "message"
+	message := rec.kind == "message"
 	switch {
 	case replyItem(rec):
 		// Two assistant messages in a row, with nothing between but

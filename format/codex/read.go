@@ -136,7 +136,7 @@ func (r *reader) fill() error {
 		r.note.add(raw)
 	case !start:
 		r.note.add(raw)
-		if rec.payload.Get("type").String() == "token_count" {
+		if rec.kind == "token_count" {
 			r.usage(rec.payload.Get("info"))
 		}
 	default:
@@ -152,7 +152,7 @@ func replyItem(rec record) bool {
 	if rec.typ != "response_item" {
 		return false
 	}
-	switch rec.payload.Get("type").String() {
+	switch rec.kind {
 	case "reasoning", "function_call", "custom_tool_call", "local_shell_call", "web_search_call", "tool_search_call", "image_generation_call":
 		return true
 	case "message":
@@ -168,7 +168,7 @@ func replyEvent(rec record) bool {
 	if rec.typ != "event_msg" {
 		return false
 	}
-	switch rec.payload.Get("type").String() {
+	switch rec.kind {
 	case "agent_message", "agent_reasoning", "agent_reasoning_raw_content", "token_count":
 		return true
 	}

@@ -190,12 +190,16 @@ func (r *rules) item(l validate.Line, rec record) {
 	if rec.bare {
 		at = ""
 	}
-	typ := p.Get("type").String()
+	typ := rec.kind
 	if !itemTypes[typ] {
 		r.rep.Warnf(r.path, l.N, at+"/type", "unknown-item-type", "unknown response item type %q (sesstool keeps it when writing Codex again)", typ)
 		return
 	}
-	if id := p.Get("call_id"); id.Type == gjson.String && strings.HasSuffix(typ, "_call") {
+	call, output := strings.HasSuffix(typ, "_call"), strings.HasSuffix(typ, "_call_output")
+	if !call && !output {
+		return // a message or reasoning: nothing below reads it
+	}
+	if id := p.Get("call_id"); id.Type == gjson.String && call {
 		r.calls.Put(id.String(), int32(l.N))
 	}
 	if typ == "function_call" {
@@ -203,7 +207,7 @@ func (r *rules) item(l validate.Line, rec record) {
 			r.rep.Warnf(r.path, l.N, at+"/arguments", "bad-arguments", "the function call's arguments are not a JSON text")
 		}
 	}
-	if strings.HasSuffix(typ, "_call_output") {
+	if output {
 		if id := p.Get("call_id"); id.Type == gjson.String && !r.known(id.String()) {
 			r.rep.Warnf(r.path, l.N, at+"/call_id", "unknown-call", "call_id %q names no earlier call (Codex sends the output to the model without its call)", id.String())
 		}
