@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -35,9 +36,34 @@ type node struct {
 	// of key's value picks the one "then" that applies.
 	dispatchKey string
 	dispatch    map[string]*node
-	// keys joins properties and required for one lookup per member.
+	// keys joins properties and required for one lookup per member; a
+	// node with a few keys has them in small too, searched in order, which
+	// is cheaper than hashing the member's name.
 	keys        map[string]keyRule
+	small       []smallKey
 	allRequired uint64
+}
+
+type smallKey struct {
+	name string
+	rule keyRule
+}
+
+// maxSmallKeys is the most keys a node searches in order.
+const maxSmallKeys = 8
+
+// rule is the keyRule of member name (the zero rule for a name the
+// schema does not list).
+func (n *node) rule(name []byte) keyRule {
+	if n.small == nil {
+		return n.keys[string(name)]
+	}
+	for i := range n.small {
+		if n.small[i].name == string(name) {
+			return n.small[i].rule
+		}
+	}
+	return keyRule{}
 }
 
 type keyRule struct {
@@ -206,6 +232,14 @@ func (n *node) joinKeys() error {
 		}
 		n.keys[k] = r
 		n.allRequired |= r.bit
+	}
+	if len(n.keys) <= maxSmallKeys {
+		n.small = make([]smallKey, 0, len(n.keys))
+		for k, r := range n.keys {
+			n.small = append(n.small, smallKey{k, r})
+		}
+		// map order is random: sorted, so runs are the same
+		sort.Slice(n.small, func(i, j int) bool { return n.small[i].name < n.small[j].name })
 	}
 	return nil
 }

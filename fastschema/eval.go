@@ -189,7 +189,7 @@ func objectOf(t *tape, n *node, k int) result {
 	var seen uint64
 	m := k + 1
 	for i := 0; i < tok.count; i++ {
-		rule := n.keys[string(t.raw(m))]
+		rule := n.rule(t.raw(m))
 		seen |= rule.bit
 		var r result = pass
 		if rule.prop != nil {

@@ -174,24 +174,35 @@ func (t *tape) close(at, end, count int) (int, bool) {
 	return end, true
 }
 
+// smallObject is the most keys uniqueKeys checks pairwise; a larger
+// object's keys go through a map.
+const smallObject = 32
+
 // uniqueKeys reports whether the object at index at has no key twice.
 // Readers disagree about such objects, so they always go to the full path,
 // which reports them; so do escaped keys, whose bytes are not their value.
 func (t *tape) uniqueKeys(at, count int) bool {
-	if count <= 8 {
-		var seen [8]int
+	if count <= smallObject {
+		// Pairwise, on a signature first (length, first and last byte):
+		// cheaper than hashing every key of a line's dozen or two.
+		var seen [smallObject]int
+		var sigs [smallObject]uint32
 		k := at + 1
 		for n := 0; n < count; n++ {
 			if t.toks[k].esc {
 				return false
 			}
 			key := t.raw(k)
-			for _, s := range seen[:n] {
-				if bytes.Equal(t.raw(s), key) {
+			sig := uint32(len(key))
+			if len(key) > 0 {
+				sig |= uint32(key[0])<<16 | uint32(key[len(key)-1])<<24
+			}
+			for i, s := range sigs[:n] {
+				if s == sig && bytes.Equal(t.raw(seen[i]), key) {
 					return false
 				}
 			}
-			seen[n] = k
+			seen[n], sigs[n] = k, sig
 			k = t.toks[k+1].next
 		}
 		return true
