@@ -28,7 +28,8 @@ var between = map[string]bool{"progress": true}
 type head struct {
 	typ, uuid, parent, req gjson.Result
 	msg                    []byte       // the message member's bytes
-	msgID, content         gjson.Result // the message's id and content
+	msgID                  gjson.Result // the message's id
+	content                []byte       // the message's content, as written
 }
 
 // headOf reads a line's head in one walk over its members.
@@ -75,12 +76,15 @@ func (h *head) readMessage() {
 				h.msgID = m.Value(h.msg)
 			}
 		case "content":
-			if !h.content.Exists() {
-				h.content = m.Value(h.msg)
+			if h.content == nil {
+				h.content = h.msg[m.ValStart:m.ValEnd]
 			}
 		}
 	})
 }
+
+// contentIsArray reports whether the message's content is an array.
+func (h *head) contentIsArray() bool { return len(h.content) > 0 && h.content[0] == '[' }
 
 // isMessage reports whether the line's message member is an object.
 func (h *head) isMessage() bool { return len(h.msg) > 0 && h.msg[0] == '{' }
@@ -138,7 +142,7 @@ func (m *message) follow(h head) follows {
 	}
 	typ := h.typ.String()
 	if typ == "assistant" {
-		if h.msgID.Raw == m.id && h.req.Raw == m.req && h.content.IsArray() {
+		if h.msgID.Raw == m.id && h.req.Raw == m.req && h.contentIsArray() {
 			m.last = h.uuid.String()
 			return next
 		}

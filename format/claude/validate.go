@@ -1,11 +1,11 @@
 package claude
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"unsafe"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/sesstool/sesstool/format"
@@ -192,8 +192,8 @@ func (r *rules) Check(l validate.Line) {
 	}
 	r.link(l.N, parent, "parentUuid", false)
 	r.link(l.N, logical, "logicalParentUuid", true)
-	if h.isMessage() && h.content.IsArray() {
-		r.toolLinks(l.N, h.content.Raw)
+	if h.isMessage() && h.contentIsArray() {
+		r.toolLinks(l.N, h.content)
 	}
 }
 
@@ -229,8 +229,7 @@ func (r *rules) link(n int, p gjson.Result, key string, logical bool) {
 
 // toolLinks records tool_use ids and checks that each tool_result names
 // one written before it; c is the message's content array.
-func (r *rules) toolLinks(n int, c string) {
-	cb := unsafe.Slice(unsafe.StringData(c), len(c)) // read only
+func (r *rules) toolLinks(n int, cb []byte) {
 	w, _ := jsonx.WalkArray(cb)
 	for i := 0; ; i++ {
 		e, ok := w.Next()
@@ -238,7 +237,8 @@ func (r *rules) toolLinks(n int, c string) {
 			return
 		}
 		blk := cb[e.ValStart:e.ValEnd]
-		var typ, id, useID, content gjson.Result // the first of each, as Get finds them
+		var typ, id, useID gjson.Result // the first of each, as Get finds them
+		var content []byte
 		eachMember(blk, func(k string, m jsonx.Member) {
 			var dst *gjson.Result
 			switch k {
@@ -249,7 +249,10 @@ func (r *rules) toolLinks(n int, c string) {
 			case "tool_use_id":
 				dst = &useID
 			case "content":
-				dst = &content
+				if content == nil {
+					content = blk[m.ValStart:m.ValEnd] // decoded only if it names a side file
+				}
+				return
 			default:
 				return
 			}
@@ -275,10 +278,11 @@ func (r *rules) toolLinks(n int, c string) {
 
 // sideFile checks that the side file a tool result's preview names (its
 // full output, moved to tool-results/) is there.
-func (r *rules) sideFile(n, i int, c gjson.Result) {
-	if !strings.Contains(c.Raw, persistedTag) {
+func (r *rules) sideFile(n, i int, raw []byte) {
+	if !bytes.Contains(raw, []byte(persistedTag)) {
 		return
 	}
+	c := gjson.ParseBytes(raw)
 	texts := []gjson.Result{c}
 	if c.IsArray() {
 		texts = c.Get("#.text").Array()
