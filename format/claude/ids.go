@@ -4,10 +4,26 @@ import "encoding/hex"
 
 // ids maps line uuids to their line numbers in little memory: a UUID is
 // packed into 16 bytes, so a file of millions of lines keeps validation
-// flat; any other id goes in a map by string.
+// flat; another id of up to 31 bytes (a tool_use id, toolu_ and 24
+// characters) is kept in 32, and any longer one in a map by string. The
+// fixed-size keys hold no pointers, so the collector does not walk them.
 type ids struct {
 	packed map[[16]byte]int32
+	short  map[shortID]int32
 	other  map[string]int32
+}
+
+// shortID is an id of up to 31 bytes, its length in the last byte.
+type shortID [32]byte
+
+func packShort(id string) (shortID, bool) {
+	var k shortID
+	if len(id) >= len(k) {
+		return k, false
+	}
+	copy(k[:], id)
+	k[len(k)-1] = byte(len(id))
+	return k, true
 }
 
 func pack(id string) ([16]byte, bool) {
@@ -38,6 +54,10 @@ func (x *ids) get(id string) (int32, bool) {
 		n, found := x.packed[k]
 		return n, found
 	}
+	if k, ok := packShort(id); ok {
+		n, found := x.short[k]
+		return n, found
+	}
 	n, found := x.other[id]
 	return n, found
 }
@@ -48,6 +68,13 @@ func (x *ids) put(id string, n int32) {
 			x.packed = map[[16]byte]int32{}
 		}
 		x.packed[k] = n
+		return
+	}
+	if k, ok := packShort(id); ok {
+		if x.short == nil {
+			x.short = map[shortID]int32{}
+		}
+		x.short[k] = n
 		return
 	}
 	if x.other == nil {
