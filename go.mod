@@ -17,6 +17,8 @@ require (
 	golang.org/x/text v0.14.0
 )
 
+require github.com/klauspost/compress v1.20.3
+
 require (
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
