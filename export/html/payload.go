@@ -1,12 +1,13 @@
 package html
 
 import (
-	"github.com/klauspost/compress/flate"
 	"encoding/base64"
 	"encoding/binary"
 	"hash/crc32"
 	"io"
 	"runtime"
+
+	"github.com/klauspost/compress/flate"
 
 	"github.com/sesstool/sesstool/session"
 
