@@ -16,9 +16,11 @@ import (
 // MiB. Instead the collector waits for a floor of exportHeapFloor (GOGC off,
 // a soft memory limit) and, above it, for the heap to grow by half of what
 // is live, which the limit is raised to after each collection: 20% less CPU
-// time for the 100 MB export at the same peak RSS (107 MiB), and for a huge
-// session (a million tiny entries keep 600 MiB of skeleton) what GOGC=50
-// with a limit of exportMemoryLimit did. GOGC or GOMEMLIMIT, when set, win.
+// time for the 100 MB export at the same peak RSS (107 MiB); for a huge
+// session (a million tiny entries keep 600 MiB of skeleton) about what
+// GOGC=50 under a limit of exportMemoryLimit did, without the collector
+// running back to back once what is live passes that limit. GOGC or
+// GOMEMLIMIT, when set, win.
 const exportHeapFloor = 96 << 20
 
 // exportMemoryLimit is where the limit stops growing by half of what is
