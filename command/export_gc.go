@@ -15,7 +15,7 @@ import (
 // before) ran the collector 82 times there, while the live heap was 11-41
 // MiB. Instead the collector waits for a floor of exportHeapFloor (GOGC off,
 // a soft memory limit) and, above it, for the heap to grow by half of what
-// is live, which the limit is raised to after each collection: 20% less CPU
+// is live, which the limit is raised to after each collection: 10-20% less CPU
 // time for the 100 MB export at the same peak RSS (107 MiB); for a huge
 // session (a million tiny entries keep 600 MiB of skeleton) about what
 // GOGC=50 under a limit of exportMemoryLimit did, without the collector
