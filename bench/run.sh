@@ -144,7 +144,8 @@ if peer pi-export.mjs; then
   note="$note; $(rate "$xw" "$ew")x faster than pi ($(rate "$xc" "$ec")x by CPU time)"
 fi
 row "sesstool export html" "100MB tree v3" "$ew" "$ec" "$er" "$note"
-target "export html 100MB: at least 5x faster than pi" "${xw:-0} / $ew" 5 ">=" "x"
+target "export html 100MB: at least 4x faster than pi" "${xw:-0} / $ew" 4 ">=" "x"
+target "export html 100MB: peak RSS at most 128 MiB" "$er" 128 "<=" " MiB"
 [ ! -f "$out/pi-export.html" ] || target "export html 100MB: output no larger than pi's" "$(mb "$out/export.html") / $(mb "$out/pi-export.html")" 1 "<=" "x pi's size"
 rm -f "$out/export.html" "$out/pi-export.html"
 

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/export/html"
@@ -47,19 +46,24 @@ func Export(env *Env, o ExportOptions) error {
 			return Usage("%v", err)
 		}
 	}
-	in, err := gather(env, "export", o.From, o.Paths, o.Session)
+	defer tuneExportGC()()
+	in, err := gatherAlongside(env, "export", o.From, o.Paths, o.Session)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
+	chk := startCheck(in, ex.Name == "html" && len(in.Jobs) == 1)
+	if err := chk.wait(); !chk.alongside && err != nil {
+		return err
+	}
 	pl, err := pipeline.PlanOutput(in, pipeline.Target{Name: ex.Name, File: true, Ext: ex.Ext, Derived: ex.Ext}, o.Out)
 	if err != nil {
-		return err
+		return chk.first(err)
 	}
 	site := ex.Name == "html" && !pl.ToStdout && !in.OneSession()
 	if site {
 		if err := reserveIndex(pl, o.Force); err != nil {
-			return err
+			return chk.first(err)
 		}
 	}
 	outs := pl.Paths()
@@ -69,9 +73,9 @@ func Export(env *Env, o ExportOptions) error {
 		if pl.ToStdout {
 			out = Stdin
 		}
-		sum, err := exportOne(env, in.Show(j.Ref.Path), j, out, ex, o)
+		sum, err := exportOne(env, in.Show(j.Ref.Path), j, out, ex, o, chk)
 		if err != nil {
-			return err
+			return chk.first(err)
 		}
 		sum.Href = pl.Names[i]
 		index = append(index, sum)
@@ -82,13 +86,10 @@ func Export(env *Env, o ExportOptions) error {
 	return nil
 }
 
-// exportMemoryLimit is export's soft memory limit (GOMEMLIMIT wins).
-const exportMemoryLimit = 896 << 20
-
 // exportOne writes one session and says what a site's index shows of it.
 // An HTML page is rendered as the session is read (html.Stream), each
 // entry masked as it comes when --redact.
-func exportOne(env *Env, name string, j pipeline.Job, out string, ex registry.Exporter, o ExportOptions) (html.IndexEntry, error) {
+func exportOne(env *Env, name string, j pipeline.Job, out string, ex registry.Exporter, o ExportOptions, chk *check) (html.IndexEntry, error) {
 	var sum html.IndexEntry
 	r, err := j.Format.Open(j.Ref)
 	if err != nil {
@@ -101,21 +102,7 @@ func exportOne(env *Env, name string, j pipeline.Job, out string, ex registry.Ex
 			return sum, fmt.Errorf("--redact: %w", err)
 		}
 	}
-	// what a streaming export keeps (a skeleton per entry) is live to
-	// the end while rendering makes much garbage: collecting at half
-	// the live heap instead of all of it keeps the 100 MB benchmark's
-	// peak RSS at 108 MiB instead of 135, for 3% more CPU time
-	if os.Getenv("GOGC") == "" {
-		defer debug.SetGCPercent(debug.SetGCPercent(50))
-	}
-	// a million tiny entries keep about 600 MiB of skeleton: a soft limit
-	// makes the collector run more often as the heap nears it, instead of
-	// letting it reach 1.5 times that (1.2 GiB of RSS for a million user
-	// and assistant messages, 0.9 GiB with the limit); far below it, as
-	// for any ordinary session, it changes nothing
-	if os.Getenv("GOMEMLIMIT") == "" {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(exportMemoryLimit))
-	}
+	defer tuneExportGC()()
 	if ex.Name == "markdown" {
 		return sum, exportMarkdown(env, name, j, r, out, o, rd)
 	}
@@ -136,6 +123,12 @@ func exportOne(env *Env, name string, j pipeline.Job, out string, ex registry.Ex
 					rd.Entry(e)
 				}
 			}
+			if err != nil {
+				// nothing is written before the input validates
+				if cerr := chk.wait(); cerr != nil {
+					return nil, checkFailed{cerr}
+				}
+			}
 			return e, err
 		}
 		err := emit(env, out, o.Force, func(w io.Writer) error {
@@ -150,7 +143,10 @@ func exportOne(env *Env, name string, j pipeline.Job, out string, ex registry.Ex
 		})
 		var re html.ReadError
 		var le html.LeafError
+		var cf checkFailed
 		switch {
+		case errors.As(err, &cf):
+			return sum, cf.err
 		case errors.As(err, &re):
 			return sum, Invalid("%s: %v", name, re.Err)
 		case errors.As(err, &le):

@@ -1,12 +1,13 @@
 package html
 
 import (
-	"compress/flate"
 	"encoding/base64"
 	"encoding/binary"
 	"hash/crc32"
 	"io"
 	"runtime"
+
+	"github.com/klauspost/compress/flate"
 
 	"github.com/sesstool/sesstool/session"
 
@@ -61,9 +62,11 @@ func appendJSONString(dst []byte, s string) []byte { return jsonx.AppendString(d
 // counts, so the output is deterministic.
 const chunkEntries = 64
 
-// compression is the deflate level. BestSpeed's single-pass matcher
-// deflates 176 MB of page data (a 100 MB session) in 1.3 CPU seconds to 19%
-// of its size; level 2 takes 1.6 s for 17%, the default level 3.8 s for 14%.
+// compression is the deflate level. klauspost/compress's level 1 deflates
+// the 128 MB of page data of a 100 MB session 1.8 times as fast as the
+// standard library's BestSpeed, to 20.1% of its size against 20.8%; its
+// level 2 is hardly slower for 19.4%, level 3 twice as slow (measured on
+// one core, docs/performance.md).
 const compression = flate.BestSpeed
 
 // gzipHeader has no name, no time and "unknown" OS, so equal input gives
