@@ -3,6 +3,7 @@ package html
 import (
 	"encoding/base64"
 	"encoding/binary"
+	"fmt"
 	"hash/crc32"
 	"io"
 	"runtime"
@@ -96,6 +97,7 @@ type chunk struct {
 	z   []byte // raw deflate, ending in a sync flush (the last piece: the final block)
 	crc uint32
 	n   int
+	err error // a panic while rendering, reported instead of crashing the process
 }
 
 // deflatePiece deflates raw on its own.
@@ -168,12 +170,28 @@ func startWorkers() *workers {
 			fw, _ := flate.NewWriter(nil, compression) // a valid level cannot fail
 			w := &worker{fw: fw}
 			for j := range p.jobs {
-				j.out <- w.render(j)
+				j.out <- w.safeRender(j)
 			}
 		}()
 	}
 	return p
 }
+
+// safeRender renders a job, turning a panic into the chunk's error: a
+// goroutine's panic cannot reach main's guard and would end the process
+// with a stack trace.
+func (w *worker) safeRender(j job) (c *chunk) {
+	defer func() {
+		if r := recover(); r != nil {
+			c = &chunk{err: fmt.Errorf("render entries from %d: internal error: %v", j.start, r)}
+			w.fw, _ = flate.NewWriter(nil, compression) // its state is unknown after a panic
+		}
+	}()
+	return renderHook(w, j)
+}
+
+// renderHook is the worker's render; tests replace it to check the guard.
+var renderHook = (*worker).render
 
 func (p *workers) submit(j job) chan *chunk {
 	j.out = make(chan *chunk, 1) // never blocks a worker

@@ -244,3 +244,20 @@ func TestSameBytesOnAnyCores(t *testing.T) {
 		t.Error("the page differs with the number of cores")
 	}
 }
+
+// A panic while rendering on a worker comes back as Write's error: a
+// goroutine's panic would otherwise end the process past main's guard.
+func TestRenderPanicIsAnError(t *testing.T) {
+	defer func(h func(*worker, job) *chunk) { renderHook = h }(renderHook)
+	renderHook = func(*worker, job) *chunk { panic("boom") }
+	s := &session.Session{Meta: session.Meta{ID: "p"}, Entries: []*session.Entry{{Kind: session.KindMessage, Type: "message", ID: "e1",
+		Message: &session.Message{Role: session.RoleUser, Content: []session.Block{{Type: session.BlockText, Text: "hi"}}}}}}
+	tr, err := transcript.New(s, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = Write(&bytes.Buffer{}, tr)
+	if err == nil || !strings.Contains(err.Error(), "internal error: boom") {
+		t.Fatalf("Write = %v, want the worker's panic as an error", err)
+	}
+}

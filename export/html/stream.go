@@ -176,6 +176,9 @@ func renderPage(w io.Writer, meta session.Meta, next Next, pick func(*session.Se
 				}
 			}
 			out = out[1:]
+			if c.err != nil {
+				return c.err
+			}
 			if err := sp.add(c); err != nil {
 				return err
 			}
