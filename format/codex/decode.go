@@ -77,6 +77,9 @@ func decodeMeta(rec record, raw []byte) *session.Meta {
 type metaNote struct {
 	bare bool // the early Rust CLI's header, without the wrapper
 	doc  bool // the TypeScript era's JSON document
+	// index is the session_index.jsonl line the title was read from, which
+	// Index gives back as it was when the title and id are unchanged.
+	index []byte
 }
 
 // extras are the members of obj other than the named ones, in source order.
