@@ -123,10 +123,15 @@ func (d *decoder) entry(rec record, raw []byte, line int) *session.Entry {
 			e.Compaction.Details = json.RawMessage(h.Raw)
 		}
 	case "turn_context":
+		// The model it names is each later reply's model; the rest (cwd,
+		// policies, effort, instructions) has no slot in the model: an
+		// entry of its own kind, given back byte for byte to Codex and a
+		// named loss (turn_context-entry) elsewhere.
 		if m := p.Get("model").String(); m != "" {
 			d.model = m
 		}
-		custom(e, "turn_context", p)
+		e.Kind, e.Type = session.KindOther, "turn_context"
+		e.Custom = &session.Custom{CustomType: "codex:turn_context", Data: json.RawMessage(p.Raw)}
 	case "event_msg":
 		custom(e, "event_msg:"+p.Get("type").String(), p)
 	case "session_meta", "state":
