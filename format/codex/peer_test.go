@@ -142,8 +142,9 @@ func sourceTitles(t *testing.T, layout, src string) map[string]string {
 	return out
 }
 
-// rewritten is the tree sample at rel written as a rollout, in a
-// temporary file.
+// rewritten is the tree sample at rel written as a rollout, placed in a
+// temporary Codex home whose session_index.jsonl names it, so codex ->
+// codex carries a title.
 func rewritten(t *testing.T, rel string) string {
 	t.Helper()
 	tree, _ := registry.Lookup("tree")
@@ -152,8 +153,26 @@ func rewritten(t *testing.T, rel string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(t.TempDir(), "pi.jsonl")
-	if _, err := (codex.Format{}).Write(r, out, format.WriteOptions{Reopen: func() (session.Reader, error) { return tree.Open(format.Ref{Path: src}) }}); err != nil {
+	home := t.TempDir()
+	tmp := filepath.Join(home, "pi.jsonl")
+	if _, err := (codex.Format{}).Write(r, tmp, format.WriteOptions{Reopen: func() (session.Reader, error) { return tree.Open(format.Ref{Path: src}) }}); err != nil {
+		t.Fatal(err)
+	}
+	back, err := codex.Format{}.Open(format.Ref{Path: tmp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := back.Meta()
+	back.Close()
+	out := filepath.Join(home, filepath.FromSlash(codex.RolloutPath(m)))
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		t.Fatal(err)
+	}
+	index := `{"id":"` + codex.SessionID(m) + `","thread_name":"Renamed in Codex — twice","updated_at":"2026-11-20T09:30:00Z"}` + "\n"
+	if err := os.WriteFile(filepath.Join(home, codex.IndexFile), []byte(index), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -291,8 +310,8 @@ func TestAppServerReads(t *testing.T) {
 	if checked < len(peerSources) {
 		t.Fatalf("only %d threads read of %d sessions written", checked, len(ws))
 	}
-	if named < 3 {
-		t.Fatalf("only %d threads with a title checked: the OpenCode sessions have three", named)
+	if named < 4 {
+		t.Fatalf("only %d threads with a title checked: the OpenCode sessions have three, the Codex one one", named)
 	}
 	t.Logf("%d threads listed and read, %d by name", checked, named)
 }
