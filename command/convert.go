@@ -65,7 +65,10 @@ func Convert(env *Env, o ConvertOptions) error {
 		checked <- in.Check()
 	}()
 	out := &report.Report{MaxErrors: 20}
-	written, done, err := writeAll(env, in, w, st, pl, format.WriteOptions{Loss: lost, Extra: o.Project, Batch: batch, Truncate: o.TruncateMessages}, out)
+	ix, _ := w.(format.Indexer)
+	opt := format.WriteOptions{Loss: lost, Extra: o.Project, Batch: batch, Truncate: o.TruncateMessages, Home: ix != nil && pl.Placed()}
+	var homed []*session.Meta // what the home's index records, once committed
+	written, done, err := writeAll(env, in, w, st, pl, opt, out, &homed)
 	if cerr := <-checked; cerr != nil {
 		return cerr
 	}
@@ -78,7 +81,15 @@ func Convert(env *Env, o ConvertOptions) error {
 	if err := reportLoss(env, o, in, lost); err != nil {
 		return err
 	}
-	return pl.Finish(env.Stdout, env.Stdout, st, written, o.Force)
+	if err := pl.Finish(env.Stdout, env.Stdout, st, written, o.Force); err != nil {
+		return err
+	}
+	if opt.Home {
+		if err := ix.Index(pl.Root, homed); err != nil {
+			return IO(err)
+		}
+	}
+	return nil
 }
 
 // targetOf says how convert's outputs are named for layout f.
@@ -118,7 +129,7 @@ func convertTarget(name string) (format.Format, format.Writer, error) {
 //
 // A single-file layout's output is validated as it is written, into rep;
 // done holds those staged files, which checkOutput need not read again.
-func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage, pl *pipeline.Plan, opt format.WriteOptions, rep *report.Report) (written []string, done map[string]bool, err error) {
+func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage, pl *pipeline.Plan, opt format.WriteOptions, rep *report.Report, homed *[]*session.Meta) (written []string, done map[string]bool, err error) {
 	bar := progress.New(env.Stderr, len(in.Jobs), "convert", env.terminal())
 	defer bar.Done()
 	done = map[string]bool{}
@@ -138,6 +149,9 @@ func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage,
 		}
 		r = ar
 		out, err := pl.Place(st, i, r.Meta())
+		if opt.Home && err == nil {
+			*homed = append(*homed, r.Meta())
+		}
 		if err != nil {
 			r.Close()
 			if errors.Is(err, atomicfile.ErrExists) {

@@ -122,6 +122,16 @@ type Placer interface {
 	Place(m *session.Meta) string
 }
 
+// Indexer is implemented by Placer layouts whose program keeps, beside the
+// sessions in its home, an index of what it knows of them that the session
+// files do not hold (Codex: thread names in session_index.jsonl). After
+// convert has committed sessions into a home, Index records them there;
+// the writer, told by WriteOptions.Home, then counts as lost only what the
+// index cannot hold.
+type Indexer interface {
+	Index(home string, sessions []*session.Meta) error
+}
+
 // Extensioner is implemented by single-file layouts whose files do not end
 // in .jsonl (an OpenCode export is .json); convert names its outputs with it.
 type Extensioner interface {
@@ -159,6 +169,9 @@ type WriteOptions struct {
 	// before it calls the writer; a writer adapts what it is given again,
 	// which is a no-op for an adapted session.
 	Reopen func() (session.Reader, error)
+	// Home is set when the session is written into its program's home at
+	// its Placer path, and the layout's Indexer records it there after.
+	Home bool
 }
 
 // ErrNothingToWrite is a writer's refusal of a session that has nothing its

@@ -109,6 +109,9 @@ func decodeMeta(rec record, raw []byte) *session.Meta {
 type metaNote struct {
 	bare bool // the early Rust CLI's header, without the wrapper
 	doc  bool // the TypeScript era's JSON document
+	// index is the session_index.jsonl line the title was read from, which
+	// Index gives back as it was when the title and id are unchanged.
+	index []byte
 }
 
 // extras are the members of obj other than the named ones, in source order.
@@ -152,10 +155,15 @@ func (d *decoder) entry(rec record, raw []byte, line int) *session.Entry {
 			e.Compaction.Details = json.RawMessage(h.Raw)
 		}
 	case "turn_context":
+		// The model it names is each later reply's model; the rest (cwd,
+		// policies, effort, instructions) has no slot in the model: an
+		// entry of its own kind, given back byte for byte to Codex and a
+		// named loss (turn_context-entry) elsewhere.
 		if m := p.Get("model").String(); m != "" {
 			d.model = m
 		}
-		custom(e, "turn_context", p)
+		e.Kind, e.Type = session.KindOther, "turn_context"
+		e.Custom = &session.Custom{CustomType: "codex:turn_context", Data: json.RawMessage(p.Raw)}
 	case "event_msg":
 		custom(e, "event_msg:"+p.Get("type").String(), p)
 	case "session_meta", "state":

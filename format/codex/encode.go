@@ -23,13 +23,14 @@ type encoder struct {
 	id    string
 	clock session.Time // the last time written, for entries without one
 	doc   bool         // the source was the TypeScript era's document
+	home  bool         // written into a Codex home, whose index keeps the title
 	calls map[string]bool
 	total [5]int64 // running token totals: input, cached, output, reasoning, total
 	err   error
 }
 
 func newEncoder(w *bufio.Writer, m *session.Meta, opt format.WriteOptions) *encoder {
-	e := &encoder{w: w, meta: m, lost: opt.Loss, id: SessionID(m), clock: m.Created, calls: map[string]bool{}}
+	e := &encoder{w: w, meta: m, lost: opt.Loss, id: SessionID(m), clock: m.Created, calls: map[string]bool{}, home: opt.Home}
 	if n, ok := m.Private.(*metaNote); ok && m.Origin == Name {
 		e.doc = n.doc
 	}
@@ -71,6 +72,7 @@ func (e *encoder) rec(t session.Time, typ string, payload []byte) {
 // rollout, else the header Codex 0.169 writes.
 func (e *encoder) header() error {
 	m := e.meta
+	e.lossTitle()
 	if m.Origin == Name && len(m.Raw) > 0 && !e.doc {
 		e.line(respellID(m.Raw, m.ID, e.id))
 		return e.err
@@ -135,6 +137,14 @@ func respellID(raw []byte, model, id string) []byte {
 	return append(out, raw[at:]...)
 }
 
+// lossTitle counts the session's title as lost unless the rollout goes
+// into a Codex home, whose session_index.jsonl then records it (Index).
+func (e *encoder) lossTitle() {
+	if e.meta.Title != "" && !e.home {
+		e.lost.Add(loss.SessionTitle, loss.Dropped, "Codex keeps thread names in its home's session_index.jsonl, and this rollout is not written into a Codex home (-o DIR)", 1)
+	}
+}
+
 func (e *encoder) lossMeta() {
 	m := e.meta
 	add := func(k loss.Kind, reason string, set bool) {
@@ -142,7 +152,6 @@ func (e *encoder) lossMeta() {
 			e.lost.Add(k, loss.Dropped, reason, 1)
 		}
 	}
-	add(loss.SessionTitle, "Codex keeps thread names in session_index.jsonl, outside the rollout", m.Title != "")
 	add(loss.Provider, "Codex's model_provider names a provider of its own configuration (another one hides the thread from its list)", m.Provider != "")
 	add(loss.SessionModel, "Codex names the model per turn (turn_context), which sesstool does not write", m.Model != "" || m.ThinkingLevel != "")
 	add(loss.ParentPath, "Codex links a fork by the parent's id only", m.Parent != nil && m.Parent.Path != "")

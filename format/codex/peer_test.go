@@ -42,6 +42,7 @@ var peerSources = []struct{ name, layout, path string }{
 // read back from it says.
 type written struct {
 	name, file string
+	title      string // the source session's title
 	meta       *session.Meta
 	users      []string // user message texts, as `sesstool info` counts user messages
 	agents     []string // assistant replies with text
@@ -70,6 +71,7 @@ func writeAll(t *testing.T, home string) []written {
 		if err := command.Convert(env, command.ConvertOptions{From: s.layout, To: "codex", Out: home, Force: true, Paths: []string{src}}); err != nil {
 			t.Fatalf("%s: convert: %v\n%s", s.name, err, stderr.String())
 		}
+		titles := sourceTitles(t, s.layout, src)
 		files := strings.Fields(stdout.String())
 		if len(files) == 0 {
 			t.Fatalf("%s: convert wrote nothing", s.name)
@@ -95,7 +97,7 @@ func writeAll(t *testing.T, home string) []written {
 			if got, want := filepath.ToSlash(rel), codex.RolloutPath(&sess.Meta); got != want {
 				t.Errorf("%s: written at %s, Codex names it %s", s.name, got, want)
 			}
-			w := written{name: fmt.Sprintf("%s#%d", s.name, i), file: file, meta: &sess.Meta}
+			w := written{name: fmt.Sprintf("%s#%d", s.name, i), file: file, meta: &sess.Meta, title: titles[codex.SessionID(&sess.Meta)]}
 			for _, e := range sess.Entries {
 				if e.Kind != session.KindMessage || e.Sidechain != "" {
 					continue
@@ -116,8 +118,33 @@ func writeAll(t *testing.T, home string) []written {
 	return out
 }
 
-// rewritten is the tree sample at rel written as a rollout, in a
-// temporary file.
+// sourceTitles is the title of each session at src, by the id Codex
+// gives its thread.
+func sourceTitles(t *testing.T, layout, src string) map[string]string {
+	t.Helper()
+	f, err := registry.Lookup(layout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs, err := f.Sessions(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, ref := range refs {
+		r, err := f.Open(ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[codex.SessionID(r.Meta())] = r.Meta().Title
+		r.Close()
+	}
+	return out
+}
+
+// rewritten is the tree sample at rel written as a rollout, placed in a
+// temporary Codex home whose session_index.jsonl names it, so codex ->
+// codex carries a title.
 func rewritten(t *testing.T, rel string) string {
 	t.Helper()
 	tree, _ := registry.Lookup("tree")
@@ -126,8 +153,26 @@ func rewritten(t *testing.T, rel string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(t.TempDir(), "pi.jsonl")
-	if _, err := (codex.Format{}).Write(r, out, format.WriteOptions{Reopen: func() (session.Reader, error) { return tree.Open(format.Ref{Path: src}) }}); err != nil {
+	home := t.TempDir()
+	tmp := filepath.Join(home, "pi.jsonl")
+	if _, err := (codex.Format{}).Write(r, tmp, format.WriteOptions{Reopen: func() (session.Reader, error) { return tree.Open(format.Ref{Path: src}) }}); err != nil {
+		t.Fatal(err)
+	}
+	back, err := codex.Format{}.Open(format.Ref{Path: tmp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := back.Meta()
+	back.Close()
+	out := filepath.Join(home, filepath.FromSlash(codex.RolloutPath(m)))
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		t.Fatal(err)
+	}
+	index := `{"id":"` + codex.SessionID(m) + `","thread_name":"Renamed in Codex — twice","updated_at":"2026-11-20T09:30:00Z"}` + "\n"
+	if err := os.WriteFile(filepath.Join(home, codex.IndexFile), []byte(index), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -180,8 +225,9 @@ func TestRolloutLineSchema(t *testing.T) {
 }
 
 // TestAppServerReads: codex app-server lists every session sesstool wrote
-// into $CODEX_HOME/sessions and, reading each with its turns, shows the
-// same user and assistant messages the model reads back from the file.
+// into $CODEX_HOME/sessions, under the title sesstool wrote into its
+// session_index.jsonl, and, reading each with its turns, shows the same
+// user and assistant messages the model reads back from the file.
 func TestAppServerReads(t *testing.T) {
 	bin := peers.Codex(t)
 	dir := t.TempDir()
@@ -191,15 +237,20 @@ func TestAppServerReads(t *testing.T) {
 	srv.notify(t, "initialized")
 	var list struct {
 		Data []struct {
-			ID   string `json:"id"`
-			Path string `json:"path"`
+			ID   string  `json:"id"`
+			Path string  `json:"path"`
+			Name *string `json:"name"`
 		} `json:"data"`
 	}
 	srv.decode(t, srv.call(t, "thread/list", map[string]any{"limit": 100}), &list)
-	checked := 0
+	checked, named := 0, 0
 	listed := map[string]bool{}
+	names := map[string]string{}
 	for _, th := range list.Data {
 		listed[th.ID] = true
+		if th.Name != nil {
+			names[th.ID] = *th.Name
+		}
 	}
 	for _, w := range ws {
 		id := codex.SessionID(w.meta)
@@ -209,6 +260,12 @@ func TestAppServerReads(t *testing.T) {
 		if !listed[id] {
 			t.Errorf("%s: thread/list does not list %s (%s)", w.name, id, w.file)
 			continue
+		}
+		if names[id] != w.title {
+			t.Errorf("%s: thread/list names %s %q, the source's title is %q", w.name, id, names[id], w.title)
+		}
+		if w.title != "" {
+			named++
 		}
 		var read struct {
 			Thread struct {
@@ -253,7 +310,10 @@ func TestAppServerReads(t *testing.T) {
 	if checked < len(peerSources) {
 		t.Fatalf("only %d threads read of %d sessions written", checked, len(ws))
 	}
-	t.Logf("%d threads listed and read", checked)
+	if named < 4 {
+		t.Fatalf("only %d threads with a title checked: the OpenCode sessions have three, the Codex one one", named)
+	}
+	t.Logf("%d threads listed and read, %d by name", checked, named)
 }
 
 func equal(a, b []string) bool {

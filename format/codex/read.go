@@ -83,7 +83,13 @@ func newReader(name string, r io.Reader, c io.Closer) (session.Reader, error) {
 	if rd.meta.ID == "" {
 		return nil, fmt.Errorf("%s:%d: session_meta has no id", name, l.N)
 	}
-	rd.meta.Title = threadName(homeOf(name), rd.meta.ID)
+	var line []byte
+	if rd.meta.Title, line, err = threadName(homeOf(name), rd.meta.ID); err != nil {
+		return nil, err
+	}
+	if n, ok := rd.meta.Private.(*metaNote); ok {
+		n.index = line
+	}
 	rd.dec.start = rd.meta.Created
 	return rd, nil
 }

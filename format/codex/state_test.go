@@ -14,47 +14,80 @@ import (
 	"github.com/sesstool/sesstool/session"
 )
 
-// TestStateTitle: with no name in session_index.jsonl, the thread's name
-// comes from the newest state_<N>.sqlite, opened without creating any
-// file beside it.
-func TestStateTitle(t *testing.T) {
-	home := t.TempDir()
-	day := filepath.Join(home, SessionsDir, "2026", "03", "04")
-	if err := os.MkdirAll(day, 0o755); err != nil {
+// threadsTable is the part of Codex 0.169's threads table the reader
+// looks at (the real one has some forty columns more).
+const threadsTable = `CREATE TABLE threads (id TEXT PRIMARY KEY, rollout_path TEXT NOT NULL DEFAULT '', title TEXT NOT NULL, first_user_message TEXT NOT NULL DEFAULT '', name TEXT)`
+
+// makeDB creates the database at path and runs stmts on it.
+func makeDB(t *testing.T, path string, stmts ...string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
 		t.Fatal(err)
 	}
-	id := "0195f0a0-0000-7000-8000-0000000000cc"
-	rollout := filepath.Join(day, "rollout-2026-03-04T10-00-00-"+id+".jsonl")
-	line := `{"timestamp":"2026-03-04T10:00:00.000Z","type":"session_meta","payload":{"id":"` + id + `","timestamp":"2026-03-04T10:00:00.000Z","cwd":"/","cli_version":"0.169.0"}}` + "\n"
-	if err := os.WriteFile(rollout, []byte(line), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for n, name := range map[int]string{1: "old name", 5: "Renamed in the app"} {
-		db, err := sql.Open("sqlite", filepath.Join(home, "state_"+string(rune('0'+n))+".sqlite"))
-		if err != nil {
-			t.Fatal(err)
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	for _, q := range stmts {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
 		}
-		for _, q := range []string{`CREATE TABLE threads (id TEXT PRIMARY KEY, title TEXT, name TEXT)`, `INSERT INTO threads VALUES ('` + id + `', 'first message', '` + name + `')`} {
-			if _, err := db.Exec(q); err != nil {
+	}
+}
+
+// TestStateTitle: a thread's name is looked up as Codex 0.169 does: the
+// newest state_<N>.sqlite first, where a rename is a title that differs
+// from the first user message (or a name column, when set), else the
+// last line for the thread in session_index.jsonl. The database is
+// opened without creating any file beside it.
+func TestStateTitle(t *testing.T) {
+	id := "0195f0a0-0000-7000-8000-0000000000cc"
+	row := func(title, first, name string) string {
+		return `INSERT INTO threads (id, title, first_user_message, name) VALUES ('` + id + `', '` + title + `', '` + first + `', ` + name + `)`
+	}
+	index := `{"id":"` + id + `","thread_name":"old index name","updated_at":"2026-03-04T10:00:00Z"}` + "\n" +
+		`{"id":"` + id + `","thread_name":"Named in the index","updated_at":"2026-03-04T09:00:00Z"}` + "\n" +
+		`{"id":"` + id + `","thread_name":"no time: Codex skips it"}` + "\n"
+	for _, tc := range []struct {
+		name  string
+		db    string // the newest database's row; "" for none
+		index bool
+		want  string
+	}{
+		{"renamed in the database", row("Renamed in the app", "first message", "NULL"), false, "Renamed in the app"},
+		{"the database before the index", row("Renamed in the app", "first message", "NULL"), true, "Renamed in the app"},
+		{"a title that is the first message is no name", row("first message", "first message", "NULL"), true, "Named in the index"},
+		{"the name column when set", row("first message", "first message", "'Set by a newer Codex'"), true, "Set by a newer Codex"},
+		{"no database", "", true, "Named in the index"},
+		{"nothing", row("first message", "first message", "NULL"), false, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home := t.TempDir()
+			rollout := writeRollout(t, home, id)
+			if tc.db != "" {
+				makeDB(t, filepath.Join(home, "state_1.sqlite"), threadsTable, row("old database", "first message", "NULL"))
+				makeDB(t, filepath.Join(home, "state_5.sqlite"), threadsTable, tc.db)
+			}
+			if tc.index {
+				if err := os.WriteFile(filepath.Join(home, IndexFile), []byte(index), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			before := names(t, home)
+			r, err := Format{}.Open(format.Ref{Path: rollout})
+			if err != nil {
 				t.Fatal(err)
 			}
-		}
-		db.Close()
-	}
-	before := names(t, home)
-	r, err := Format{}.Open(format.Ref{Path: rollout})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := session.ReadAll(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.Meta.Title != "Renamed in the app" {
-		t.Errorf("title %q, want the newest database's name", s.Meta.Title)
-	}
-	if after := names(t, home); !slices.Equal(before, after) {
-		t.Errorf("reading created files: %v, was %v", after, before)
+			s, err := session.ReadAll(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Meta.Title != tc.want {
+				t.Errorf("title %q, want %q", s.Meta.Title, tc.want)
+			}
+			if after := names(t, home); !slices.Equal(before, after) {
+				t.Errorf("reading created files: %v, was %v", after, before)
+			}
+		})
 	}
 }
 
@@ -91,8 +124,8 @@ func TestStateTitleInWAL(t *testing.T) {
 	}
 	defer c.Close()
 	for _, q := range []string{`PRAGMA journal_mode=WAL`, `PRAGMA wal_autocheckpoint=0`,
-		`CREATE TABLE threads (id TEXT PRIMARY KEY, title TEXT, name TEXT)`,
-		`INSERT INTO threads VALUES ('` + id + `', 'first message', 'Named while Codex ran')`} {
+		threadsTable,
+		`INSERT INTO threads (id, title, first_user_message) VALUES ('` + id + `', 'Named while Codex ran', 'first message')`} {
 		rows, err := c.QueryContext(ctx, q)
 		if err != nil {
 			t.Fatalf("%s: %v", q, err)

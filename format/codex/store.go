@@ -2,7 +2,9 @@ package codex
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -121,42 +123,60 @@ func homeOf(path string) string {
 	return ""
 }
 
-// threadName is the session's name from the home's session_index.jsonl
-// ({"id","thread_name","updated_at"} per line, appended on each rename: the
-// last line for an id wins), or "".
-func threadName(home, id string) string {
+// threadName is the session's name, looked up as Codex 0.169 does: a name
+// in the home's state database first (stateTitle), else the last line
+// for the id in session_index.jsonl (returned too, as it was read), else
+// "". A hostile or corrupt state database is an error naming it.
+func threadName(home, id string) (string, []byte, error) {
 	if home == "" || id == "" {
-		return ""
+		return "", nil, nil
 	}
-	if name := indexName(home, id); name != "" {
-		return name
+	if name, err := stateTitle(home, id); name != "" || err != nil {
+		return name, nil, err
 	}
-	return stateTitle(home, id)
+	e := indexName(home, id)
+	return e.name, e.raw, nil
 }
 
-// indexName is the last name session_index.jsonl gives thread id, or "".
-func indexName(home, id string) string {
+// indexName is the last line session_index.jsonl has for thread id.
+func indexName(home, id string) indexEntry {
 	fh, err := os.Open(filepath.Join(home, IndexFile))
 	if err != nil {
-		return ""
+		return indexEntry{}
 	}
 	defer fh.Close()
-	name := ""
-	lr := jsonl.NewReader(fh)
+	names, _ := indexNames(fh, map[string]string{id: ""})
+	return names[id]
+}
+
+// indexEntry is a thread's name in session_index.jsonl and the line that
+// gives it, as read.
+type indexEntry struct {
+	name string
+	raw  []byte
+}
+
+// indexNames is the last line the index has for each thread of want.
+// Codex appends {"id","thread_name","updated_at"} on each rename and takes
+// the last line for an id, whatever its time; a line without updated_at
+// it does not read.
+func indexNames(r io.Reader, want map[string]string) (map[string]indexEntry, error) {
+	out := map[string]indexEntry{}
+	lr := jsonl.NewReader(r)
 	for {
 		l, err := lr.NextNonBlank()
-		if err != nil {
-			break
+		if errors.Is(err, io.EOF) {
+			return out, nil
 		}
-		if !bytes.Contains(l.Bytes, []byte(id)) {
-			continue
+		if err != nil {
+			return nil, err
 		}
 		v := gjson.ParseBytes(l.Bytes)
-		if v.Get("id").String() == id && v.Get("thread_name").Type == gjson.String {
-			name = v.Get("thread_name").String()
+		id := v.Get("id").String()
+		if _, ok := want[id]; ok && v.Get("thread_name").Type == gjson.String && v.Get("updated_at").Type == gjson.String {
+			out[id] = indexEntry{v.Get("thread_name").String(), bytes.Clone(l.Bytes)}
 		}
 	}
-	return name
 }
 
 // legacyDocMax bounds the TypeScript era's JSON documents detection reads

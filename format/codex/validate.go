@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,8 +25,14 @@ const (
 	DocSchema  = "codex/v1/document.json"
 )
 
-// Validate checks the rollout at path, or every rollout of a Codex home.
+// Validate checks the rollout at path, or every rollout of a Codex home,
+// and the state database the reader would look its name up in.
 func (f Format) Validate(path string, rep *report.Report, opt format.ValidateOptions) error {
+	return f.validate(path, rep, opt, map[string]bool{})
+}
+
+// validate is Validate, reporting a bad state database once (seen).
+func (f Format) validate(path string, rep *report.Report, opt format.ValidateOptions, seen map[string]bool) error {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", path, err)
@@ -36,7 +43,7 @@ func (f Format) Validate(path string, rep *report.Report, opt format.ValidateOpt
 			return err
 		}
 		for _, p := range files {
-			if err := f.Validate(p, rep, opt); err != nil {
+			if err := f.validate(p, rep, opt, seen); err != nil {
 				return err
 			}
 		}
@@ -47,41 +54,61 @@ func (f Format) Validate(path string, rep *report.Report, opt format.ValidateOpt
 		return fmt.Errorf("read %s: %w", path, err)
 	}
 	defer fh.Close()
-	return validateRollout(path, fh, rep, opt, true)
+	id, err := validateRollout(path, fh, rep, opt, true)
+	if err != nil {
+		return err
+	}
+	checkState(path, id, rep, seen)
+	return nil
+}
+
+// checkState reports a state database the reader would refuse (rule
+// state-db, at the database), once.
+func checkState(path, id string, rep *report.Report, seen map[string]bool) {
+	_, _, err := threadName(homeOf(path), id)
+	var se *stateError
+	if !errors.As(err, &se) {
+		return
+	}
+	if !seen[se.path] {
+		seen[se.path] = true
+		rep.Errorf(se.path, 0, "", "state-db", "%s", se.msg)
+	}
 }
 
 // ValidateReader checks a rollout read from r; name is used in findings.
 func (f Format) ValidateReader(name string, r io.Reader, rep *report.Report, opt format.ValidateOptions) error {
-	return validateRollout(name, r, rep, opt, false)
+	_, err := validateRollout(name, r, rep, opt, false)
+	return err
 }
 
 // validateRollout checks a rollout. Its entries are counted as the reader
 // yields them: with runs, the entries of the sub-agents' rollouts that
 // the reader brings into their parent from the same Codex home.
-func validateRollout(name string, r io.Reader, rep *report.Report, opt format.ValidateOptions, runs bool) error {
+func validateRollout(name string, r io.Reader, rep *report.Report, opt format.ValidateOptions, runs bool) (string, error) {
 	p := newPeek(r)
 	doc, err := p.isDoc()
 	if err != nil {
-		return fmt.Errorf("read %s: %w", name, err)
+		return "", fmt.Errorf("read %s: %w", name, err)
 	}
 	if doc {
-		return validateDoc(name, p, rep)
+		return "", validateDoc(name, p, rep)
 	}
 	sch, err := schema.Compile(LineSchema)
 	if err != nil {
-		return err
+		return "", err
 	}
 	rules := &rules{path: name, rep: rep, schema: sch}
 	j := validate.JSONL{Path: name, Rules: rules, Report: rep, Workers: opt.Workers}
 	if _, err := j.Run(p); err != nil {
-		return err
+		return "", err
 	}
 	n := rules.entries
 	if runs && rules.id != "" {
 		n += len((&reader{name: name, meta: &session.Meta{ID: rules.id}}).runs(""))
 	}
 	rep.Counted(Name, 1, n)
-	return nil
+	return rules.id, nil
 }
 
 // validateDoc checks the TypeScript era's document.
