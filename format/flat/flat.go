@@ -34,7 +34,7 @@ func (*Format) Aliases() []string { return []string{"agent"} }
 
 // Detect reports whether path is a flat session file.
 func (f *Format) Detect(path string) bool {
-	return f.DetectHead(format.Head(path, 64<<10))
+	return f.DetectHead(format.HeadGrow(path, 64<<10, func(head []byte) bool { return format.LineOpen(head, 0) }))
 }
 
 // DetectHead reports whether the first line is a flat header: type "session"

@@ -28,7 +28,23 @@ func (Format) Aliases() []string { return []string{"pi", "jsonl"} }
 const headBytes = 64 << 10
 
 // Detect reports whether path is a tree JSONL file, by its first lines.
-func (f Format) Detect(path string) bool { return f.DetectHead(format.Head(path, headBytes)) }
+func (f Format) Detect(path string) bool {
+	return f.DetectHead(format.HeadGrow(path, headBytes, headerOpen))
+}
+
+// headerOpen: the head ends inside the header line (or inside the line
+// after a title slot, which may be the header), so a header longer than
+// the head is read whole before it is judged.
+func headerOpen(head []byte) bool {
+	if format.LineOpen(head, 0) {
+		return true
+	}
+	l := bytes.TrimSpace(format.TrimBOM(head))
+	if i := bytes.IndexByte(l, '\n'); i >= 0 && gjson.GetBytes(l[:i], "type").String() == "title" {
+		return format.LineOpen(head, 1)
+	}
+	return false
+}
 
 // DetectHead looks at the first non-blank line (the second, after an
 // oh-my-pi title slot): a JSON object with "type":"session", a string id and
