@@ -34,16 +34,25 @@ func (f Format) Detect(path string) bool {
 
 // headerOpen: the head ends inside the header line (or inside the line
 // after a title slot, which may be the header), so a header longer than
-// the head is read whole before it is judged.
+// the head is read whole before it is judged. A cut line whose type is
+// already something else is no header, and is not read on.
 func headerOpen(head []byte) bool {
-	if format.LineOpen(head, 0) {
-		return true
-	}
 	l := bytes.TrimSpace(format.TrimBOM(head))
-	if i := bytes.IndexByte(l, '\n'); i >= 0 && gjson.GetBytes(l[:i], "type").String() == "title" {
-		return format.LineOpen(head, 1)
+	i := bytes.IndexByte(l, '\n')
+	if i < 0 {
+		return mayBe(l, "session") || mayBe(l, "title")
+	}
+	if gjson.GetBytes(l[:i], "type").String() == "title" && format.LineOpen(head, 1) {
+		return mayBe(bytes.TrimSpace(l[i+1:]), "session")
 	}
 	return false
+}
+
+// mayBe reports whether a line, perhaps cut, may have type t: its "type"
+// is t, or is not in what there is of it.
+func mayBe(line []byte, t string) bool {
+	v := gjson.GetBytes(line, "type")
+	return len(line) > 0 && line[0] == '{' && (!v.Exists() || v.String() == t)
 }
 
 // DetectHead looks at the first non-blank line (the second, after an
