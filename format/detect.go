@@ -59,3 +59,56 @@ func ByName(f Format, path string) bool {
 	n, ok := f.(NameDetector)
 	return ok && n.DetectName(path)
 }
+
+// HeadMax is the most HeadGrow reads: the longest header line detection
+// looks at whole (the longest line a reader of the model holds, jsonl.MaxHeld).
+const HeadMax = 64 << 20
+
+// HeadGrow is Head for a header that may be longer than n: while more says
+// the head does not hold all it needs (a first line with no end yet), it
+// reads on, doubling, up to HeadMax. A file whose header is short costs
+// what Head costs.
+func HeadGrow(path string, n int, more func(head []byte) bool) []byte {
+	head := Head(path, n)
+	for len(head) == n && n < HeadMax && more(head) {
+		n = min(2*n, HeadMax)
+		head = Head(path, n)
+	}
+	return head
+}
+
+// LineOpen reports whether head ends inside its first non-blank line (the
+// first skip lines passed over first): detection would see the line cut.
+func LineOpen(head []byte, skip int) bool {
+	head = TrimBOM(head)
+	for {
+		head = bytes.TrimLeft(head, " \t\r\n")
+		i := bytes.IndexByte(head, '\n')
+		if i < 0 {
+			return true
+		}
+		if skip == 0 {
+			return false
+		}
+		skip--
+		head = head[i+1:]
+	}
+}
+
+// ReadHead reads the start of r for detection: 64 KiB, then, doubling, more
+// while more says the head does not hold all it needs, up to HeadMax or the
+// end of r. What it read is consumed: the caller puts it back in front.
+func ReadHead(r io.Reader, more func(head []byte) bool) ([]byte, error) {
+	buf := make([]byte, 64<<10)
+	k, err := io.ReadFull(r, buf)
+	buf = buf[:k]
+	for err == nil && len(buf) < HeadMax && more(buf) {
+		next := make([]byte, min(len(buf), HeadMax-len(buf)))
+		k, err = io.ReadFull(r, next)
+		buf = append(buf, next[:k]...)
+	}
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		err = nil
+	}
+	return buf, err
+}

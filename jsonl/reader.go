@@ -6,7 +6,10 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+
+	"github.com/sesstool/sesstool/exitcode"
 )
 
 // Reader yields lines one at a time. Memory is bounded by the longest line,
@@ -17,6 +20,36 @@ type Reader struct {
 	line    int
 	long    []byte // the part of a long line NextLimit read, for Rest
 	longErr error  // and the error of its last read
+	max     int    // NewHeldReader: the longest line Next returns
+	tooLong error  // and the error it returned for a longer one
+}
+
+// MaxHeld is the longest line a reader that decodes a line into the session
+// model holds (NewHeldReader). Decoding copies a line several times (the
+// line, its clone, its strings, what a writer or the page makes of them), so
+// a longer one would take the command past 1 GiB; validate scans such a line
+// as a stream instead, and a tree session's copy to tree copies it in pieces.
+const MaxHeld = 64 << 20
+
+// TooLongError is Next's refusal of a line longer than a held reader's
+// limit. It is invalid input (exit 1): the file is not broken, but the
+// command cannot read it without holding the line.
+type TooLongError struct {
+	Line int // 1-based
+	Max  int
+}
+
+func (e *TooLongError) Error() string {
+	return fmt.Sprintf("line %d: longer than %d MiB, the longest line sesstool reads into a session; validate checks it, and convert --to tree copies it from a tree session", e.Line, e.Max>>20)
+}
+
+// NewHeldReader is NewReader for a reader that holds each line it returns:
+// Next and NextNonBlank refuse a line longer than MaxHeld with a
+// *TooLongError (wrapped as exit 1) without gathering it.
+func NewHeldReader(r io.Reader) *Reader {
+	lr := NewReader(r)
+	lr.max = MaxHeld
+	return lr
 }
 
 // NewReader reads from r with a 1 MiB buffer; longer lines grow a private one.
@@ -37,6 +70,9 @@ type Line struct {
 
 // Next returns the next line, or io.EOF.
 func (r *Reader) Next() (Line, error) {
+	if r.max > 0 {
+		return r.nextHeld()
+	}
 	b, err := r.r.ReadSlice('\n')
 	if errors.Is(err, bufio.ErrBufferFull) {
 		r.buf = append(r.buf[:0], b...)
@@ -67,6 +103,21 @@ func (r *Reader) finish(b []byte, err error) (Line, error) {
 		}
 	}
 	return l, nil
+}
+
+// nextHeld is Next for a held reader: the line is gathered only up to max,
+// and a longer one ends the reading (the rest of it is never read).
+func (r *Reader) nextHeld() (Line, error) {
+	if r.tooLong != nil {
+		return Line{}, r.tooLong
+	}
+	l, err := r.NextLimit(r.max)
+	if err != nil || !l.Long {
+		return l, err
+	}
+	r.long, r.longErr = nil, nil
+	r.tooLong = &exitcode.Error{Code: exitcode.Invalid, Err: &TooLongError{Line: l.N, Max: r.max}}
+	return Line{}, r.tooLong
 }
 
 // NextNonBlank returns the next line that holds more than white space, or

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sesstool/sesstool/exitcode"
 )
 
 func readAll(t *testing.T, in string) []Line {
@@ -121,5 +123,37 @@ func TestNextLimit(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A held reader returns lines up to its limit as Next does, and refuses a
+// longer one as invalid input (exit 1) naming its line, without reading on.
+func TestHeldReaderRefusesLongLines(t *testing.T) {
+	const max = 3 << 20 // past the 1 MiB buffer, so the line is gathered
+	ok := strings.Repeat("x", max-1)
+	long := strings.Repeat("y", max+1)
+	r := NewHeldReader(strings.NewReader("\n" + ok + "\n" + long + "\nz\n"))
+	r.max = max
+	l, err := r.NextNonBlank()
+	if err != nil || l.N != 2 || string(l.Bytes) != ok {
+		t.Fatalf("line 2: %d bytes, N=%d, %v; want the line of %d bytes", len(l.Bytes), l.N, err, len(ok))
+	}
+	for range 2 { // the refusal stays: the rest of the line is never read
+		_, err = r.NextNonBlank()
+		var tl *TooLongError
+		if !errors.As(err, &tl) || tl.Line != 3 || tl.Max != max {
+			t.Fatalf("after the long line: %v; want a TooLongError for line 3", err)
+		}
+		if got := exitcode.Of(err); got != exitcode.Invalid {
+			t.Errorf("exit code %d, want %d", got, exitcode.Invalid)
+		}
+		if want := "line 3: longer than 3 MiB"; !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("error %q, want it to start with %q", err, want)
+		}
+	}
+	// an ordinary reader still returns the long line whole
+	r = NewReader(strings.NewReader(long + "\n"))
+	if l, err := r.Next(); err != nil || len(l.Bytes) != len(long) {
+		t.Fatalf("NewReader: %d bytes, %v", len(l.Bytes), err)
 	}
 }

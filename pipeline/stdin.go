@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -32,6 +33,17 @@ func DetectStdin(r io.Reader, forced format.Format) (format.Stream, *bufio.Reade
 	f := forced
 	if f == nil {
 		f = registry.DetectHead(head)
+	}
+	if f == nil && len(head) == 1<<16 && format.LineOpen(head, 1) {
+		// A header longer than the peek: read on until it ends (up to
+		// format.HeadMax, as HeadGrow does for a file) and look again; what
+		// was read goes back in front of the rest.
+		held, err := format.ReadHead(br, func(h []byte) bool { return format.LineOpen(h, 1) })
+		if err != nil {
+			return nil, nil, exitcode.IOError(fmt.Errorf("read standard input: %w", err))
+		}
+		br = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(held), br), 1<<16)
+		f = registry.DetectHead(held)
 	}
 	if f == nil {
 		return nil, nil, exitcode.Invalidf("standard input: not a session in any known single-file format")

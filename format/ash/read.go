@@ -31,7 +31,7 @@ func (Format) Open(ref format.Ref) (session.Reader, error) {
 		return nil, fmt.Errorf("read %s: %w", dir, err)
 	}
 	r := &reader{dir: dir, toolMsg: map[string]string{}, toolName: map[string]string{}, ids: map[string]bool{}}
-	r.ctx = &fileReader{r: r, path: f.Name(), lr: jsonl.NewReader(f), c: f}
+	r.ctx = &fileReader{r: r, path: f.Name(), lr: jsonl.NewHeldReader(f), c: f}
 	if err := r.readHeader(); err != nil {
 		f.Close()
 		return nil, err
@@ -120,7 +120,7 @@ func (r *reader) openSub(p string) error {
 	if err != nil {
 		return fmt.Errorf("read %s: %w", p, err)
 	}
-	r.sub = &fileReader{r: r, path: p, lr: jsonl.NewReader(f), c: f, sidechain: strings.TrimSuffix(filepath.Base(p), ".jsonl"), version: r.meta.Version}
+	r.sub = &fileReader{r: r, path: p, lr: jsonl.NewHeldReader(f), c: f, sidechain: strings.TrimSuffix(filepath.Base(p), ".jsonl"), version: r.meta.Version}
 	return nil
 }
 
@@ -172,7 +172,7 @@ func (r *reader) readHistory() error {
 	}
 	defer f.Close()
 	r.history = map[string][]byte{}
-	lr := jsonl.NewReader(f)
+	lr := jsonl.NewHeldReader(f)
 	for {
 		l, err := lr.NextNonBlank()
 		if errors.Is(err, io.EOF) {

@@ -258,7 +258,7 @@ func openFile(path, sidechain string) (*fileReader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	return &fileReader{name: path, sidechain: sidechain, lines: jsonl.NewReader(fh), c: fh}, nil
+	return &fileReader{name: path, sidechain: sidechain, lines: jsonl.NewHeldReader(fh), c: fh}, nil
 }
 
 func (f *fileReader) close() error { return f.c.Close() }

@@ -63,7 +63,7 @@ func newReader(name string, r io.Reader, c io.Closer) (session.Reader, error) {
 	} else if doc {
 		return readDoc(name, br, c)
 	}
-	rd := &reader{name: name, lines: jsonl.NewReader(br), closer: c}
+	rd := &reader{name: name, lines: jsonl.NewHeldReader(br), closer: c}
 	l, err := rd.lines.NextNonBlank()
 	if errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%s: empty file, not a Codex rollout", name)

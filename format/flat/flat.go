@@ -34,7 +34,19 @@ func (*Format) Aliases() []string { return []string{"agent"} }
 
 // Detect reports whether path is a flat session file.
 func (f *Format) Detect(path string) bool {
-	return f.DetectHead(format.Head(path, 64<<10))
+	return f.DetectHead(format.HeadGrow(path, 64<<10, headerOpen))
+}
+
+// headerOpen: the head ends inside the first line, which may still be a
+// header (its "type", if there is one before the cut, is "session"), so it
+// is read whole before it is judged.
+func headerOpen(head []byte) bool {
+	if !format.LineOpen(head, 0) {
+		return false
+	}
+	l := bytes.TrimSpace(format.TrimBOM(head))
+	v := gjson.GetBytes(l, "type")
+	return len(l) > 0 && l[0] == '{' && (!v.Exists() || v.String() == "session")
 }
 
 // DetectHead reports whether the first line is a flat header: type "session"

@@ -23,7 +23,7 @@ type reader struct {
 }
 
 func newReader(name string, r io.Reader, c io.Closer) (*reader, error) {
-	rd := &reader{name: name, lines: jsonl.NewReader(r), closer: c}
+	rd := &reader{name: name, lines: jsonl.NewHeldReader(r), closer: c}
 	first, err := rd.nextLine()
 	if errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%s: empty file, not a flat session", name)

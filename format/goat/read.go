@@ -66,7 +66,7 @@ func (r *reader) open(name string) error {
 	if err != nil {
 		return fmt.Errorf("read %s: %w", p, err)
 	}
-	r.file, r.name, r.lines, r.prev = f, name, jsonl.NewReader(f), ""
+	r.file, r.name, r.lines, r.prev = f, name, jsonl.NewHeldReader(f), ""
 	return nil
 }
 

@@ -85,7 +85,7 @@ type pending struct {
 // newReader reads up to the header. A file that does not start with one is
 // refused: without its id there is no session.
 func newReader(name string, r io.Reader, c io.Closer) (*reader, error) {
-	rd := &reader{name: name, lr: jsonl.NewReader(r), closer: c}
+	rd := &reader{name: name, lr: jsonl.NewHeldReader(r), closer: c}
 	rd.meta.Origin = Name
 	for {
 		l, err := rd.line()

@@ -28,7 +28,32 @@ func (Format) Aliases() []string { return []string{"pi", "jsonl"} }
 const headBytes = 64 << 10
 
 // Detect reports whether path is a tree JSONL file, by its first lines.
-func (f Format) Detect(path string) bool { return f.DetectHead(format.Head(path, headBytes)) }
+func (f Format) Detect(path string) bool {
+	return f.DetectHead(format.HeadGrow(path, headBytes, headerOpen))
+}
+
+// headerOpen: the head ends inside the header line (or inside the line
+// after a title slot, which may be the header), so a header longer than
+// the head is read whole before it is judged. A cut line whose type is
+// already something else is no header, and is not read on.
+func headerOpen(head []byte) bool {
+	l := bytes.TrimSpace(format.TrimBOM(head))
+	i := bytes.IndexByte(l, '\n')
+	if i < 0 {
+		return mayBe(l, "session") || mayBe(l, "title")
+	}
+	if gjson.GetBytes(l[:i], "type").String() == "title" && format.LineOpen(head, 1) {
+		return mayBe(bytes.TrimSpace(l[i+1:]), "session")
+	}
+	return false
+}
+
+// mayBe reports whether a line, perhaps cut, may have type t: its "type"
+// is t, or is not in what there is of it.
+func mayBe(line []byte, t string) bool {
+	v := gjson.GetBytes(line, "type")
+	return len(line) > 0 && line[0] == '{' && (!v.Exists() || v.String() == t)
+}
 
 // DetectHead looks at the first non-blank line (the second, after an
 // oh-my-pi title slot): a JSON object with "type":"session", a string id and

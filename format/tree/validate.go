@@ -2,6 +2,7 @@ package tree
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"hash/maphash"
 	"io"
@@ -29,6 +30,16 @@ func (f Format) Validate(path string, rep *report.Report, opt format.ValidateOpt
 func (Format) ValidateReader(name string, r io.Reader, rep *report.Report, opt format.ValidateOptions) error {
 	br := bufio.NewReaderSize(r, headBytes)
 	h := peekHeader(br)
+	if head, _ := br.Peek(headBytes); len(head) == headBytes && headerOpen(head) {
+		// A header longer than the peek: its version may come after the
+		// cut, so it is read whole first and put back in front.
+		held, err := format.ReadHead(br, headerOpen)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", name, err)
+		}
+		h, _ = headerLine(held)
+		br = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(held), br), headBytes)
+	}
 	version := headerVersion(h)
 	if gjson.GetBytes(h, "type").String() != "session" && gjson.GetBytes(h, "id").Exists() {
 		version = 3 // no header: judge by the first entry, so ids are not all flagged
