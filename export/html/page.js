@@ -44,6 +44,9 @@
     hostRuns.get(r.host).push(k);
     for (const i of [r.start, r.end]) if (i >= 0) N[i].v = false;
   });
+  // nor are a run's entries a branch of the entry they hang from: a
+  // click there shows the newest branch of the conversation, not a run
+  if (R.length) kids.forEach((ks, j) => { kids[j] = ks.filter((c) => RUN[c] === undefined); });
   // topHost is the entry of the conversation a run entry is shown in, -1
   // when its run (or one it is inside) has no call.
   function topHost(i) {
@@ -66,6 +69,7 @@
   // fillRuns puts each run inside the call that started it, in the
   // articles of el and those it adds (runs inside runs), each run once.
   function fillRuns(el) {
+    if (!R.length) return;
     const done = new Set();
     for (;;) {
       const as = el.querySelectorAll('article.msg:not([data-runs])');

@@ -7,6 +7,7 @@ import "github.com/sesstool/sesstool/session"
 // call id its subagent entry names (Subagent.ParentToolCallID), or, when
 // no entry holds that call, at the end under a heading saying so.
 type Run struct {
+	named      bool   // a subagent entry names it, or it holds a message
 	ID         string // the sidechain
 	Call       string // the id of the tool call that started it; "" when none is named
 	Host       int    // index of the entry holding that call; -1 when not found
@@ -40,7 +41,11 @@ func (r *Run) Label(typ string) string {
 
 // Runs lists the sub-agent runs of the session in the order they first
 // appear, each with at least one entry (a subagent entry whose run has no
-// entries stays a card of its own). It needs only what a Skeleton keeps.
+// entries stays a card of its own). A sidechain is a run when a subagent
+// entry names it or it holds messages (ash's sub-agent files no
+// agent_session names); one that is neither (goat's second copy of the
+// conversation, transcript.jsonl) is not. It needs only what a Skeleton
+// keeps.
 func (t *Transcript) Runs() []*Run {
 	if t.runs != nil {
 		return *t.runs
@@ -61,9 +66,11 @@ func (t *Transcript) Runs() []*Run {
 		if e.Sidechain != "" {
 			r := run(e.Sidechain)
 			r.Entries = append(r.Entries, i)
+			r.named = r.named || e.IsMessage()
 		}
 		if s := e.Subagent; s != nil && s.ID != "" && (e.Kind == session.KindSubagent || e.Kind == session.KindSubagentEnd) {
 			r := run(s.ID)
+			r.named = true
 			if e.Kind == session.KindSubagent && r.Start < 0 {
 				r.Start = i
 			} else if e.Kind == session.KindSubagentEnd {
@@ -91,7 +98,7 @@ func (t *Transcript) Runs() []*Run {
 	}
 	out := order[:0]
 	for _, r := range order {
-		if len(r.Entries) == 0 {
+		if len(r.Entries) == 0 || !r.named {
 			continue
 		}
 		if h, ok := calls[r.Call]; ok && r.Call != "" && t.S.Entries[h].Sidechain != r.ID {

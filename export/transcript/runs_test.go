@@ -25,6 +25,7 @@ func TestRuns(t *testing.T) {
 	lost := &session.Entry{Kind: session.KindSubagent, ID: "s2", ParentID: "e", Subagent: &session.Subagent{ID: "other", ParentToolCallID: "nowhere"}}
 	s := &session.Session{Entries: []*session.Entry{
 		msg("a", "", "", call), start, msg("r1", "", "run"), msg("r2", "r1", "run"), end, lost, msg("b", "s2", ""), msg("x", "", "other"),
+		{Kind: session.KindOther, ID: "t1", Sidechain: "copy", Custom: &session.Custom{}}, // not a run: no subagent entry, no message
 		{Kind: session.KindSubagent, ID: "s3", ParentID: "b", Subagent: &session.Subagent{ID: "empty", ParentToolCallID: "c1"}},
 	}}
 	tr, err := New(s, "")
@@ -47,7 +48,7 @@ func TestRuns(t *testing.T) {
 	}
 	// the hosted run's cards are left out; the orphan's card stays, as
 	// does the card of a subagent entry whose run has no entries
-	if got, want := fmt.Sprint(tr.Shown()), "[0 5 6 8]"; got != want {
+	if got, want := fmt.Sprint(tr.Shown()), "[0 5 6 9]"; got != want {
 		t.Errorf("Shown = %s, want %s", got, want)
 	}
 }
