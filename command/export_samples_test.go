@@ -146,11 +146,20 @@ func switchBranch(t *testing.T, b *browsertest.Browser, s *session.Session, tr *
 	for _, e := range tr.Path {
 		on[e] = true
 	}
+	// a sub-agent run's entries are shown inside its call, not as a
+	// branch (the page leaves them out of the branches), and the cards of
+	// such a run are left out
+	inRun := map[int]bool{}
+	for _, r := range tr.Runs() {
+		for _, i := range r.Entries {
+			inRun[i] = true
+		}
+	}
 	index := map[*session.Entry]int{}
 	kids := make([][]int, len(s.Entries))
 	for i, e := range s.Entries {
 		index[e] = i
-		if p := tr.Conv.Parent(i); p >= 0 {
+		if p := tr.Conv.Parent(i); p >= 0 && !inRun[i] {
 			kids[p] = append(kids[p], i)
 		}
 	}
@@ -159,7 +168,7 @@ func switchBranch(t *testing.T, b *browsertest.Browser, s *session.Session, tr *
 			continue
 		}
 		for _, e := range tr.Conv.PathTo(leaf) {
-			if on[e] || !tr.Visible(e) {
+			if on[e] || !tr.Visible(e) || inRun[index[e]] || tr.InRun(index[e]) {
 				continue
 			}
 			newest := s.Entries[newestLeaf(kids, index[e])]

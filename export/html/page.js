@@ -32,6 +32,70 @@
   const kids = N.map(() => []);
   N.forEach((n, i) => { byId.set(n.id, i); if (n.p >= 0 && n.p !== i) kids[n.p].push(i); });
 
+  // ---- sub-agent runs: each is shown inside the call that started it ----
+  // A run's entries are rendered as any other; RUN[i] is the run entry i
+  // belongs to. The cards that say a hosted run started and ended are left
+  // out: its fold says so.
+  const R = D.runs || [], RUN = [], hostRuns = new Map(), lost = [];
+  R.forEach((r, k) => {
+    for (const i of r.e) RUN[i] = k;
+    if (r.host < 0) { lost.push(k); return; }
+    if (!hostRuns.has(r.host)) hostRuns.set(r.host, []);
+    hostRuns.get(r.host).push(k);
+    for (const i of [r.start, r.end]) if (i >= 0) N[i].v = false;
+  });
+  // nor are a run's entries a branch of the entry they hang from: a
+  // click there shows the newest branch of the conversation, not a run
+  if (R.length) kids.forEach((ks, j) => { kids[j] = ks.filter((c) => RUN[c] === undefined); });
+  // topHost is the entry of the conversation a run entry is shown in, -1
+  // when its run (or one it is inside) has no call.
+  function topHost(i) {
+    const seen = new Set();
+    while (RUN[i] !== undefined && !seen.has(RUN[i])) { seen.add(RUN[i]); i = R[RUN[i]].host; if (i < 0) return -1; }
+    return RUN[i] === undefined ? i : -1;
+  }
+  function runBlock(k, call) {
+    const r = R[k], d = document.createElement('details'), s = document.createElement('summary');
+    d.className = 'run'; d.dataset.run = r.id;
+    const label = r.label || (call && call.dataset.agent) || r.id, desc = call ? call.dataset.desc || '' : '';
+    const shownHere = r.e.filter((i) => N[i].v);
+    s.textContent = 'sub-agent: ' + label + (desc ? ' — ' + desc : '') + ' · ' + shownHere.length + (shownHere.length === 1 ? ' message' : ' messages');
+    const body = document.createElement('div');
+    body.className = 'run-body';
+    body.innerHTML = shownHere.map((i) => N[i].h || '').join('');
+    d.append(s, body);
+    return d;
+  }
+  // fillRuns puts each run inside the call that started it, in the
+  // articles of el and those it adds (runs inside runs), each run once.
+  function fillRuns(el) {
+    if (!R.length) return;
+    const done = new Set();
+    for (;;) {
+      const as = el.querySelectorAll('article.msg:not([data-runs])');
+      if (!as.length) return;
+      for (const a of as) {
+        a.dataset.runs = '';
+        for (const k of hostRuns.get(+a.dataset.i) || []) {
+          if (done.has(k)) continue;
+          done.add(k);
+          const call = a.querySelector('[id="call-' + CSS.escape(R[k].call) + '"]');
+          (call || a.querySelector('.mb') || a).append(runBlock(k, call));
+        }
+      }
+    }
+  }
+  // the runs whose call is not found follow the conversation
+  function lostRuns() {
+    const sec = document.createElement('section');
+    sec.className = 'lost';
+    const h = document.createElement('h2');
+    h.textContent = 'Sub-agent runs whose tool call was not found';
+    sec.append(h);
+    for (const k of lost) sec.append(runBlock(k, null));
+    return sec;
+  }
+
   let leaf = D.leaf, path = [], onPath = new Set(), shown = [], rendered = 0, filter = 'default', query = [], sel = -1, expanded = false;
 
   function pathTo(i) {
@@ -135,6 +199,8 @@
     let html = '';
     for (; rendered < end; rendered++) html += N[shown[rendered]].h || '';
     batch.innerHTML = html; // inert until appended
+    if (rendered === shown.length && lost.length && !msgs.querySelector(':scope > section.lost')) batch.content.append(lostRuns());
+    fillRuns(batch.content);
     decorate(batch.content);
     const codes = hlIO ? batch.content.querySelectorAll('pre[data-lang]') : [];
     msgs.append(batch.content);
@@ -182,7 +248,22 @@
     }
     return pos;
   }
-  function select(i) { return show(onPath.has(i) ? leaf : newestLeaf(i), i); }
+  function select(i) {
+    if (RUN[i] === undefined) return show(onPath.has(i) ? leaf : newestLeaf(i), i);
+    // a run's entry: show the conversation entry it is inside, then open
+    // the folds around it
+    const h = topHost(i);
+    if (h >= 0) select(h); else { show(leaf); renderMore(shown.length - 1); }
+    sel = i;
+    const el = articleOf(i);
+    if (el) {
+      for (let p = el.parentElement; p && p !== msgs; p = p.parentElement) if (p.tagName === 'DETAILS') p.open = true;
+      el.scrollIntoView({ block: 'start' }); flash(el);
+    }
+    drawTree();
+    return -1;
+  }
+  function articleOf(i) { return msgs.querySelector('article.msg[data-i="' + i + '"]'); }
 
   // ---- sidebar: every branch as a tree, filtered and searched ----
   const tpl = document.createElement('template');
@@ -206,6 +287,8 @@
   function keep(i) {
     const n = N[i];
     if (SETTINGS[n.r] && !settingsBox.checked) return false;
+    // a run's entries are in the tree when searched for or with All
+    if (RUN[i] !== undefined && !query.length && filter !== 'all') return false;
     switch (filter) {
       case 'all': break;
       case 'user': if (n.r !== 'user') return false; break;
@@ -217,6 +300,12 @@
     return true;
   }
   const tree = $('#tree'), hits = $('#hits'), side = $('#side');
+  // up is an entry's parent in the tree: a run hangs from the entry
+  // holding its call
+  function up(i) {
+    const k = RUN[i], p = N[i].p;
+    return k !== undefined && (p < 0 || RUN[p] !== k) ? R[k].host : p;
+  }
   let order = [], cur = -1; // search hits in tree order, and the one shown
   function drawTree() {
     const inc = N.map((_, i) => keep(i));
@@ -224,8 +313,8 @@
     const tk = N.map(() => []), roots = [];
     N.forEach((_, i) => {
       if (!inc[i]) return;
-      let p = N[i].p; const seen = new Set();
-      while (p >= 0 && !inc[p] && !seen.has(p)) { seen.add(p); p = N[p].p; }
+      let p = up(i); const seen = new Set();
+      while (p >= 0 && !inc[p] && !seen.has(p)) { seen.add(p); p = up(p); }
       (p >= 0 && inc[p] ? tk[p] : roots).push(i);
     });
     const first = (a) => a.slice().sort((x, y) => (onPath.has(y) ? 1 : 0) - (onPath.has(x) ? 1 : 0) || x - y);
@@ -322,7 +411,7 @@
     setHash(i);
     unmark();
     const pos = select(i);
-    const el = pos >= 0 ? msgs.children[pos] : null;
+    const el = RUN[i] !== undefined ? articleOf(i) : pos >= 0 ? msgs.children[pos] : null;
     const m = el && mark(el);
     if (m) { m.classList.add('cur'); m.scrollIntoView({ block: 'center' }); }
     count();

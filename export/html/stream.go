@@ -19,7 +19,10 @@ import (
 // fifth of the page's data) and a few hundred bytes per entry, whatever
 // the size of the session. The tree's links, the labels and the leaf are
 // known only at the end, so they close the data: {"nodes":[...],
-// "parents":[...],"labels":[[i,"label"],...],"leaf":N}.
+// "parents":[...],"labels":[[i,"label"],...],"leaf":N,"runs":[...]}.
+// So are the sub-agent runs: which entries each holds and which entry
+// holds the call that started it. The page's script puts a run's entries,
+// rendered as they were read, inside that call: nothing is held for them.
 
 // window is how many entries may wait for the results of their tool calls.
 // A call whose result has not come within it is shown without it, and the
@@ -254,5 +257,45 @@ func tail(t *transcript.Transcript) []byte {
 	}
 	b = append(b, `],"leaf":`...)
 	b = strconv.AppendInt(b, int64(t.LeafAt), 10)
+	b = appendRuns(b, t.Runs())
 	return append(b, '}')
+}
+
+// appendRuns ends the data with the sub-agent runs: the page's script
+// puts each inside the call that started it (host, the entry holding
+// call), or after the conversation when no entry holds it (host -1). An
+// entry of a run is rendered as any other; only where it is shown differs.
+func appendRuns(b []byte, runs []*transcript.Run) []byte {
+	b = append(b, `,"runs":[`...)
+	for k, r := range runs {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		label := ""
+		if r.AgentName != "" || r.AgentType != "" {
+			label = r.Label("")
+		}
+		b = append(b, `{"id":`...)
+		b = appendJSONString(b, r.ID)
+		b = append(b, `,"call":`...)
+		b = appendJSONString(b, r.Call)
+		b = append(b, `,"label":`...)
+		b = appendJSONString(b, label)
+		for _, f := range []struct {
+			name string
+			v    int
+		}{{"host", r.Host}, {"start", r.Start}, {"end", r.End}} {
+			b = append(b, `,"`+f.name+`":`...)
+			b = strconv.AppendInt(b, int64(f.v), 10)
+		}
+		b = append(b, `,"e":[`...)
+		for j, i := range r.Entries {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(i), 10)
+		}
+		b = append(b, "]}"...)
+	}
+	return append(b, ']')
 }

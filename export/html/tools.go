@@ -24,7 +24,7 @@ func toolCall(b *buf, t *transcript.Transcript, bl session.Block) {
 		cls += " err"
 	}
 	name := strings.ToLower(bl.ToolName)
-	b.WriteString(`<div class="` + cls + `" id="` + esc("call-"+bl.ToolCallID) + `"><div class="th"><span class="tname">` + esc(bl.ToolName) + `</span> `)
+	b.WriteString(`<div class="` + cls + `" id="` + esc("call-"+bl.ToolCallID) + `"` + agentAttrs(name, args) + `><div class="th"><span class="tname">` + esc(bl.ToolName) + `</span> `)
 	if rm != nil && rm.IsError {
 		b.WriteString(`<span class="badge">error</span> `)
 	}
@@ -188,4 +188,23 @@ func stringArgs(raw json.RawMessage) map[string]string {
 		}
 	}
 	return args
+}
+
+// agentAttrs are the agent type and the description a call that starts a
+// sub-agent asks for (Claude Code's Task, Codex's spawn_agent), for the
+// page's script to label the run it puts inside the call; "" for other
+// calls.
+func agentAttrs(name string, args map[string]string) string {
+	typ := str(args, "subagent_type", "agent_type")
+	if typ == "" && name != "task" && name != "agent" && name != "spawn_agent" {
+		return ""
+	}
+	desc := str(args, "description", "message", "prompt")
+	if i := strings.IndexByte(desc, '\n'); i >= 0 {
+		desc = desc[:i] + " …"
+	}
+	if r := []rune(desc); len(r) > 120 {
+		desc = string(r[:120]) + "…"
+	}
+	return ` data-agent="` + esc(typ) + `" data-desc="` + esc(desc) + `"`
 }

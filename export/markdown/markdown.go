@@ -23,22 +23,27 @@ func Write(w io.Writer, t *transcript.Transcript) error {
 	return WriteTools(w, t, ToolsFull)
 }
 
-// WriteTools renders t's active path, showing tool calls as tools says.
+// WriteTools renders t's active path, showing tool calls as tools says:
+// each sub-agent run inside the call that started it, and the runs whose
+// call is not found at the end.
 func WriteTools(w io.Writer, t *transcript.Transcript, tools Tools) error {
-	x := start(w, t, tools, func(id string) *session.Entry { return t.Results[id] })
-	for _, e := range t.WithRuns() {
-		if t.Visible(e) {
-			x.entry(e)
-		}
+	at := func(i int) *session.Entry { return t.S.Entries[i] }
+	x := start(w, t, tools, func(id string) *session.Entry { return t.Results[id] }, at)
+	for _, i := range t.Shown() {
+		x.entry(t.S.Entries[i])
+	}
+	for _, r := range t.Orphans() {
+		x.orphan(r)
 	}
 	return x.w.Flush()
 }
 
 // start writes the heading with the session's facts and returns the
-// writer of the entries; result finds the result that answers a call.
-func start(w io.Writer, t *transcript.Transcript, tools Tools, result func(id string) *session.Entry) *writer {
+// writer of the entries; result finds the result that answers a call, at
+// the entry at an index of the session (a run's).
+func start(w io.Writer, t *transcript.Transcript, tools Tools, result func(id string) *session.Entry, at func(i int) *session.Entry) *writer {
 	bw := bufio.NewWriter(w)
-	x := &writer{w: bw, t: t, tools: tools, result: result}
+	x := &writer{w: bw, t: t, tools: tools, result: result, at: at, hosted: t.HostedRuns()}
 	m := t.S.Meta
 	title := t.Title()
 	fmt.Fprintf(bw, "# %s\n\n", plain(title))
@@ -76,6 +81,10 @@ type writer struct {
 	t      *transcript.Transcript
 	tools  Tools
 	result func(id string) *session.Entry
+	at     func(i int) *session.Entry
+	hosted map[string][]*transcript.Run // call id -> the runs it started
+	depth  int                          // how many runs the entry being written is inside
+	lost   bool                         // the heading of the runs whose call is not found is written
 }
 
 func (x *writer) entry(e *session.Entry) {
@@ -84,7 +93,11 @@ func (x *writer) entry(e *session.Entry) {
 	if l := t.Labels[e.ID]; l != "" {
 		head += " " + codeSpan(l)
 	}
-	fmt.Fprintf(w, "---\n\n### %s\n\n", head)
+	if x.depth == 0 {
+		fmt.Fprintf(w, "---\n\n### %s\n\n", head)
+	} else {
+		fmt.Fprintf(w, "#### %s\n\n", head) // inside a run's fold
+	}
 	switch transcript.KindOf(e) {
 	case session.KindMessage, session.KindCustomMessage:
 		x.message(e.Message)

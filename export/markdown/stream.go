@@ -15,75 +15,87 @@ var ErrChanged = errors.New("the session changed between its two reads")
 
 // Stream writes the transcript of a session read twice, so that it is never
 // held: t indexes its skeleton (transcript.Skeleton with Results, read
-// first), which gives the heading, the path and which result answers which
-// call; next reads the session's entries again, in the same order, and
-// each shown entry is written once it and the results of its calls have
-// been read, then dropped. Only entries read before their turn are held
-// (a result that comes before its call, a sub-agent run before the entry
-// that started it). The output is WriteTools's, byte for byte.
+// first), which gives the heading, the path, which result answers which
+// call and where each sub-agent run goes; next reads the session's entries
+// again, in the same order, and each shown entry is written once it, the
+// results of its calls and the runs they started (with theirs) have been
+// read, then dropped. Only entries read before their turn are held: a
+// result that comes before its call, and what a run makes wait — the
+// entry holding the call that started it and the entries after it, until
+// the run has been read, and the run itself. A Claude Code run follows its
+// call's result, so that is the run; Codex runs follow their parent's own
+// entries, so a Codex session with sub-agents is held from the first call
+// that started one. Runs whose call is not found are held to the end. The
+// output is WriteTools's, byte for byte.
 func Stream(w io.Writer, t *transcript.Transcript, next func() (*session.Entry, error), tools Tools) error {
 	n := len(t.S.Entries)
-	// the shown entries in order and the results of their calls, as
-	// indexes into the session
-	show := t.WithRuns()
-	at := make(map[*session.Entry]int32, len(show))
-	for _, e := range show {
-		if t.Visible(e) {
-			at[e] = -1
-			eachCall(e, func(id string) {
+	hosted := t.HostedRuns()
+	index := make(map[*session.Entry]int32, len(t.Results))
+	for _, r := range t.Results {
+		index[r] = -1
+	}
+	for i, e := range t.S.Entries {
+		if _, ok := index[e]; ok {
+			index[e] = int32(i)
+		}
+	}
+	// items are what is written in order: each shown entry (entry >= 0),
+	// then each run whose call is not found; need, what writing it reads
+	type item struct {
+		entry int32
+		run   *transcript.Run
+		need  []int32
+		last  int32 // the greatest of need
+	}
+	var items []item
+	for _, i := range t.Shown() {
+		items = append(items, item{entry: int32(i), need: runEntries(t, hosted, index, i, nil, 0)})
+	}
+	for _, r := range t.Orphans() {
+		items = append(items, item{entry: -1, run: r, need: runNeeds(t, hosted, index, r, nil, 1)})
+	}
+	keep := make([]bool, n)
+	uses := map[int32]int{} // entry index -> items still to write that read it
+	result := map[string]int32{}
+	for k := range items {
+		it := &items[k]
+		it.last = -1
+		for _, j := range it.need {
+			keep[j] = true
+			uses[j]++
+			it.last = max(it.last, j)
+			eachCall(t.S.Entries[j], func(id string) {
 				if r := t.Results[id]; r != nil {
-					at[r] = -1
+					result[id] = index[r]
 				}
 			})
 		}
 	}
-	for i, e := range t.S.Entries {
-		if _, ok := at[e]; ok {
-			at[e] = int32(i)
-		}
-	}
-	keep := make([]bool, n)      // shown, or the result of a shown call
-	uses := map[int32]int{}      // result index -> shown calls still to write
-	result := map[string]int32{} // call id -> index of its result
-	seq := make([]int32, 0, len(show))
-	for _, e := range show {
-		if !t.Visible(e) {
-			continue
-		}
-		seq = append(seq, at[e])
-		keep[at[e]] = true
-		eachCall(e, func(id string) {
-			if r := t.Results[id]; r != nil {
-				result[id] = at[r]
-				keep[at[r]] = true
-				uses[at[r]]++
-			}
-		})
-	}
-	show, at = nil, nil
+	index = nil
 	held := map[int32]*session.Entry{}
 	x := start(w, t, tools, func(id string) *session.Entry {
 		if r, ok := result[id]; ok {
 			return held[r]
 		}
 		return nil
-	})
-	// ready reports whether the k-th shown entry and its calls' results
-	// have been read
-	ready := func(k int) bool {
-		i := seq[k]
-		if held[i] == nil {
-			return false
-		}
-		ok := true
-		eachCall(t.S.Entries[i], func(id string) {
-			if r, found := result[id]; found && held[r] == nil {
-				ok = false
-			}
-		})
-		return ok
-	}
+	}, func(i int) *session.Entry { return held[int32(i)] })
 	k := 0
+	write := func(read int32) {
+		for ; k < len(items) && items[k].last < read; k++ {
+			it := items[k]
+			if it.entry >= 0 {
+				x.entry(held[it.entry])
+			} else {
+				x.orphan(it.run)
+			}
+			for _, j := range it.need {
+				if uses[j]--; uses[j] == 0 {
+					delete(held, j)
+				}
+			}
+			items[k].need = nil
+		}
+	}
 	for i := int32(0); ; i++ {
 		e, err := next()
 		if errors.Is(err, io.EOF) {
@@ -102,21 +114,10 @@ func Stream(w io.Writer, t *transcript.Transcript, next func() (*session.Entry, 
 			continue
 		}
 		held[i] = e
-		for k < len(seq) && ready(k) {
-			j := seq[k]
-			x.entry(held[j])
-			delete(held, j)
-			eachCall(t.S.Entries[j], func(id string) {
-				if r, ok := result[id]; ok {
-					if uses[r]--; uses[r] == 0 {
-						delete(held, r)
-					}
-				}
-			})
-			k++
-		}
+		write(i + 1)
 	}
-	if k < len(seq) {
+	write(int32(n))
+	if k < len(items) {
 		return ErrChanged
 	}
 	return x.w.Flush()

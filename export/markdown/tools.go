@@ -3,6 +3,7 @@ package markdown
 import (
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"strings"
 
@@ -54,6 +55,7 @@ func (x *writer) toolCall(b session.Block) {
 	}
 	if x.tools == ToolsNone {
 		fmt.Fprintf(x.w, "- %s\n\n", plain(name))
+		x.runsOf(b)
 		return
 	}
 	var body strings.Builder
@@ -69,7 +71,14 @@ func (x *writer) toolCall(b session.Block) {
 		}
 		body.WriteString(x.trimmed(res.Message.Text(), ""))
 	}
-	details(x.w, name, body.String())
+	if len(x.hosted[b.ToolCallID]) == 0 {
+		details(x.w, name, body.String())
+		return
+	}
+	// the runs it started go inside its fold, after its result
+	fmt.Fprintf(x.w, "<details>\n<summary>%s</summary>\n\n%s\n\n", html.EscapeString(name), strings.TrimRight(body.String(), "\n"))
+	x.runsOf(b)
+	x.w.WriteString("</details>\n\n")
 }
 
 // exec shows a user-run shell command and its output.

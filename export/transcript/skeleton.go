@@ -76,7 +76,8 @@ func (p *Skeleton) Add(e *session.Entry) {
 		s.Custom = &session.Custom{CustomType: c(x.CustomType)}
 	}
 	if x := e.Subagent; x != nil {
-		s.Subagent = &session.Subagent{ID: c(x.ID)} // WithRuns puts the run after it
+		// Runs puts the run inside the call that started it and names it
+		s.Subagent = &session.Subagent{ID: c(x.ID), ParentToolCallID: c(x.ParentToolCallID), AgentType: c(x.AgentType), AgentName: c(x.AgentName)}
 	}
 	if m := e.Message; m != nil {
 		s.Message = p.message(m)

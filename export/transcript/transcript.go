@@ -27,6 +27,9 @@ type Transcript struct {
 	Results map[string]*session.Entry
 	// Paired marks result entries shown next to their call, not on their own.
 	Paired map[*session.Entry]bool
+
+	runs  *[]*Run      // Runs, once computed
+	marks map[int]bool // InRun, once computed
 }
 
 // New indexes s. leaf picks the branch to show ("" = the active path, to
@@ -74,26 +77,34 @@ func New(s *session.Session, leaf string) (*Transcript, error) {
 	return t, nil
 }
 
-// WithRuns is t's path with each sub-agent run inside its parent: the
-// entries of the run (Sidechain) follow the entry that started it
-// (KindSubagent, whose Subagent.ID names the run), in source order.
-func (t *Transcript) WithRuns() []*session.Entry {
-	path, all := t.Path, t.S.Entries
-	runs := map[string][]*session.Entry{}
-	for _, e := range all {
-		if e.Sidechain != "" {
-			runs[e.Sidechain] = append(runs[e.Sidechain], e)
+// Shown is the indexes of the entries of t's path shown as messages of
+// their own, in order: visible ones, without the subagent cards of runs
+// shown inside their call (HostedRuns; Orphans are the rest).
+func (t *Transcript) Shown() []int {
+	at := make(map[*session.Entry]int, len(t.Path))
+	for _, e := range t.Path {
+		at[e] = -1
+	}
+	for i, e := range t.S.Entries {
+		if _, ok := at[e]; ok {
+			at[e] = i
 		}
 	}
-	if len(runs) == 0 {
-		return path
+	out := make([]int, 0, len(t.Path))
+	for _, e := range t.Path {
+		if i := at[e]; i >= 0 && t.Visible(e) && !t.InRun(i) {
+			out = append(out, i)
+		}
 	}
-	out := make([]*session.Entry, 0, len(path))
-	for _, e := range path {
-		out = append(out, e)
-		if e.Kind == session.KindSubagent && e.Subagent != nil && e.Sidechain == "" {
-			out = append(out, runs[e.Subagent.ID]...)
-			delete(runs, e.Subagent.ID) // a run is shown once
+	return out
+}
+
+// Orphans are the runs whose call no entry holds.
+func (t *Transcript) Orphans() []*Run {
+	var out []*Run
+	for _, r := range t.Runs() {
+		if !r.Hosted() {
+			out = append(out, r)
 		}
 	}
 	return out

@@ -39,8 +39,9 @@ type reader struct {
 	lastTotal string           // the previous token_count's total_token_usage, to skip repeats
 	out       []*session.Entry // entries ready to be returned
 	eof       bool
-	prev      string // the previous entry's id
-	child     bool   // a sub-agent's rollout read into its parent: no runs of its own
+	prev      string            // the previous entry's id
+	child     bool              // a sub-agent's rollout read into its parent: no runs of its own
+	spawned   map[string]string // a sub-agent's thread id -> the call that started it
 }
 
 // replyNote keeps the lines an assistant reply was read from, for this
@@ -201,6 +202,7 @@ func (r *reader) close() {
 }
 
 func (r *reader) emit(e *session.Entry, n int) {
+	r.spawn(e)
 	e.ID = session.DerivedID(r.meta.ID, n, nil)
 	e.ParentID, r.prev = r.prev, e.ID
 	r.out = append(r.out, e)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/sesstool/sesstool/format"
@@ -80,6 +81,10 @@ func (r *reader) runs(last string) []*session.Entry {
 		if err != nil {
 			continue
 		}
+		if call := r.spawned[c.id]; call != "" {
+			run[0].Subagent.ParentToolCallID = call
+			run[len(run)-1].Subagent.ParentToolCallID = call
+		}
 		out = append(out, run...)
 		last = run[len(run)-1].ID
 	}
@@ -136,4 +141,28 @@ func subRun(cr *reader, parent string) ([]*session.Entry, error) {
 	out = append(out, &session.Entry{Kind: session.KindSubagentEnd, Type: "subagent_end", ID: session.DerivedID(m.ID, -1, nil),
 		ParentID: start.ID, Time: end, Subagent: &fin, Source: session.Source{Origin: Name}})
 	return out, nil
+}
+
+// spawn notes the call that started a sub-agent: spawn_agent's output
+// names the new thread ({"agent_id": …}), so an export shows the run
+// inside that call.
+func (r *reader) spawn(e *session.Entry) {
+	m := e.Message
+	if r.child || m == nil || m.Role != session.RoleTool || m.ToolCallID == "" {
+		return
+	}
+	t := strings.TrimSpace(m.Text())
+	if !strings.HasPrefix(t, "{") {
+		return
+	}
+	id := gjson.Get(t, "agent_id").String()
+	if id == "" {
+		return
+	}
+	if r.spawned == nil {
+		r.spawned = map[string]string{}
+	}
+	if _, ok := r.spawned[id]; !ok {
+		r.spawned[id] = m.ToolCallID
+	}
 }
