@@ -200,9 +200,31 @@ func encodeUsage(u *session.Usage, native bool) []byte {
 // line needs (json.Compact keeps string escapes as they are); invalid JSON
 // becomes an empty object rather than a broken line.
 func compact(raw json.RawMessage) []byte {
+	if jsonx.Valid(raw) && !spaced(raw) {
+		return raw // already compact, as agents write arguments
+	}
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, raw); err != nil {
 		return []byte("{}")
 	}
 	return buf.Bytes()
+}
+
+// spaced reports whether raw has whitespace outside its strings.
+func spaced(raw []byte) bool {
+	in, esc := false, false
+	for _, c := range raw {
+		switch {
+		case esc:
+			esc = false
+		case in:
+			esc = c == '\\'
+			in = c != '"'
+		case c == '"':
+			in = true
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			return true
+		}
+	}
+	return false
 }
