@@ -40,7 +40,7 @@ func writePath(w *bufio.Writer, r session.Reader, lost *loss.Counter) error {
 	fs := newForeignState(&meta, lost)
 	mapping.PathIDs(r, func(id string) {
 		if mapping.IsHex8(id) {
-			fs.reserved.add(id) // keep pi-style ids; never derive them for another entry
+			fs.ids.reserve(id) // keep pi-style ids; never derive them for another entry
 		}
 	})
 	lw := &lineWriter{w: w}
@@ -105,9 +105,7 @@ func lossMeta(m *session.Meta, lost *loss.Counter) {
 type foreignState struct {
 	sessionID string
 	lost      *loss.Counter
-	taken     idSet             // ids in the output
-	reserved  idSet             // 8-hex source ids that will be kept when their entry is written
-	ids       idMap             // source id -> written id
+	ids       idTable           // ids taken in the output, reserved, and source id -> written id
 	toolNames map[string]string // tool call id -> tool name, for results that lack one
 	calls     mapping.Calls     // for a compaction that keeps the entry before it
 	last      string            // the previous written entry's id ("" before the first)
@@ -123,10 +121,10 @@ func newForeignState(m *session.Meta, lost *loss.Counter) *foreignState {
 func (s *foreignState) newID(src string, kept bool) string {
 	s.lines++
 	id := src
-	if !kept || !mapping.IsHex8(src) || s.ids.get(src) != "" || s.taken.has(src) {
-		id = session.DerivedID(s.sessionID, s.lines, func(c string) bool { return s.taken.has(c) || s.reserved.has(c) })
+	if !kept || !mapping.IsHex8(src) || s.ids.get(src) != "" || s.ids.has(src) {
+		id = session.DerivedID(s.sessionID, s.lines, func(c string) bool { return s.ids.has(c) || s.ids.reserved(c) })
 	}
-	s.taken.add(id)
+	s.ids.add(id)
 	if src != "" && s.ids.get(src) == "" {
 		s.ids.set(src, id)
 	}
