@@ -59,3 +59,34 @@ func (t *idTable) set(src, id string) {
 	flags := t.slot(src) & (takenBit | reservedBit)
 	t.x.Put(src, flags|m<<mapShift)
 }
+
+// toolNames maps the tool call ids written so far to their tools' names:
+// ids by hash, names once each (a session calls a handful of tools).
+type toolNames struct {
+	calls idset.Hashed // call id -> index in names
+	index map[string]int32
+	names []string
+}
+
+func (t *toolNames) has(call string) bool { return t.calls.Has(call) }
+
+// get returns the name of call's tool, "" when call was not written.
+func (t *toolNames) get(call string) string {
+	if k, ok := t.calls.Get(call); ok {
+		return t.names[k]
+	}
+	return ""
+}
+
+func (t *toolNames) put(call, name string) {
+	k, ok := t.index[name]
+	if !ok {
+		if t.index == nil {
+			t.index = map[string]int32{}
+		}
+		k = int32(len(t.names))
+		t.index[name] = k
+		t.names = append(t.names, name)
+	}
+	t.calls.Put(call, k)
+}

@@ -32,3 +32,24 @@ func TestIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestHashed: every id put is found with its index, and ids never put are
+// not, long and short alike.
+func TestHashed(t *testing.T) {
+	var h Hashed
+	ids := []string{"", "a", "toolu_012yuiPP1VAfh196GXaAmT8D", "toolu_012yuiPP1VAfh196GXaAmT8E", "call_1", strings.Repeat("x", 100)}
+	for i, id := range ids[1:] {
+		h.Put(id, int32(i))
+	}
+	for i, id := range ids[1:] {
+		if k, ok := h.Get(id); !ok || k != int32(i) {
+			t.Errorf("Get(%q) = %d, %v; want %d", id, k, ok, i)
+		}
+	}
+	if h.Has(ids[0]) || h.Has("toolu_012yuiPP1VAfh196GXaAmT8F") {
+		t.Error("an id never put is found")
+	}
+	if h.Len() != len(ids)-1 {
+		t.Errorf("Len() = %d, want %d", h.Len(), len(ids)-1)
+	}
+}
