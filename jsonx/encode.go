@@ -84,7 +84,7 @@ func load8[T string | []byte](s T, i int) uint64 {
 // is outside ASCII: no control character, quote or backslash, no high bit.
 func plain8(w uint64) bool {
 	zero := func(w uint64) uint64 { return (w - ones) & ^w & highs }
-	return (zero(w^(ones*'"'))|zero(w^(ones*'\\'))|(w-ones*0x20) & ^w & highs|w&highs) == 0
+	return (zero(w^(ones*'"')) | zero(w^(ones*'\\')) | (w-ones*0x20) & ^w & highs | w&highs) == 0
 }
 
 // safe marks the ASCII bytes that stand for themselves in a JSON string.

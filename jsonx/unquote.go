@@ -1,8 +1,6 @@
 package jsonx
 
 import (
-	"bytes"
-
 	"github.com/tidwall/gjson"
 )
 
@@ -19,54 +17,46 @@ func Unquote(q []byte) (string, bool) {
 		return r.Str, r.Type == gjson.String
 	}
 	in := q[1 : n-1]
-	i := bytes.IndexByte(in, '\\')
-	if i < 0 {
-		if quoteOrControl(in) {
-			return gjson.ParseBytes(q).Str, true
-		}
+	i := special(in, 0)
+	if i == len(in) {
 		return string(in), true
 	}
-	if bytes.Contains(in, []byte(`\u`)) || quoteOrControl(in) {
-		return gjson.ParseBytes(q).Str, true
+	var out []byte
+	from := 0 // in[from:i] is text not yet copied to out
+	for i < len(in) {
+		if in[i] != '\\' || i+1 == len(in) || in[i+1] == 'u' || unescaped[in[i+1]] == 0 {
+			// a quote or control character (not in a valid token), a
+			// backslash that escapes the closing quote, a \u escape or
+			// one gjson does not know: gjson's own reading
+			return gjson.ParseBytes(q).Str, true
+		}
+		if out == nil {
+			out = make([]byte, 0, len(in))
+		}
+		out = append(append(out, in[from:i]...), unescaped[in[i+1]])
+		from = i + 2
+		i = special(in, from)
 	}
-	out := make([]byte, 0, len(in))
-	for {
-		out = append(out, in[:i]...)
-		if i+1 >= len(in) {
-			break // a lone backslash at the end: gjson stops there
-		}
-		c := unescaped[in[i+1]]
-		if c == 0 {
-			break // gjson stops at an escape it does not know
-		}
-		out = append(out, c)
-		in = in[i+2:]
-		if i = bytes.IndexByte(in, '\\'); i < 0 {
-			out = append(out, in...)
+	return string(append(out, in[from:]...)), true
+}
+
+// special returns the offset of the first quote, backslash or control
+// character in s at or after i, or len(s); eight bytes at a time.
+func special(s []byte, i int) int {
+	zero := func(w uint64) uint64 { return (w - ones) & ^w & highs }
+	for i+8 <= len(s) {
+		w := load8(s, i)
+		if zero(w^(ones*'"'))|zero(w^(ones*'\\'))|(w-ones*0x20)&^w&highs != 0 {
 			break
 		}
+		i += 8
 	}
-	return string(out), true
+	for i < len(s) && s[i] != '"' && s[i] != '\\' && s[i] >= ' ' {
+		i++
+	}
+	return i
 }
 
 // unescaped maps the character after a backslash to what it stands for
 // (0: an escape gjson does not know).
 var unescaped = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
-
-// quoteOrControl reports whether s, a string token's inside, holds a byte
-// gjson treats apart: a quote no backslash escapes (the token then ends
-// early, or does not end where it seems to) or a control character (where gjson stops). Neither is in valid
-// JSON.
-func quoteOrControl(s []byte) bool {
-	for j := 0; j < len(s); j++ {
-		switch c := s[j]; {
-		case c == '\\':
-			if j++; j == len(s) {
-				return true // it escapes the closing quote
-			}
-		case c == '"' || c < ' ':
-			return true
-		}
-	}
-	return false
-}
