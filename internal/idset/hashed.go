@@ -15,7 +15,9 @@ type Hashed struct {
 // anywhere, so it need not be the same from one run to the next.
 var seed0, seed1 = maphash.MakeSeed(), maphash.MakeSeed()
 
-func hash128(s string) [2]uint64 { return [2]uint64{maphash.String(seed0, s), maphash.String(seed1, s)} }
+func hash128(s string) [2]uint64 {
+	return [2]uint64{maphash.String(seed0, s), maphash.String(seed1, s)}
+}
 
 // Get returns s's index.
 func (h *Hashed) Get(s string) (int32, bool) {

@@ -8,7 +8,7 @@ import (
 // TestIndex: packed short ids stay exact (no two ids share a key, NUL
 // bytes and lengths included) and each gives back every id.
 func TestIndex(t *testing.T) {
-	ids := []string{"", "a", "a\x00", "\x00a", "\x00", "abcdefgh", "abcdefg", "abcdefgh\x00", "abcdefghi", "1234abcd", "é", strings.Repeat("x", 40)}
+	ids := []string{"", "a", "a\x00", "\x00a", "\x00", "abcdefgh", "abcdefg", "abcdefgh\x00", "abcdefghi", "1234abcd", "1234ABCD", "00000000", "ffffffff", "0000000g", "é", strings.Repeat("x", 40)}
 	var x Index
 	for i, id := range ids {
 		if _, ok := x.Get(id); ok {
