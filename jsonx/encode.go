@@ -3,6 +3,7 @@ package jsonx
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -138,6 +139,10 @@ func (o *Obj) Bool(k string, v bool) *Obj { o.key(k); o.b = strconv.AppendBool(o
 
 // Null adds a null member.
 func (o *Obj) Null(k string) *Obj { o.key(k); o.b = append(o.b, "null"...); return o }
+
+// Grow makes room for n more bytes, so an object that will hold a large
+// member is allocated once instead of doubling its way there.
+func (o *Obj) Grow(n int) { o.b = slices.Grow(o.b, n) }
 
 // Raw adds a member whose value is already JSON. An empty raw becomes null.
 func (o *Obj) Raw(k string, v []byte) *Obj {
