@@ -142,6 +142,14 @@ func json1(b []byte) bool { _, _, bad := jsonx.SyntaxError(b); return !bad }
 
 // line returns the next non-blank line, copied.
 func (r *reader) line() (pending, error) {
+	l, err := r.lineView()
+	l.b = bytes.Clone(l.b)
+	return l, err
+}
+
+// lineView returns the next non-blank line in the reader's buffer: valid
+// until the next read, for a caller that keeps nothing of it (Skim).
+func (r *reader) lineView() (pending, error) {
 	l, err := r.lr.NextNonBlank()
 	if err != nil {
 		if errors.Is(err, io.EOF) {
@@ -149,7 +157,7 @@ func (r *reader) line() (pending, error) {
 		}
 		return pending{}, fmt.Errorf("read %s: %w", r.name, err)
 	}
-	return pending{b: bytes.Clone(l.Bytes), n: l.N}, nil
+	return pending{b: l.Bytes, n: l.N}, nil
 }
 
 func (r *reader) Meta() *session.Meta { return &r.meta }
