@@ -141,7 +141,7 @@ func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage,
 			return nil, nil, OpenFailed(in.Show(j.Ref.Path), err)
 		}
 		o := opt
-		o.Reopen = j.Open // standard input is spooled to a file
+		o.Reopen = trusting(j.Open) // standard input is spooled to a file
 		ar, err := adapt(r, w, o)
 		if err != nil {
 			r.Close()
@@ -198,6 +198,20 @@ func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage,
 		done[filepath.Clean(st.Dir)] = true
 	}
 	return written, done, nil
+}
+
+// trusting opens the session again for a writer's second pass with the
+// reader told that convert validates every line itself (the input is
+// validated before or alongside the conversion, and nothing is committed
+// unless it passes), so the reader need not check each line's syntax too.
+func trusting(open func() (session.Reader, error)) func() (session.Reader, error) {
+	return func() (session.Reader, error) {
+		r, err := open()
+		if t, ok := r.(interface{ TrustSyntax() }); ok && err == nil {
+			t.TrustSyntax()
+		}
+		return r, err
+	}
 }
 
 // collision is the error for a session whose output another session of the

@@ -85,3 +85,15 @@ func checkAppendString(t *testing.T, s string) {
 		t.Errorf("AppendString(%q) = %s is not JSON: %v", s, want, err)
 	}
 }
+
+// TestAppendStringEveryByte: each byte value at each place of a word read
+// eight bytes at a time is spelled as the reference spells it.
+func TestAppendStringEveryByte(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for p := 0; p < 17; p++ {
+			b := []byte(strings.Repeat("abcdefgh", 3))
+			b[p] = byte(c)
+			checkAppendString(t, string(b))
+		}
+	}
+}

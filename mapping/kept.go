@@ -1,6 +1,9 @@
 package mapping
 
-import "github.com/sesstool/sesstool/session"
+import (
+	"github.com/sesstool/sesstool/internal/idset"
+	"github.com/sesstool/sesstool/session"
+)
 
 // Calls knows, for the entries a writer has written, which message made
 // each tool call. A compaction that must name a first kept entry but has
@@ -9,9 +12,13 @@ import "github.com/sesstool/sesstool/session"
 // result without its call is no context (a provider refuses it) and as
 // OpenCode holds the two as one message. The OpenCode writer predicts the
 // same, so it reports the window it cannot hold.
+//
+// It keeps a few bytes per call: call ids by hash, entry ids packed
+// (idset), and each calling message's id once.
 type Calls struct {
-	call   map[string]string // tool call id -> the id of the message that made it
-	result map[string]string // tool result entry id -> the id of its call's message
+	call   idset.Hashed // tool call id -> index in msg of the message that made it
+	result idset.Index  // tool result entry id -> index in msg of its call's message
+	msg    []string     // ids of the messages that made calls
 }
 
 // Add records entry e, written with id.
@@ -20,26 +27,28 @@ func (c *Calls) Add(e *session.Entry, id string) {
 	if m == nil || id == "" {
 		return
 	}
-	if c.call == nil {
-		c.call, c.result = map[string]string{}, map[string]string{}
-	}
 	if m.Role == session.RoleTool {
-		if at, ok := c.call[m.ToolCallID]; ok {
-			c.result[id] = at
+		if at, ok := c.call.Get(m.ToolCallID); ok {
+			c.result.Put(id, at)
 		}
 		return
 	}
+	k := int32(-1)
 	for _, b := range m.Content {
 		if b.Type == session.BlockToolCall {
-			c.call[b.ToolCallID] = id
+			if k < 0 {
+				k = int32(len(c.msg))
+				c.msg = append(c.msg, id)
+			}
+			c.call.Put(b.ToolCallID, k)
 		}
 	}
 }
 
 // Kept is the entry to keep for a compaction whose entry before it is id.
 func (c *Calls) Kept(id string) string {
-	if at, ok := c.result[id]; ok {
-		return at
+	if at, ok := c.result.Get(id); ok {
+		return c.msg[at]
 	}
 	return id
 }

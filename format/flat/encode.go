@@ -74,13 +74,15 @@ func wireRole(r session.Role) string {
 }
 
 func encodeMessageEntry(e *session.Entry, id, parent string, when session.Time, native bool) []byte {
+	msg := encodeMessage(e.Message, when, native)
 	b := session.NewObj(extras(e.Extra, native))
+	b.Grow(len(msg) + 160) // the message is most of the line
 	b.Str("type", "message")
 	b.Str("id", id)
 	b.Str("parent_id", parent)
 	b.Str("timestamp", entryStamp(when, native))
 	b.Str("role", wireRole(e.Message.Role))
-	b.Raw("message", encodeMessage(e.Message, when, native))
+	b.Raw("message", msg)
 	return b.Bytes()
 }
 
@@ -102,15 +104,14 @@ func encodeCompaction(e *session.Entry, id, parent, firstKept string, when sessi
 }
 
 func encodeMessage(m *session.Message, entryTime session.Time, native bool) []byte {
-	b := session.NewObj(extras(m.Extra, native))
-	b.Str("role", wireRole(m.Role))
-	content := func() {
-		if m.ContentIsNull {
-			b.Raw("content", []byte("null"))
-		} else {
-			b.Raw("content", encodeBlocks(m.Content, native))
-		}
+	body := []byte("null")
+	if !m.ContentIsNull {
+		body = encodeBlocks(m.Content, native)
 	}
+	b := session.NewObj(extras(m.Extra, native))
+	b.Grow(len(body) + 256) // the content is most of the message
+	b.Str("role", wireRole(m.Role))
+	content := func() { b.Raw("content", body) }
 	switch m.Role {
 	case session.RoleAssistant:
 		content()
@@ -200,9 +201,31 @@ func encodeUsage(u *session.Usage, native bool) []byte {
 // line needs (json.Compact keeps string escapes as they are); invalid JSON
 // becomes an empty object rather than a broken line.
 func compact(raw json.RawMessage) []byte {
+	if jsonx.Valid(raw) && !spaced(raw) {
+		return raw // already compact, as agents write arguments
+	}
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, raw); err != nil {
 		return []byte("{}")
 	}
 	return buf.Bytes()
+}
+
+// spaced reports whether raw has whitespace outside its strings.
+func spaced(raw []byte) bool {
+	in, esc := false, false
+	for _, c := range raw {
+		switch {
+		case esc:
+			esc = false
+		case in:
+			esc = c == '\\'
+			in = c != '"'
+		case c == '"':
+			in = true
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			return true
+		}
+	}
+	return false
 }

@@ -40,7 +40,7 @@ func writePath(w *bufio.Writer, r session.Reader, lost *loss.Counter) error {
 	fs := newForeignState(&meta, lost)
 	mapping.PathIDs(r, func(id string) {
 		if mapping.IsHex8(id) {
-			fs.reserved.add(id) // keep pi-style ids; never derive them for another entry
+			fs.ids.reserve(id) // keep pi-style ids; never derive them for another entry
 		}
 	})
 	lw := &lineWriter{w: w}
@@ -105,28 +105,26 @@ func lossMeta(m *session.Meta, lost *loss.Counter) {
 type foreignState struct {
 	sessionID string
 	lost      *loss.Counter
-	taken     idSet             // ids in the output
-	reserved  idSet             // 8-hex source ids that will be kept when their entry is written
-	ids       idMap             // source id -> written id
-	toolNames map[string]string // tool call id -> tool name, for results that lack one
-	calls     mapping.Calls     // for a compaction that keeps the entry before it
-	last      string            // the previous written entry's id ("" before the first)
+	ids       idTable       // ids taken in the output, reserved, and source id -> written id
+	toolNames toolNames     // tool call id -> tool name, for results that lack one
+	calls     mapping.Calls // for a compaction that keeps the entry before it
+	last      string        // the previous written entry's id ("" before the first)
 	lastTime  session.Time
 	lines     int
 }
 
 func newForeignState(m *session.Meta, lost *loss.Counter) *foreignState {
-	return &foreignState{sessionID: m.ID, lost: lost, toolNames: map[string]string{}, lines: 1}
+	return &foreignState{sessionID: m.ID, lost: lost, lines: 1}
 }
 
 // newID keeps an unused 8-hex source id, else derives one.
 func (s *foreignState) newID(src string, kept bool) string {
 	s.lines++
 	id := src
-	if !kept || !mapping.IsHex8(src) || s.ids.get(src) != "" || s.taken.has(src) {
-		id = session.DerivedID(s.sessionID, s.lines, func(c string) bool { return s.taken.has(c) || s.reserved.has(c) })
+	if !kept || !mapping.IsHex8(src) || s.ids.get(src) != "" || s.ids.has(src) {
+		id = session.DerivedID(s.sessionID, s.lines, func(c string) bool { return s.ids.has(c) || s.ids.reserved(c) })
 	}
-	s.taken.add(id)
+	s.ids.add(id)
 	if src != "" && s.ids.get(src) == "" {
 		s.ids.set(src, id)
 	}
@@ -216,7 +214,7 @@ func (s *foreignState) emitMessage(lw *lineWriter, e *session.Entry) {
 // called reports whether a tool result's call was written; flat's
 // validator (and the agent) need every result to follow its call.
 func (s *foreignState) called(r *session.Message) bool {
-	if _, ok := s.toolNames[r.ToolCallID]; ok {
+	if s.toolNames.has(r.ToolCallID) {
 		return true
 	}
 	s.lost.Add(loss.ToolResult, loss.Dropped, "its tool call is not in an assistant message flat can write", 1)
@@ -234,7 +232,7 @@ func (s *foreignState) convertMessage(m *session.Message) (*session.Message, []*
 	for _, b := range m.Content {
 		switch b.Type {
 		case session.BlockToolResult:
-			results = append(results, &session.Message{Role: session.RoleTool, ToolCallID: b.ToolCallID, ToolName: s.toolNames[b.ToolCallID],
+			results = append(results, &session.Message{Role: session.RoleTool, ToolCallID: b.ToolCallID, ToolName: s.toolNames.get(b.ToolCallID),
 				IsError: b.IsError, Content: []session.Block{{Type: session.BlockText, Text: b.Text}}, Time: out.Time})
 			continue
 		case session.BlockToolCall:
@@ -242,14 +240,14 @@ func (s *foreignState) convertMessage(m *session.Message) (*session.Message, []*
 				s.lost.Add(loss.ToolCall, loss.Dropped, "flat has tool calls in assistant messages only", 1)
 				continue
 			}
-			s.toolNames[b.ToolCallID] = b.ToolName
+			s.toolNames.put(b.ToolCallID, b.ToolName)
 		}
 		if nb, ok := s.convertBlock(b); ok {
 			out.Content = append(out.Content, nb)
 		}
 	}
 	if m.Role == session.RoleTool && out.ToolName == "" {
-		out.ToolName = s.toolNames[out.ToolCallID]
+		out.ToolName = s.toolNames.get(out.ToolCallID)
 	}
 	if m.Role == session.RoleAssistant {
 		out.StopReason = s.stopReason(m)

@@ -38,7 +38,7 @@ func (f *Format) ValidateReader(name string, r io.Reader, rep *report.Report, op
 	if err != nil {
 		return err
 	}
-	rules := &rules{path: name, rep: rep, schema: sch, toolCalls: map[string]bool{}}
+	rules := &rules{path: name, rep: rep, schema: sch}
 	j := validate.JSONL{Path: name, Rules: rules, Report: rep, Workers: opt.Workers}
 	if _, err := j.Run(r); err != nil {
 		return err
@@ -56,12 +56,12 @@ type rules struct {
 	rep    *report.Report
 	schema *jsonschema.Schema
 
-	lines     int         // lines seen, valid or not
-	header    bool        // line 1 was a session header
-	entries   int         // lines after the header
-	ids       idset.Index // entry id -> line; a few bytes per entry, so memory stays flat
-	toolCalls map[string]bool
-	chained   int // entries with a parent_id seen so far
+	lines     int          // lines seen, valid or not
+	header    bool         // line 1 was a session header
+	entries   int          // lines after the header
+	ids       idset.Index  // entry id -> line; a few bytes per entry, so memory stays flat
+	toolCalls idset.Hashed // by hash: a few bytes a call
+	chained   int          // entries with a parent_id seen so far
 }
 
 func (r *rules) Schema(gjson.Result) *jsonschema.Schema { return r.schema }
@@ -180,14 +180,14 @@ func (r *rules) checkMessage(l validate.Line) {
 	if inner.String() == "assistant" {
 		v.Get("message.content").ForEach(func(_, b gjson.Result) bool {
 			if b.Get("type").String() == "tool_call" && b.Get("id").Type == gjson.String {
-				r.toolCalls[strings.Clone(b.Get("id").String())] = true
+				r.toolCalls.Put(b.Get("id").String(), 0)
 			}
 			return true
 		})
 	}
 	if inner.String() == "tool_result" {
 		id := v.Get("message.tool_call_id")
-		if id.Type == gjson.String && !r.toolCalls[id.String()] {
+		if id.Type == gjson.String && !r.toolCalls.Has(id.String()) {
 			r.errorf(l.N, "/message/tool_call_id", "unknown-tool-call", "tool_call_id %q names no earlier tool_call block", id.String())
 		}
 	}

@@ -93,7 +93,7 @@ func writeNative(w *bufio.Writer, r session.Reader, opt format.WriteOptions, mer
 		default:
 			lw.line(e.Raw, e.Custom.Data)
 		}
-		fw.taken.add(e.ID)
+		fw.ids.add(e.ID)
 		fw.last, fw.lastTime = e.ID, e.Time
 	}
 	return lw.err

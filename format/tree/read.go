@@ -75,7 +75,17 @@ type reader struct {
 	taken  map[string]bool // v1: derived ids handed out
 	next   *pending        // a line read ahead while looking for the header
 	ahead  *readAhead      // set by ReadAhead: lines decoded on every core
+	// trusted: the caller validates every line itself (TrustSyntax)
+	trusted bool
 }
+
+// TrustSyntax tells the reader that its caller validates every line of the
+// file and uses nothing read from it unless that passes (convert, which
+// validates its input alongside), so Next need not check each line's JSON
+// syntax again: a line that is not JSON is then read as leniently as gjson
+// reads it, never with a panic, and the caller's validation refuses the
+// file. Call it before the first Next.
+func (r *reader) TrustSyntax() { r.trusted = true }
 
 type pending struct {
 	b []byte
@@ -132,6 +142,14 @@ func json1(b []byte) bool { _, _, bad := jsonx.SyntaxError(b); return !bad }
 
 // line returns the next non-blank line, copied.
 func (r *reader) line() (pending, error) {
+	l, err := r.lineView()
+	l.b = bytes.Clone(l.b)
+	return l, err
+}
+
+// lineView returns the next non-blank line in the reader's buffer: valid
+// until the next read, for a caller that keeps nothing of it (Skim).
+func (r *reader) lineView() (pending, error) {
 	l, err := r.lr.NextNonBlank()
 	if err != nil {
 		if errors.Is(err, io.EOF) {
@@ -139,7 +157,7 @@ func (r *reader) line() (pending, error) {
 		}
 		return pending{}, fmt.Errorf("read %s: %w", r.name, err)
 	}
-	return pending{b: bytes.Clone(l.Bytes), n: l.N}, nil
+	return pending{b: l.Bytes, n: l.N}, nil
 }
 
 func (r *reader) Meta() *session.Meta { return &r.meta }
@@ -184,8 +202,10 @@ func (r *reader) Next() (*session.Entry, error) {
 // and version, so lines can be decoded in parallel (ReadAhead). The entry is
 // returned with the error when the line is an object that does not decode.
 func (r *reader) decode(l pending) (*session.Entry, error) {
-	if col, msg, bad := jsonx.SyntaxError(l.b); bad {
-		return nil, fmt.Errorf("%s:%d:%d: %s", r.name, l.n, col, msg)
+	if !r.trusted {
+		if col, msg, bad := jsonx.SyntaxError(l.b); bad {
+			return nil, fmt.Errorf("%s:%d:%d: %s", r.name, l.n, col, msg)
+		}
 	}
 	if !isObject(l.b) {
 		return nil, fmt.Errorf("%s:%d: entry is not a JSON object", r.name, l.n)

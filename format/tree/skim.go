@@ -17,7 +17,7 @@ func (r *reader) Skim() (*session.Entry, error) {
 	if r.ahead != nil {
 		return r.Next()
 	}
-	l, err := r.line()
+	l, err := r.lineView() // nothing below keeps the line: gjson copies what it returns
 	if err != nil {
 		return nil, err
 	}

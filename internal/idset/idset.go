@@ -10,11 +10,38 @@ import (
 // characters, so an id of up to 8 bytes is packed, exactly, into a uint64
 // key (a map slot of 12 bytes instead of a string header, its bytes and the
 // value); longer ids go in a map by string. A session of millions of entries
-// keeps the validator's memory flat enough for its soft limit.
+// keeps the validator's memory flat enough for its soft limit. pi's ids
+// are 8 lowercase hex digits, 32 bits, and those take a uint32 key: an
+// 8-byte slot, where a uint64 key's slot is padded to 16.
 type Index struct {
-	short [9]map[uint64]int32 // by length 0..8
+	hex   map[uint32]int32    // 8 lowercase hex digits
+	short [9]map[uint64]int32 // by length 0..8, other than hex
 	long  map[string]int32
 }
+
+// hex8 returns the 32 bits that id spells when it is 8 lowercase hex
+// digits (exactly: no other id maps to them).
+func hex8(id string) (uint32, bool) {
+	if len(id) != 8 {
+		return 0, false
+	}
+	var v uint32
+	for i := 0; i < 8; i++ {
+		c := id[i]
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		default:
+			return 0, false
+		}
+		v = v<<4 | uint32(c)
+	}
+	return v, true
+}
+
+const hexDigits = "0123456789abcdef"
 
 func pack(id string) uint64 {
 	var b [8]byte
@@ -24,6 +51,10 @@ func pack(id string) uint64 {
 
 // Get returns id's index.
 func (x *Index) Get(id string) (int32, bool) {
+	if h, ok := hex8(id); ok {
+		k, ok := x.hex[h]
+		return k, ok
+	}
 	if len(id) <= 8 {
 		k, ok := x.short[len(id)][pack(id)]
 		return k, ok
@@ -34,6 +65,13 @@ func (x *Index) Get(id string) (int32, bool) {
 
 // Put records id's index; id need not stay unchanged afterwards.
 func (x *Index) Put(id string, k int32) {
+	if h, ok := hex8(id); ok {
+		if x.hex == nil {
+			x.hex = map[uint32]int32{}
+		}
+		x.hex[h] = k
+		return
+	}
 	if len(id) <= 8 {
 		m := x.short[len(id)]
 		if m == nil {
@@ -51,6 +89,14 @@ func (x *Index) Put(id string, k int32) {
 
 // Each calls f for every id (in no particular order).
 func (x *Index) Each(f func(id string, k int32)) {
+	for h, k := range x.hex {
+		var b [8]byte
+		for i := 7; i >= 0; i-- {
+			b[i] = hexDigits[h&0xf]
+			h >>= 4
+		}
+		f(string(b[:]), k)
+	}
 	for n, m := range x.short {
 		for key, k := range m {
 			var b [8]byte
