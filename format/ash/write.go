@@ -309,7 +309,7 @@ func (w *writer) header() []byte {
 	o.Str("type", "session").Str("version", w.version).Str("id", w.sid).Str("created_at", w.when(w.meta.Created))
 	provider := w.meta.Provider
 	if !w.own {
-		provider = "cli"
+		provider = cliProvider
 	}
 	o.Str("provider", provider)
 	if w.own {
@@ -318,7 +318,27 @@ func (w *writer) header() []byte {
 	}
 	o.Null("user_id").Str("chat_id", w.sid) // the chat_id that names the directory
 	w.lost.Drop(loss.SessionField, "ash's header has no slot for another layout's session fields", w.meta.Unknown())
+	countMetaLoss(w.meta, w.lost)
 	return o.Bytes()
+}
+
+// cliProvider is the provider ash's header names for a session from
+// another layout: ash's own command line.
+const cliProvider = "cli"
+
+// countMetaLoss counts the session data of another layout that ash has no
+// place for: its header names the chat (provider is the chat's: cli,
+// telegram), and neither it nor state.json has a title or a model.
+func countMetaLoss(m *session.Meta, lost *loss.Counter) {
+	add := func(kind loss.Kind, reason string, has bool) {
+		if has {
+			lost.Add(kind, loss.Dropped, reason, 1)
+		}
+	}
+	add(loss.SessionTitle, "ash keeps no session title", m.Title != "")
+	add(loss.SessionModel, "ash keeps no session model", m.Model != "")
+	add(loss.Provider, "ash's provider names the chat (cli, telegram), not the model's provider", m.Provider != "" && m.Provider != cliProvider)
+	add(loss.ThinkingLevel, "ash keeps no thinking level", m.ThinkingLevel != "")
 }
 
 // extras adds the members sesstool kept verbatim.
