@@ -105,6 +105,7 @@ type writer struct {
 	dir     string
 	names   []string
 	lastT   string
+	calls   map[string]bool // tool call ids given a tool_use line (another layout's session)
 }
 
 type pendingTool struct {
@@ -121,7 +122,7 @@ type outFile struct {
 }
 
 func newWriter(meta *session.Meta, lost *loss.Counter) *writer {
-	w := &writer{meta: meta, own: meta.Origin == Name, version: meta.Version, lost: lost, parents: map[string]string{}, files: map[string]*outFile{}}
+	w := &writer{meta: meta, own: meta.Origin == Name, version: meta.Version, lost: lost, parents: map[string]string{}, files: map[string]*outFile{}, calls: map[string]bool{}}
 	if !w.own || w.version == "" {
 		w.version = Current
 	}
@@ -349,7 +350,7 @@ func extras(o *jsonx.Obj, x session.Extras) {
 }
 
 func (w *writer) entry(e *session.Entry) error {
-	if w.dropped(e) {
+	if w.dropped(e) || w.danglingResult(e) {
 		w.parents[e.ID] = w.parents[e.ParentID] // what follows hangs on the message before
 		return nil
 	}
@@ -601,7 +602,20 @@ func (w *writer) toolEntry(b session.Block, msgID string, e *session.Entry) (pen
 	if note.Raw != nil && w.own {
 		line = jsonx.Merge(note.Raw, line)
 	}
+	w.calls[b.ToolCallID] = true
 	return pendingTool{slot: note.Slot, line: line}, true
+}
+
+// danglingResult counts and skips another layout's tool result whose call
+// has no tool_use line before it (pi keeps a result whose call is gone):
+// ash's reader drops such a result, and its validator refuses it.
+func (w *writer) danglingResult(e *session.Entry) bool {
+	m := e.Message
+	if w.own || m == nil || m.Role != session.RoleTool || w.calls[m.ToolCallID] {
+		return false
+	}
+	w.lost.Add(loss.ToolResult, loss.Dropped, "its tool call is in no message ash can write", 1)
+	return true
 }
 
 func (w *writer) toolResult(e *session.Entry) []byte {
