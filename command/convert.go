@@ -68,7 +68,7 @@ func Convert(env *Env, o ConvertOptions) error {
 	ix, _ := w.(format.Indexer)
 	opt := format.WriteOptions{Loss: lost, Extra: o.Project, Batch: batch, Truncate: o.TruncateMessages, Home: ix != nil && pl.Placed()}
 	var homed []*session.Meta // what the home's index records, once committed
-	written, done, err := writeAll(env, in, w, st, pl, opt, out, &homed)
+	written, done, notWritten, err := writeAll(env, in, w, st, pl, opt, out, &homed)
 	if cerr := <-checked; cerr != nil {
 		return cerr
 	}
@@ -78,7 +78,7 @@ func Convert(env *Env, o ConvertOptions) error {
 	if err := checkOutput(env, target, st, pl, out, done); err != nil {
 		return err
 	}
-	if err := reportLoss(env, o, in, lost); err != nil {
+	if err := reportLoss(env, o, in, lost, notWritten); err != nil {
 		return err
 	}
 	if err := pl.Finish(env.Stdout, env.Stdout, st, written, o.Force); err != nil {
@@ -129,7 +129,7 @@ func convertTarget(name string) (format.Format, format.Writer, error) {
 //
 // A single-file layout's output is validated as it is written, into rep;
 // done holds those staged files, which checkOutput need not read again.
-func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage, pl *pipeline.Plan, opt format.WriteOptions, rep *report.Report, homed *[]*session.Meta) (written []string, done map[string]bool, err error) {
+func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage, pl *pipeline.Plan, opt format.WriteOptions, rep *report.Report, homed *[]*session.Meta) (written []string, done map[string]bool, notWritten int, err error) {
 	bar := progress.New(env.Stderr, len(in.Jobs), "convert", env.terminal())
 	defer bar.Done()
 	done = map[string]bool{}
@@ -138,30 +138,28 @@ func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage,
 	for i, j := range in.Jobs {
 		r, err := j.Open()
 		if err != nil {
-			return nil, nil, OpenFailed(in.Show(j.Ref.Path), err)
+			return nil, nil, 0, OpenFailed(in.Show(j.Ref.Path), err)
 		}
 		o := opt
 		o.Reopen = trusting(j.Open) // standard input is spooled to a file
 		ar, err := adapt(r, w, o)
 		if err != nil {
 			r.Close()
-			return nil, nil, Invalid("%s: %v", in.Show(j.Ref.Path), err)
+			return nil, nil, 0, Invalid("%s: %v", in.Show(j.Ref.Path), err)
 		}
 		r = ar
-		out, err := pl.Place(st, i, r.Meta())
-		if opt.Home && err == nil {
-			*homed = append(*homed, r.Meta())
-		}
+		meta := r.Meta()
+		out, err := pl.Place(st, i, meta)
 		if err != nil {
 			r.Close()
 			if errors.Is(err, atomicfile.ErrExists) {
-				return nil, nil, collision(in, st, pl, w, j, written, sources, err)
+				return nil, nil, 0, collision(in, st, pl, w, j, written, sources, err)
 			}
-			return nil, nil, err
+			return nil, nil, 0, err
 		}
 		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 			r.Close()
-			return nil, nil, IO(fmt.Errorf("create %s: %w", pl.Final(st, filepath.Dir(out)), err))
+			return nil, nil, 0, IO(fmt.Errorf("create %s: %w", pl.Final(st, filepath.Dir(out)), err))
 		}
 		var paths []string
 		switch {
@@ -181,23 +179,42 @@ func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage,
 		}
 		r.Close()
 		if errors.Is(err, atomicfile.ErrExists) {
-			return nil, nil, collision(in, st, pl, w, j, written, sources, err)
+			return nil, nil, 0, collision(in, st, pl, w, j, written, sources, err)
+		}
+		if refused(err) && in.Store {
+			// A session of a store that the target keeps no such session
+			// of is a finding, as a path the walk passes over is; the
+			// store's other sessions are written. Named alone, it is refused.
+			notWritten++
+			if fi, serr := os.Lstat(out); serr == nil && fi.Mode().IsRegular() {
+				os.Remove(out) // the session's own staged file, left empty by its refusal
+			}
+			sk := pipeline.Skip{Path: in.Show(j.Ref.Path), Rule: pipeline.RuleNotWritten, Message: err.Error()}
+			fmt.Fprintln(env.Stderr, sk.Finding().Text())
+			bar.Add()
+			continue
 		}
 		if err != nil {
-			return nil, nil, IO(fmt.Errorf("convert %s: %w", in.Show(j.Ref.Path), err))
+			return nil, nil, 0, IO(fmt.Errorf("convert %s: %w", in.Show(j.Ref.Path), err))
 		}
 		if len(paths) > 0 {
 			written = append(written, paths[0]) // the session's own file or directory
 			sources = append(sources, j)
 		}
+		if opt.Home {
+			*homed = append(*homed, meta) // only a session written is named in the home's index
+		}
 		bar.Add()
+	}
+	if notWritten > 0 && len(written) == 0 {
+		return nil, nil, 0, Invalid("%s: no session of it can be written as %s", in.Show(in.Path), targetName(w))
 	}
 	if pl.Placed() && len(done) == len(in.Jobs) {
 		// every file was validated as it was written; the home they make
 		// need not be read again
 		done[filepath.Clean(st.Dir)] = true
 	}
-	return written, done, nil
+	return written, done, notWritten, nil
 }
 
 // trusting opens the session again for a writer's second pass with the
@@ -308,13 +325,13 @@ type lossReport struct {
 	Losses   []loss.Item `json:"losses"`
 }
 
-func reportLoss(env *Env, o ConvertOptions, in *pipeline.Input, lost *loss.Counter) error {
+func reportLoss(env *Env, o ConvertOptions, in *pipeline.Input, lost *loss.Counter, notWritten int) error {
 	items := lost.Items()
 	for _, it := range items {
 		fmt.Fprintf(env.Stderr, "loss: %s\n", it)
 	}
 	if o.LossReport != "" {
-		doc := lossReport{Input: in.Path, From: in.Jobs[0].Format.Name(), To: o.To, Sessions: len(in.Jobs), Lossless: len(items) == 0, Losses: items}
+		doc := lossReport{Input: in.Path, From: in.Jobs[0].Format.Name(), To: o.To, Sessions: len(in.Jobs) - notWritten, Lossless: len(items) == 0 && notWritten == 0, Losses: items}
 		if doc.Losses == nil {
 			doc.Losses = []loss.Item{}
 		}
@@ -323,8 +340,17 @@ func reportLoss(env *Env, o ConvertOptions, in *pipeline.Input, lost *loss.Count
 			return IO(err)
 		}
 	}
+	if o.Strict && notWritten > 0 {
+		return Invalid("--strict: %d sessions of the input cannot be written as %s (listed above); nothing written", notWritten, o.To)
+	}
 	if o.Strict && len(items) > 0 {
 		return Invalid("--strict: converting to %s would lose %d kinds of data (listed above); nothing written", o.To, len(items))
 	}
 	return nil
+}
+
+// refused reports whether a writer refused a session its layout's program
+// would keep no such session of (rather than failed to write it).
+func refused(err error) bool {
+	return errors.Is(err, format.ErrNothingToWrite) || errors.Is(err, format.ErrNoTime)
 }

@@ -29,6 +29,9 @@ func writeChecked(sw format.Stream, r session.Reader, out string, opt format.Wri
 	}
 	pr, pw := io.Pipe()
 	verdict := make(chan error, 1)
+	// The findings join rep once the session is written: a session its
+	// writer refused has no output to judge.
+	own := &report.Report{MaxErrors: rep.MaxErrors}
 	go func() {
 		defer func() {
 			// A panic here would end the process: the command's own
@@ -39,7 +42,7 @@ func writeChecked(sw format.Stream, r session.Reader, out string, opt format.Wri
 				verdict <- err
 			}
 		}()
-		err := sw.ValidateReader(out, pr, rep, format.ValidateOptions{})
+		err := sw.ValidateReader(out, pr, own, format.ValidateOptions{})
 		io.Copy(io.Discard, pr) // a validator that stopped early never holds the writer up
 		verdict <- err
 	}()
@@ -51,7 +54,13 @@ func writeChecked(sw format.Stream, r session.Reader, out string, opt format.Wri
 	}
 	if werr != nil {
 		af.Abort()
+		if refused(werr) {
+			return werr // it names the session; the staged name means nothing to the user
+		}
 		return fmt.Errorf("write %s: %w", out, werr)
+	}
+	for _, f := range own.Findings() {
+		rep.Add(f)
 	}
 	return af.Commit()
 }

@@ -342,14 +342,17 @@ func (pl *Plan) Finish(w, stdout io.Writer, st *Stage, written []string, force b
 	if pl.ToStdout {
 		return st.CopyTo(stdout, pl.Names[0])
 	}
-	if err := st.Commit(pl.Root, force, pl.Units); err != nil {
-		return err
-	}
 	if pl.File {
 		written = nil
 		for _, n := range pl.Names {
-			written = append(written, filepath.Join(st.Dir, n))
+			// a session convert could not write (not-written) has no file
+			if p := filepath.Join(st.Dir, n); exists(p) {
+				written = append(written, p)
+			}
 		}
+	}
+	if err := st.Commit(pl.Root, force, pl.Units); err != nil {
+		return err
 	}
 	for _, p := range written {
 		fmt.Fprintln(w, pl.Final(st, p))
@@ -364,4 +367,9 @@ func (pl *Plan) Staged(st *Stage, i int) string {
 		return filepath.Join(st.Dir, pl.Names[i])
 	}
 	return st.Dir
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }

@@ -21,6 +21,10 @@ const (
 	RuleUnknownFormat  = "unknown-format"  // a file no layout claims
 	RuleFormatMismatch = "format-mismatch" // the forced layout cannot be at this path
 	RuleNoSessions     = "no-sessions"     // a named directory holding no session
+	// RuleNotWritten: convert found a session of a store that the target
+	// layout's program would keep no such session of (format.ErrNothingToWrite,
+	// format.ErrNoTime); the store's other sessions are written.
+	RuleNotWritten = "not-written"
 )
 
 // Skip is a path the walk passed over, and why. Every skip is reported:

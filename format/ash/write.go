@@ -105,6 +105,7 @@ type writer struct {
 	dir     string
 	names   []string
 	lastT   string
+	calls   map[string]bool // tool call ids given a tool_use line (another layout's session)
 }
 
 type pendingTool struct {
@@ -121,7 +122,7 @@ type outFile struct {
 }
 
 func newWriter(meta *session.Meta, lost *loss.Counter) *writer {
-	w := &writer{meta: meta, own: meta.Origin == Name, version: meta.Version, lost: lost, parents: map[string]string{}, files: map[string]*outFile{}}
+	w := &writer{meta: meta, own: meta.Origin == Name, version: meta.Version, lost: lost, parents: map[string]string{}, files: map[string]*outFile{}, calls: map[string]bool{}}
 	if !w.own || w.version == "" {
 		w.version = Current
 	}
@@ -309,7 +310,7 @@ func (w *writer) header() []byte {
 	o.Str("type", "session").Str("version", w.version).Str("id", w.sid).Str("created_at", w.when(w.meta.Created))
 	provider := w.meta.Provider
 	if !w.own {
-		provider = "cli"
+		provider = cliProvider
 	}
 	o.Str("provider", provider)
 	if w.own {
@@ -318,7 +319,27 @@ func (w *writer) header() []byte {
 	}
 	o.Null("user_id").Str("chat_id", w.sid) // the chat_id that names the directory
 	w.lost.Drop(loss.SessionField, "ash's header has no slot for another layout's session fields", w.meta.Unknown())
+	countMetaLoss(w.meta, w.lost)
 	return o.Bytes()
+}
+
+// cliProvider is the provider ash's header names for a session from
+// another layout: ash's own command line.
+const cliProvider = "cli"
+
+// countMetaLoss counts the session data of another layout that ash has no
+// place for: its header names the chat (provider is the chat's: cli,
+// telegram), and neither it nor state.json has a title or a model.
+func countMetaLoss(m *session.Meta, lost *loss.Counter) {
+	add := func(kind loss.Kind, reason string, has bool) {
+		if has {
+			lost.Add(kind, loss.Dropped, reason, 1)
+		}
+	}
+	add(loss.SessionTitle, "ash keeps no session title", m.Title != "")
+	add(loss.SessionModel, "ash keeps no session model", m.Model != "")
+	add(loss.Provider, "ash's provider names the chat (cli, telegram), not the model's provider", m.Provider != "" && m.Provider != cliProvider)
+	add(loss.ThinkingLevel, "ash keeps no thinking level", m.ThinkingLevel != "")
 }
 
 // extras adds the members sesstool kept verbatim.
@@ -329,7 +350,7 @@ func extras(o *jsonx.Obj, x session.Extras) {
 }
 
 func (w *writer) entry(e *session.Entry) error {
-	if w.dropped(e) {
+	if w.dropped(e) || w.danglingResult(e) {
 		w.parents[e.ID] = w.parents[e.ParentID] // what follows hangs on the message before
 		return nil
 	}
@@ -581,7 +602,20 @@ func (w *writer) toolEntry(b session.Block, msgID string, e *session.Entry) (pen
 	if note.Raw != nil && w.own {
 		line = jsonx.Merge(note.Raw, line)
 	}
+	w.calls[b.ToolCallID] = true
 	return pendingTool{slot: note.Slot, line: line}, true
+}
+
+// danglingResult counts and skips another layout's tool result whose call
+// has no tool_use line before it (pi keeps a result whose call is gone):
+// ash's reader drops such a result, and its validator refuses it.
+func (w *writer) danglingResult(e *session.Entry) bool {
+	m := e.Message
+	if w.own || m == nil || m.Role != session.RoleTool || w.calls[m.ToolCallID] {
+		return false
+	}
+	w.lost.Add(loss.ToolResult, loss.Dropped, "its tool call is in no message ash can write", 1)
+	return true
 }
 
 func (w *writer) toolResult(e *session.Entry) []byte {

@@ -12,6 +12,7 @@ var caps = format.Caps{
 	Own:             []string{Name},
 	Linear:          true,
 	Checkpoints:     true,
+	KindsConverted:  []session.Kind{session.KindSessionInfo}, // the last title, as leaf_title
 	Roles:           []session.Role{session.RoleUser, session.RoleAssistant, session.RoleSystem, session.RoleTool},
 	Alias:           map[session.Role]session.Role{session.RoleDeveloper: session.RoleSystem},
 	Fallback:        format.FallbackDrop,

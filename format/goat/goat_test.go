@@ -246,7 +246,7 @@ func TestRoundTripCanonical(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := &plan{model: s.Meta.Model, created: s.Meta.Created, updated: s.Meta.Updated}
+			p := &plan{model: s.Meta.Model, title: s.Meta.Title, created: s.Meta.Created, updated: s.Meta.Updated}
 			msgs := 0
 			for _, e := range s.Entries {
 				if isTranscript(e) {

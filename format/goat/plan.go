@@ -15,6 +15,7 @@ type plan struct {
 	messages   *lineFile
 	transcript *lineFile // created at the first transcript entry
 	model      string
+	title      string // leaf_title: the session's, or its last title entry's
 	created    session.Time
 	updated    session.Time
 	turns      int
@@ -31,7 +32,7 @@ type plan struct {
 // is counted as lost.
 func (w *writer) plan(walk walkFunc) (*plan, error) {
 	m := w.meta
-	p := &plan{model: m.Model, created: m.Created, updated: m.Updated, calls: map[string]bool{}, first: true}
+	p := &plan{model: m.Model, title: m.Title, created: m.Created, updated: m.Updated, calls: map[string]bool{}, first: true}
 	p.clock.Start(m.Created)
 	var err error
 	if p.messages, err = w.createLines(MessagesFile); err != nil {
@@ -144,6 +145,13 @@ func isTranscript(e *session.Entry) bool {
 
 func (w *writer) entry(p *plan, sessionID string, e *session.Entry) {
 	lost := w.opt.Loss
+	if e.Kind == session.KindSessionInfo && e.Origin != Name && e.Title != "" {
+		// A title entry (pi's session name, Claude Code's ai-title): goat
+		// keeps one title, the last, in metadata.json.
+		p.title = e.Title
+		lost.Add(loss.Entry(e), loss.Converted, "goat keeps the last title as metadata.json leaf_title", 1)
+		return
+	}
 	if e.Kind != session.KindMessage || e.Message == nil {
 		lost.Add(loss.Entry(e), loss.Dropped, "goat's messages.jsonl holds chat messages only", 1)
 		return

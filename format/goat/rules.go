@@ -43,8 +43,15 @@ func (r *messageRules) Check(l validate.Line) {
 	m := v.Get("message")
 	for i, tc := range m.Get("tool_calls").Array() {
 		ptr := fmt.Sprintf("/message/tool_calls/%d", i)
-		if args := tc.Get("function.arguments"); args.Type == gjson.String && !l.IsCut(ptr+"/function/arguments") && !json.Valid([]byte(args.Str)) {
-			r.rep.Errorf(r.path, l.N, ptr+"/function/arguments", "tool-arguments", "function.arguments is not JSON inside its string: %s", clip(args.Str))
+		if args := tc.Get("function.arguments"); args.Type == gjson.String && !l.IsCut(ptr+"/function/arguments") {
+			switch {
+			case !json.Valid([]byte(args.Str)):
+				r.rep.Errorf(r.path, l.N, ptr+"/function/arguments", "tool-arguments", "function.arguments is not JSON inside its string: %s", clip(args.Str))
+			case !gjson.Parse(args.Str).IsObject():
+				// A call's input is an object for every model API (and every
+				// other layout): goat's loop hands it on as the tool's input.
+				r.rep.Errorf(r.path, l.N, ptr+"/function/arguments", "tool-arguments", "function.arguments is not a JSON object inside its string: %s", clip(args.Str))
+			}
 		}
 		if id := tc.Get("id"); id.Type == gjson.String && id.Str != "" {
 			r.calls[strings.Clone(id.Str)] = true

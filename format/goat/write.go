@@ -360,8 +360,8 @@ func canonMetadata(m *session.Meta, p *plan) []byte {
 		o.Int("turn_count", int64(p.turns))
 		o.Float("total_cost_usd", p.cost)
 	}
-	if m.Title != "" {
-		o.Str("leaf_title", m.Title)
+	if p.title != "" {
+		o.Str("leaf_title", p.title)
 	}
 	if goatOrigin {
 		for _, f := range m.Extra {

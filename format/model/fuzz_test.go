@@ -52,10 +52,36 @@ func FuzzModel(f *testing.F) {
 			t.Fatalf("a dump the writer made does not read: %v\n%s", err, once)
 		}
 		twice, err := model.Dump(back)
-		if err != nil || !bytes.Equal(once, twice) {
-			t.Fatalf("dump, read, dump is not a fixed point (%v):\n%s\n%s", err, once, twice)
+		if err != nil {
+			t.Fatalf("a dump the writer made does not dump again: %v\n%s", err, once)
+		}
+		// An entry's source line is where it was read: in data, which may
+		// hold blank lines the writer never writes, then in once. So once
+		// and twice agree but for those lines (docs/model.md), and from the
+		// writer's own dump on the bytes are a fixed point.
+		if a, b := dumpWithoutLines(t, s), dumpWithoutLines(t, back); !bytes.Equal(a, b) {
+			t.Fatalf("dump, read, dump differs in more than source lines:\n%s\n%s", a, b)
+		}
+		again, err := readBytes(twice)
+		if err != nil {
+			t.Fatalf("a dump the writer made does not read: %v\n%s", err, twice)
+		}
+		if thrice, err := model.Dump(again); err != nil || !bytes.Equal(twice, thrice) {
+			t.Fatalf("dump, read, dump is not a fixed point (%v):\n%s\n%s", err, twice, thrice)
 		}
 	})
+}
+
+// dumpWithoutLines is the dump of s with no entry's source line.
+func dumpWithoutLines(t *testing.T, s *session.Session) []byte {
+	for _, e := range s.Entries {
+		e.Line = 0
+	}
+	b, err := model.Dump(s)
+	if err != nil {
+		t.Fatalf("dump: %v", err)
+	}
+	return b
 }
 
 func readBytes(b []byte) (*session.Session, error) {

@@ -115,6 +115,7 @@ func (f *foreign) message(m *session.Message) *session.Message {
 			c.Content = []session.Block{}
 		}
 	}
+	c.Content = f.images(c.Content)
 	if c.Role == session.RoleAssistant {
 		r, ok := mapping.Stop(m)
 		if !ok {
@@ -126,4 +127,37 @@ func (f *foreign) message(m *session.Message) *session.Message {
 		c.StopReason = r
 	}
 	return &c
+}
+
+// images keeps the image and file blocks pi can hold: pi's image is inline
+// base64, so a block known only by its URL (OpenCode's file part, goat's
+// https image_url) is dropped and counted rather than written as an image
+// with no data; a file's name has no slot on pi's image.
+func (f *foreign) images(blocks []session.Block) []session.Block {
+	var out []session.Block
+	for i, b := range blocks {
+		if b.Type != session.BlockImage && b.Type != session.BlockFile {
+			if out != nil {
+				out = append(out, b)
+			}
+			continue
+		}
+		if b.Data == "" {
+			f.lost.Add(loss.WithoutData(b.Type), loss.Dropped, "pi keeps images inline as base64 only", 1)
+			if out == nil {
+				out = append(make([]session.Block, 0, len(blocks)), blocks[:i]...)
+			}
+			continue
+		}
+		if b.Filename != "" {
+			f.lost.Add(loss.FileName, loss.Dropped, "pi's image block has no file name", 1)
+		}
+		if out != nil {
+			out = append(out, b)
+		}
+	}
+	if out == nil {
+		return blocks
+	}
+	return out
 }
