@@ -5,8 +5,6 @@ import (
 	"encoding/hex"
 	"regexp"
 	"strconv"
-
-	"github.com/sesstool/sesstool/session"
 )
 
 var (
@@ -29,12 +27,6 @@ func UUID(seed string) string {
 	sum[8] = sum[8]&0x3f | 0x80
 	h := hex.EncodeToString(sum[:16])
 	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
-}
-
-// Hex8 returns a deterministic 8-hex entry id (tree and flat) for the
-// entry written on the given line of the session; taken reports ids in use.
-func Hex8(sessionID string, line int, taken func(string) bool) string {
-	return session.DerivedID(sessionID, line, taken)
 }
 
 var openCodeIDRE = regexp.MustCompile(`^([a-z]+_[0-9a-f]{12})[0-9A-Za-z]{14}$`)
