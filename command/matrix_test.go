@@ -311,47 +311,54 @@ func keys(m map[string]string) []string {
 	return out
 }
 
+// eachPair runs f as a subtest for every sample and every writable
+// target, skipped where this build lacks either layout.
+func eachPair(t *testing.T, f func(t *testing.T, s sample, to string)) {
+	for _, s := range matrixSamples {
+		for _, to := range matrixTargets {
+			t.Run(s.name+"->"+to, func(t *testing.T) {
+				if !haveLayout(s.layout) || !haveLayout(to) {
+					t.Skipf("layout %s or %s is not in this build", s.layout, to)
+				}
+				f(t, s, to)
+			})
+		}
+	}
+}
+
 // TestMatrixRoundTrip: A -> B -> A for every sample and every writable B.
 func TestMatrixRoundTrip(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the round-trip matrix is long")
 	}
 	var rows []string
-	for _, s := range matrixSamples {
-		for _, to := range matrixTargets {
-			s, to := s, to
-			t.Run(s.name+"->"+to, func(t *testing.T) {
-				if !haveLayout(s.layout) || !haveLayout(to) {
-					t.Skipf("layout %s or %s is not in this build", s.layout, to)
-				}
-				got, decidedLoss := roundTrip(t, s.source(t), s.layout, to)
-				var rest []string
-				for _, k := range got {
-					if !decided(k) {
-						rest = append(rest, k)
-					}
-				}
-				rows = append(rows, fmt.Sprintf("\t%q: %#v,", s.name+" -> "+to, rest))
-				table, ok := expectedLoss[s.name+" -> "+to]
-				if !ok {
-					t.Fatalf("no expected loss for %s -> %s in the table; the conversion lost: %q", s.name, to, rest)
-				}
-				want := map[string]bool{}
-				for _, k := range table {
-					if decided(k) {
-						t.Errorf("the table lists %q, which the capabilities decide", k)
-					}
-					want[k] = true
-				}
-				for k := range decidedLoss {
-					want[k] = true
-				}
-				if d := cmp.Diff(keysOf(want), got); d != "" {
-					t.Errorf("loss kinds (-expected +reported):\n%s", d)
-				}
-			})
+	eachPair(t, func(t *testing.T, s sample, to string) {
+		got, decidedLoss := roundTrip(t, s.source(t), s.layout, to)
+		var rest []string
+		for _, k := range got {
+			if !decided(k) {
+				rest = append(rest, k)
+			}
 		}
-	}
+		rows = append(rows, fmt.Sprintf("\t%q: %#v,", s.name+" -> "+to, rest))
+		table, ok := expectedLoss[s.name+" -> "+to]
+		if !ok {
+			t.Fatalf("no expected loss for %s -> %s in the table; the conversion lost: %q", s.name, to, rest)
+		}
+		want := map[string]bool{}
+		for _, k := range table {
+			if decided(k) {
+				t.Errorf("the table lists %q, which the capabilities decide", k)
+			}
+			want[k] = true
+		}
+		for k := range decidedLoss {
+			want[k] = true
+		}
+		if d := cmp.Diff(keysOf(want), got); d != "" {
+			t.Errorf("loss kinds (-expected +reported):\n%s", d)
+		}
+	})
 	if os.Getenv("SESSTOOL_MATRIX_TABLE") != "" {
 		sort.Strings(rows)
 		t.Logf("reported losses:\n%s", strings.Join(rows, "\n"))
