@@ -21,21 +21,12 @@ const labelLeaf = "testdata/label-leaf.jsonl"
 // sesstool) and what pi builds from the round trip are the source's active
 // path, whether the layout holds the tree or keeps one line of it.
 func TestActivePathSurvives(t *testing.T) {
-	src, err := filepath.Abs(labelLeaf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := fixturePath(t, labelLeaf)
 	want := pathMessages(sessionsOf(t, "tree", src)[0])
 	if len(want) != 9 {
 		t.Fatalf("the fixture's active path has %d messages, want 9: %v", len(want), want)
 	}
-	var node, script string
-	var piWant piSees
-	piOK := os.Getenv("SESSTOOL_PEERS") != ""
-	if piOK {
-		node, script = piPeer(t)
-		piWant = runPiContext(t, node, script, src)
-	}
+	pi := piReference(t, src)
 	for _, to := range matrixTargets {
 		t.Run(to, func(t *testing.T) {
 			if !haveLayout(to) {
@@ -49,27 +40,69 @@ func TestActivePathSurvives(t *testing.T) {
 			if d := cmp.Diff(want, pathMessages(onlySession(t, to, mid))); d != "" {
 				t.Errorf("%s resumes on another path (-source +%s):\n%s", to, to, d)
 			}
-			back := filepath.Join(t.TempDir(), "back")
-			convertCLI(t, ConvertOptions{From: to, To: "tree", Out: back, Paths: []string{mid}})
-			files := []string{back}
-			if fi, err := os.Stat(back); err == nil && fi.IsDir() {
-				files, _ = filepath.Glob(filepath.Join(back, "*.jsonl"))
-			}
-			if len(files) != 1 {
-				t.Fatalf("%d tree files written back, want 1", len(files))
-			}
-			if d := cmp.Diff(want, pathMessages(onlySession(t, "tree", files[0]))); d != "" {
+			back := convertBack(t, to, "tree", mid)
+			if d := cmp.Diff(want, pathMessages(onlySession(t, "tree", back))); d != "" {
 				t.Errorf("the round trip through %s resumes on another path (-source +round trip):\n%s", to, d)
 			}
-			if !piOK {
-				return
-			}
-			got := runPiContext(t, node, script, files[0])
-			if got.Messages != piWant.Messages || got.Digest != piWant.Digest || !cmp.Equal(got.Roles, piWant.Roles) {
-				t.Errorf("pi's context of the round trip through %s is %d messages %v (digest %s), of the source %d %v (digest %s)",
-					to, got.Messages, got.Roles, got.Digest, piWant.Messages, piWant.Roles, piWant.Digest)
-			}
+			pi.check(t, back, "the round trip through "+to)
 		})
+	}
+}
+
+// fixturePath is the absolute path of a fixture of this package's own.
+func fixturePath(t *testing.T, rel string) string {
+	t.Helper()
+	p, err := filepath.Abs(rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// convertBack converts mid (layout from) to layout to, and returns the one
+// session file written.
+func convertBack(t *testing.T, from, to, mid string) string {
+	t.Helper()
+	back := filepath.Join(t.TempDir(), "back")
+	convertCLI(t, ConvertOptions{From: from, To: to, Out: back, Paths: []string{mid}})
+	files := []string{back}
+	if fi, err := os.Stat(back); err == nil && fi.IsDir() {
+		files, _ = filepath.Glob(filepath.Join(back, "*.jsonl"))
+	}
+	if len(files) != 1 {
+		t.Fatalf("%d %s files written back, want 1", len(files), to)
+	}
+	return files[0]
+}
+
+// piRef is what pi builds as its context from a source session, when the
+// peers are there (SESSTOOL_PEERS), to hold a round trip's against.
+type piRef struct {
+	node, script string
+	want         piSees
+	ok           bool
+}
+
+func piReference(t *testing.T, src string) piRef {
+	t.Helper()
+	if os.Getenv("SESSTOOL_PEERS") == "" {
+		return piRef{}
+	}
+	node, script := piPeer(t)
+	return piRef{node: node, script: script, want: runPiContext(t, node, script, src), ok: true}
+}
+
+// check requires pi's context of file to be the source's; what says
+// where file came from.
+func (p piRef) check(t *testing.T, file, what string) {
+	t.Helper()
+	if !p.ok {
+		return
+	}
+	got := runPiContext(t, p.node, p.script, file)
+	if got.Messages != p.want.Messages || got.Digest != p.want.Digest || !cmp.Equal(got.Roles, p.want.Roles) {
+		t.Errorf("pi's context of %s is %d messages %v (digest %s), of the source %d %v (digest %s)",
+			what, got.Messages, got.Roles, got.Digest, p.want.Messages, p.want.Roles, p.want.Digest)
 	}
 }
 

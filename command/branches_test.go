@@ -40,80 +40,28 @@ import (
 // refuses as invalid cannot be compared and is logged.
 func TestBranchesAgree(t *testing.T) {
 	checked := 0
-	for _, root := range branchSampleRoots(t) {
-		units, skips := pipeline.Walk(root, nil)
-		for _, sk := range skips {
-			t.Logf("%s: %s (not compared)", sk.Path, sk.Message)
+	eachSample(t, func(u pipeline.Unit, refs []format.Ref, sessions []*session.Session) {
+		infos := infoJSON(t, u.Format.Name(), u.Path)
+		if len(infos) != len(sessions) {
+			t.Errorf("%s: info printed %d sessions, the layout has %d", u.Path, len(infos), len(sessions))
+			return
 		}
-		for _, u := range units {
-			refs, err := u.Format.Sessions(u.Path)
-			if err != nil {
-				t.Logf("%s: %v (not compared)", u.Path, err)
-				continue
-			}
-			sessions, err := readRefs(u.Format, refs)
-			if err != nil {
-				t.Logf("%s: %v (not compared)", u.Path, err)
-				continue
-			}
-			infos := infoJSON(t, u.Format.Name(), u.Path)
-			if len(infos) != len(sessions) {
-				t.Errorf("%s: info printed %d sessions, the layout has %d", u.Path, len(infos), len(sessions))
-				continue
-			}
-			for k, s := range sessions {
-				// a ref with an id is picked from its store with --session;
-				// one without is named by its own path (an ash session dir)
-				p, sel := refs[k].Path, refs[k].ID
-				name := strings.TrimSuffix(p+"#"+sel, "#")
-				t.Run(name, func(t *testing.T) {
-					if agree(t, u.Format.Name(), p, sel, s, infos[k]) {
-						checked++
-					}
-				})
-			}
+		for k, s := range sessions {
+			// a ref with an id is picked from its store with --session;
+			// one without is named by its own path (an ash session dir)
+			p, sel := refs[k].Path, refs[k].ID
+			name := strings.TrimSuffix(p+"#"+sel, "#")
+			t.Run(name, func(t *testing.T) {
+				if agree(t, u.Format.Name(), p, sel, s, infos[k]) {
+					checked++
+				}
+			})
 		}
-	}
+	})
 	if checked < 20 {
 		t.Errorf("only %d sessions compared: the samples were not found", checked)
 	}
 	t.Logf("%d sessions compared", checked)
-}
-
-// branchSampleRoots are the folders holding samples: the project's, and the
-// shared ones beside the worktree ($SESSTOOL_SHARED, else ../../shared).
-func branchSampleRoots(t *testing.T) []string {
-	var roots []string
-	shared := os.Getenv("SESSTOOL_SHARED")
-	if shared == "" {
-		shared = filepath.Join("..", "..", "shared")
-	}
-	for _, p := range []string{filepath.Join("..", "testdata", "samples"), filepath.Join(shared, "samples"), filepath.Join(shared, "real-world")} {
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			abs, err := filepath.Abs(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			roots = append(roots, abs)
-		}
-	}
-	return roots
-}
-
-func readRefs(f format.Format, refs []format.Ref) ([]*session.Session, error) {
-	var out []*session.Session
-	for _, ref := range refs {
-		r, err := f.Open(ref)
-		if err != nil {
-			return nil, err
-		}
-		s, err := session.ReadAll(r)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, nil
 }
 
 func run(f func(env *Env) error) (stdout, stderr string, err error) {

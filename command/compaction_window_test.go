@@ -23,21 +23,12 @@ const compactWindow = "testdata/compact-window.jsonl"
 // the window [assistant, toolResult] survives (pi's context with it), and a
 // window OpenCode cannot give back is reported as moved on the way there.
 func TestCompactionWindowThroughOpenCode(t *testing.T) {
-	src, err := filepath.Abs(compactWindow)
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := fixturePath(t, compactWindow)
 	want := windowOf(t, onlySession(t, "tree", src))
 	if d := cmp.Diff([]string{"assistant: call bash", "tool: 48 util.go"}, want); d != "" {
 		t.Fatalf("the fixture's window (-want +got):\n%s", d)
 	}
-	var node, script string
-	var piWant piSees
-	piOK := os.Getenv("SESSTOOL_PEERS") != ""
-	if piOK {
-		node, script = piPeer(t)
-		piWant = runPiContext(t, node, script, src)
-	}
+	pi := piReference(t, src)
 	for _, via := range []string{"opencode", "opencode-export"} {
 		t.Run(via, func(t *testing.T) {
 			if !haveLayout(via) {
@@ -54,24 +45,12 @@ func TestCompactionWindowThroughOpenCode(t *testing.T) {
 				}
 			}
 			for _, to := range []string{"tree", "flat"} {
-				back := filepath.Join(t.TempDir(), "back")
-				convertCLI(t, ConvertOptions{From: via, To: to, Out: back, Paths: []string{mid}})
-				files, _ := filepath.Glob(filepath.Join(back, "*.jsonl"))
-				if fi, err := os.Stat(back); err == nil && !fi.IsDir() {
-					files = []string{back}
-				}
-				if len(files) != 1 {
-					t.Fatalf("%d %s files written back, want 1", len(files), to)
-				}
-				if d := cmp.Diff(want, windowOf(t, onlySession(t, to, files[0]))); d != "" {
+				back := convertBack(t, via, to, mid)
+				if d := cmp.Diff(want, windowOf(t, onlySession(t, to, back))); d != "" {
 					t.Errorf("the window through %s back to %s (-source +round trip):\n%s", via, to, d)
 				}
-				if to != "tree" || !piOK {
-					continue
-				}
-				got := runPiContext(t, node, script, files[0])
-				if got.Digest != piWant.Digest || !cmp.Equal(got.Roles, piWant.Roles) {
-					t.Errorf("pi's context through %s is %v (digest %s), of the source %v (digest %s)", via, got.Roles, got.Digest, piWant.Roles, piWant.Digest)
+				if to == "tree" {
+					pi.check(t, back, "the round trip through "+via)
 				}
 			}
 		})

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/session"
 )
@@ -21,49 +22,36 @@ import (
 // on whether the content is valid, as long as it can be read.
 func TestCountsAgree(t *testing.T) {
 	checked := 0
-	for _, root := range branchSampleRoots(t) {
-		units, _ := pipeline.Walk(root, nil)
-		for _, u := range units {
-			refs, err := u.Format.Sessions(u.Path)
-			if err != nil {
-				t.Logf("%s: %v (not compared)", u.Path, err)
-				continue
-			}
-			sessions, err := readRefs(u.Format, refs)
-			if err != nil {
-				t.Logf("%s: %v (not compared)", u.Path, err)
-				continue
-			}
-			t.Run(u.Path, func(t *testing.T) {
-				infos := infoJSON(t, u.Format.Name(), u.Path)
-				read, infoEntries := 0, 0
-				for k, s := range sessions {
-					read += len(s.Entries)
-					if k >= len(infos) {
-						t.Fatalf("info printed %d sessions, the layout has %d", len(infos), len(sessions))
-					}
-					st := infos[k]
-					infoEntries += st.Entries
-					if st.Entries != len(s.Entries) {
-						t.Errorf("%s: info counts %d entries, the reader yields %d", st.ID, st.Entries, len(s.Entries))
-					}
-					want := 0
-					for _, e := range s.Entries {
-						if e.IsMessage() {
-							want++
-						}
-					}
-					if st.Messages != want || st.Messages != st.Kinds[string(session.KindMessage)]+st.Kinds[string(session.KindCustomMessage)] {
-						t.Errorf("%s: info counts %d messages; its entries hold %d (kinds %v)", st.ID, st.Messages, want, st.Kinds)
+	eachSample(t, func(u pipeline.Unit, _ []format.Ref, sessions []*session.Session) {
+		t.Run(u.Path, func(t *testing.T) {
+			infos := infoJSON(t, u.Format.Name(), u.Path)
+			read, infoEntries := 0, 0
+			for k, s := range sessions {
+				read += len(s.Entries)
+				if k >= len(infos) {
+					t.Fatalf("info printed %d sessions, the layout has %d", len(infos), len(sessions))
+				}
+				st := infos[k]
+				infoEntries += st.Entries
+				if st.Entries != len(s.Entries) {
+					t.Errorf("%s: info counts %d entries, the reader yields %d", st.ID, st.Entries, len(s.Entries))
+				}
+				want := 0
+				for _, e := range s.Entries {
+					if e.IsMessage() {
+						want++
 					}
 				}
-				if v := validateEntries(t, u.Format.Name(), u.Path); v != read {
-					t.Errorf("validate counts %d entries, info %d, the reader yields %d", v, infoEntries, read)
+				if st.Messages != want || st.Messages != st.Kinds[string(session.KindMessage)]+st.Kinds[string(session.KindCustomMessage)] {
+					t.Errorf("%s: info counts %d messages; its entries hold %d (kinds %v)", st.ID, st.Messages, want, st.Kinds)
 				}
-				checked++
-			})
-		}
-	}
+			}
+			if v := validateEntries(t, u.Format.Name(), u.Path); v != read {
+				t.Errorf("validate counts %d entries, info %d, the reader yields %d", v, infoEntries, read)
+			}
+			checked++
+		})
+	})
 	if checked < 20 {
 		t.Errorf("only %d paths compared: the samples were not found", checked)
 	}

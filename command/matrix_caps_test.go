@@ -157,31 +157,24 @@ func TestMatrixLossPredicted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("converts every sample to every layout")
 	}
-	for _, s := range matrixSamples {
-		for _, to := range matrixTargets {
-			t.Run(s.name+"->"+to, func(t *testing.T) {
-				if !haveLayout(s.layout) || !haveLayout(to) {
-					t.Skipf("layout %s or %s is not in this build", s.layout, to)
-				}
-				src := s.source(t)
-				out := t.TempDir() + "/b"
-				if isFileLayout(to) {
-					out += ".out"
-				}
-				lr, _ := convertCLI(t, ConvertOptions{From: s.layout, To: to, Out: out, Paths: []string{src}})
-				got := map[string]bool{}
-				for _, it := range lr.Losses {
-					if k := string(it.Kind) + " " + string(it.Action); decided(k) {
-						got[k] = true
-					}
-				}
-				want := predict(sessionsOf(t, s.layout, src), capsOf(t, to))
-				if d := cmp.Diff(keysOf(want), keysOf(got)); d != "" {
-					t.Errorf("decided losses (-predicted by %s's capabilities +reported):\n%s", to, d)
-				}
-			})
+	eachPair(t, func(t *testing.T, s sample, to string) {
+		src := s.source(t)
+		out := t.TempDir() + "/b"
+		if isFileLayout(to) {
+			out += ".out"
 		}
-	}
+		lr, _ := convertCLI(t, ConvertOptions{From: s.layout, To: to, Out: out, Paths: []string{src}})
+		got := map[string]bool{}
+		for _, it := range lr.Losses {
+			if k := string(it.Kind) + " " + string(it.Action); decided(k) {
+				got[k] = true
+			}
+		}
+		want := predict(sessionsOf(t, s.layout, src), capsOf(t, to))
+		if d := cmp.Diff(keysOf(want), keysOf(got)); d != "" {
+			t.Errorf("decided losses (-predicted by %s's capabilities +reported):\n%s", to, d)
+		}
+	})
 }
 
 // TestDecided: the families the declaration decides are told apart from the

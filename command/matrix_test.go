@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -41,34 +42,73 @@ type sample struct {
 	exact string
 }
 
-var matrixSamples = []sample{
-	{"flat/f487536d", "flat", "flat/20261121-042424-f487536d.jsonl", "file"},
-	{"flat/a1bea1d6", "flat", "flat/20261121-042425-a1bea1d6.jsonl", "file"},
-	{"ash/generated-v2", "ash", "ash/generated-v2/sessions", "dir"},
-	{"ash/all-entry-types", "ash", "shared/ash/upstream-test-fixtures/valid/all-entry-types", "parent"},
-	{"ash/external-ids", "ash", "shared/ash/upstream-test-fixtures/valid/external-ids", "parent"},
-	{"ash/plain-chat", "ash", "shared/ash/upstream-test-fixtures/valid/plain-chat", "parent"},
-	{"goat/generated", "goat", "goat/generated/projects/srv-gen-goat-work-project", "sessions"},
-	{"opencode/tree-1.1.34", "opencode", "opencode/xdg/opencode/storage", "dir"},
-	{"opencode/sqlite-1.2.1", "opencode", "opencode/sqlite/opencode-1.2.1-after-json-migration.db", ""},
-	{"opencode/legacy-0.5.29", "opencode", "opencode/legacy-v0.5.29", ""},
-	{"opencode-export/parent", "opencode-export", "opencode/export/v1.1.34__ses_e03a7a64affe0wHc2prdw2R2s7.json", "file"},
-	{"opencode-export/child", "opencode-export", "opencode/export/v1.1.34__ses_e03a73772ffeu66Dofli58suGI.child.json", "file"},
-	{"tree/pi-v3-branches", "tree", "tree/pi-v3-branches.jsonl", "file"},
-	{"tree/prompt-cache-replay", "tree", "shared/pi/earendil-pi_prompt-cache-replay-session.v1.jsonl", "file"},
-	{"tree/before-compaction", "tree", "shared/pi/pi-mono_before-compaction.v1.jsonl", "file"},
-	{"tree/large-session", "tree", "shared/pi/pi-mono_large-session.v1.jsonl", "file"},
-	{"codex/main", "codex", "codex/home/sessions/2026/03/04/rollout-2026-03-04T10-00-00-0195f0a0-0000-7000-8000-000000000001.jsonl", "file"},
-	{"codex/fork", "codex", "codex/home/sessions/2026/03/04/rollout-2026-03-04T11-00-00-0195f0a0-0000-7000-8000-000000000003.jsonl", "file"},
-	{"codex/pre-wrapper", "codex", "codex/pre-wrapper.jsonl", "file"},
-	{"codex/ts-era", "codex", "codex/ts-era.json", ""},
-	{"claude/store", "claude", "claude/store", "dir"},
-	{"claude/short-2.1.38", "claude", "shared/../real-world/claude/marot+spotter__short.jsonl", ""},
-	{"tree/gemini-signatures", "tree", "fixture/gemini-signatures.jsonl", "file"},
+// matrixSamples are the samples each registered writable layout declares
+// in format/<x>/testdata/matrix.json, in registry order: a JSON list of
+// {name, layout, path, exact}, path under testdata/samples, under the
+// shared samples for "shared/...", under command/testdata for
+// "fixture/...". A new layout adds its samples there, not here.
+var matrixSamples = declaredSamples()
+
+func declaredSamples() []sample {
+	var out []sample
+	seen := map[string]bool{}
+	for _, name := range matrixTargets {
+		f, _ := registry.Lookup(name)
+		typ := reflect.TypeOf(f)
+		if typ.Kind() == reflect.Pointer {
+			typ = typ.Elem()
+		}
+		p := filepath.Join("..", "format", filepath.Base(typ.PkgPath()), "testdata", "matrix.json")
+		if seen[p] {
+			continue // one package, two layouts (OpenCode's store and export)
+		}
+		seen[p] = true
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue // TestMatrixSamplesDeclared says so
+		}
+		var decl []struct{ Name, Layout, Path, Exact string }
+		if err := json.Unmarshal(b, &decl); err != nil {
+			panic(fmt.Sprintf("%s: %v", p, err)) // a test input of our own, read before any test runs
+		}
+		for _, d := range decl {
+			out = append(out, sample{d.Name, d.Layout, d.Path, d.Exact})
+		}
+	}
+	return out
 }
 
-// matrixTargets are the writable layouts, in table order.
-var matrixTargets = []string{"tree", "flat", "ash", "opencode", "opencode-export", "goat", "codex", "claude"}
+// matrixTargets are the writable layouts that declare what they hold, in
+// registry order.
+var matrixTargets = writableLayouts()
+
+func writableLayouts() []string {
+	var out []string
+	for _, name := range registry.WriterNames() {
+		if f, err := registry.Lookup(name); err == nil {
+			if _, ok := format.CapsOf(f); ok {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
+}
+
+// TestMatrixSamplesDeclared: every writable layout declares a sample of
+// its own for the matrix.
+func TestMatrixSamplesDeclared(t *testing.T) {
+	for _, to := range matrixTargets {
+		n := 0
+		for _, s := range matrixSamples {
+			if s.layout == to {
+				n++
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s declares no sample in its format/<x>/testdata/matrix.json", to)
+		}
+	}
+}
 
 func haveLayout(name string) bool { _, err := registry.Lookup(name); return err == nil }
 
@@ -308,47 +348,54 @@ func keys(m map[string]string) []string {
 	return out
 }
 
+// eachPair runs f as a subtest for every sample and every writable
+// target, skipped where this build lacks either layout.
+func eachPair(t *testing.T, f func(t *testing.T, s sample, to string)) {
+	for _, s := range matrixSamples {
+		for _, to := range matrixTargets {
+			t.Run(s.name+"->"+to, func(t *testing.T) {
+				if !haveLayout(s.layout) || !haveLayout(to) {
+					t.Skipf("layout %s or %s is not in this build", s.layout, to)
+				}
+				f(t, s, to)
+			})
+		}
+	}
+}
+
 // TestMatrixRoundTrip: A -> B -> A for every sample and every writable B.
 func TestMatrixRoundTrip(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the round-trip matrix is long")
 	}
 	var rows []string
-	for _, s := range matrixSamples {
-		for _, to := range matrixTargets {
-			s, to := s, to
-			t.Run(s.name+"->"+to, func(t *testing.T) {
-				if !haveLayout(s.layout) || !haveLayout(to) {
-					t.Skipf("layout %s or %s is not in this build", s.layout, to)
-				}
-				got, decidedLoss := roundTrip(t, s.source(t), s.layout, to)
-				var rest []string
-				for _, k := range got {
-					if !decided(k) {
-						rest = append(rest, k)
-					}
-				}
-				rows = append(rows, fmt.Sprintf("\t%q: %#v,", s.name+" -> "+to, rest))
-				table, ok := expectedLoss[s.name+" -> "+to]
-				if !ok {
-					t.Fatalf("no expected loss for %s -> %s in the table; the conversion lost: %q", s.name, to, rest)
-				}
-				want := map[string]bool{}
-				for _, k := range table {
-					if decided(k) {
-						t.Errorf("the table lists %q, which the capabilities decide", k)
-					}
-					want[k] = true
-				}
-				for k := range decidedLoss {
-					want[k] = true
-				}
-				if d := cmp.Diff(keysOf(want), got); d != "" {
-					t.Errorf("loss kinds (-expected +reported):\n%s", d)
-				}
-			})
+	eachPair(t, func(t *testing.T, s sample, to string) {
+		got, decidedLoss := roundTrip(t, s.source(t), s.layout, to)
+		var rest []string
+		for _, k := range got {
+			if !decided(k) {
+				rest = append(rest, k)
+			}
 		}
-	}
+		rows = append(rows, fmt.Sprintf("\t%q: %#v,", s.name+" -> "+to, rest))
+		table, ok := expectedLoss[s.name+" -> "+to]
+		if !ok {
+			t.Fatalf("no expected loss for %s -> %s in the table; the conversion lost: %q", s.name, to, rest)
+		}
+		want := map[string]bool{}
+		for _, k := range table {
+			if decided(k) {
+				t.Errorf("the table lists %q, which the capabilities decide", k)
+			}
+			want[k] = true
+		}
+		for k := range decidedLoss {
+			want[k] = true
+		}
+		if d := cmp.Diff(keysOf(want), got); d != "" {
+			t.Errorf("loss kinds (-expected +reported):\n%s", d)
+		}
+	})
 	if os.Getenv("SESSTOOL_MATRIX_TABLE") != "" {
 		sort.Strings(rows)
 		t.Logf("reported losses:\n%s", strings.Join(rows, "\n"))

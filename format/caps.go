@@ -79,13 +79,28 @@ const (
 	FallbackUser Fallback = "user" // a user message, as pi hands it to the model (mapping.AsUser)
 )
 
-// IDStyle is a layout's form of entry ids.
-type IDStyle string
+// IDStyle is a layout's spelling of ids, declared as data: package mapping
+// derives every id a session from another layout is written with from it
+// (mapping.IDs), so no writer restyles ids with code of its own.
+type IDStyle struct {
+	// Form is the form of entry ids. The session id is a UUID in the
+	// hex8 and uuid forms, a descending ses_ id in the opencode form.
+	Form IDForm
+	// Seed is hashed before a foreign session id the layout derives its
+	// own from ("tree:"), so each layout's derived ids are its own.
+	Seed string
+	// Fresh: every id of another layout is derived anew, even one that
+	// already has the form (ash: the session id too, as an entry id is).
+	Fresh bool
+}
+
+// IDForm is a layout's form of entry ids.
+type IDForm string
 
 const (
-	IDHex8     IDStyle = "hex8"     // 8 hex digits (pi, flat)
-	IDUUID     IDStyle = "uuid"     // a UUIDv4 (ash, goat)
-	IDOpenCode IDStyle = "opencode" // ascending msg_/prt_ ids
+	IDHex8     IDForm = "hex8"     // 8 hex digits (pi, flat)
+	IDUUID     IDForm = "uuid"     // a UUIDv4 (ash, goat, Claude Code, Codex)
+	IDOpenCode IDForm = "opencode" // ascending msg_/prt_ ids
 )
 
 // TimeStyle is a layout's spelling of entry times.

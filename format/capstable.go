@@ -47,7 +47,7 @@ func CapsTable(names []string, caps []Caps) string {
 	row("error flag, stop reason", func(c Caps) string { return yes(c.IsError) + ", " + yes(c.StopReason) })
 	row("model per message", func(c Caps) string { return yes(c.MessageModel) })
 	row("title, session model", func(c Caps) string { return yes(c.Title) + ", " + yes(c.SessionModel) })
-	row("entry ids", func(c Caps) string { return "`" + string(c.IDs) + "`" })
+	row("entry ids", func(c Caps) string { return "`" + string(c.IDs.Form) + "`" })
 	row("times", func(c Caps) string { return "`" + string(c.Times) + "`" })
 	return b.String()
 }

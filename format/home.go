@@ -16,3 +16,14 @@ func InHome(elem ...string) string {
 	}
 	return filepath.Join(append([]string{home}, elem...)...)
 }
+
+// EnvOrHome is the folder the environment variable env names when it is
+// set, else the one under the user's home directory (InHome(elem...)): how
+// the agents place their stores (CLAUDE_CONFIG_DIR, CODEX_HOME, the XDG
+// folders).
+func EnvOrHome(env string, elem ...string) string {
+	if d := os.Getenv(env); d != "" {
+		return d
+	}
+	return InHome(elem...)
+}

@@ -20,3 +20,16 @@ func TestInHome(t *testing.T) {
 		t.Errorf("InHome without HOME = %q, want %q", got, want)
 	}
 }
+
+// A store the environment names wins; without it, the one under home.
+func TestEnvOrHome(t *testing.T) {
+	t.Setenv("HOME", "/home/u")
+	t.Setenv("SESSTOOL_TEST_STORE", "")
+	if got, want := EnvOrHome("SESSTOOL_TEST_STORE", ".codex"), filepath.Join("/home/u", ".codex"); got != want {
+		t.Errorf("EnvOrHome unset = %q, want %q", got, want)
+	}
+	t.Setenv("SESSTOOL_TEST_STORE", "/data/store")
+	if got := EnvOrHome("SESSTOOL_TEST_STORE", ".codex"); got != "/data/store" {
+		t.Errorf("EnvOrHome set = %q, want /data/store", got)
+	}
+}

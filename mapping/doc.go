@@ -21,15 +21,18 @@
 // these onto the model; writers map the model onto their own spelling and
 // reattach results to their calls by tool call id.
 //
-// Ids. A writer keeps a source id when it already has the target's shape
-// and is free; otherwise it derives one in the target's own form from the
-// session id and the entry's source id or position: 8 hex digits for tree
-// and flat (Hex8), a UUIDv4 shape for ash and goat (UUID), OpenCode's
-// ascending msg_/prt_ and descending ses_ ids (format/opencode NewID). Every
-// derived id is a hash, never random, so the same input always gives the
-// same bytes, and references (parent ids, first kept entry, tool call ids)
-// are rewritten through the same map, so they stay consistent across every
-// file a layout writes.
+// Ids. Each layout declares its form of ids as data (format.Caps.IDs,
+// a format.IDStyle), and IDs derives every id of a session from another
+// layout from that declaration; no writer restyles ids itself. A source id
+// already in the target's form and free is kept (never with a Fresh style,
+// ash's); any other is derived in the target's form: 8 hex digits (tree,
+// flat), a UUIDv4 shape (ash, goat, Claude Code, Codex), OpenCode's
+// ascending msg_/prt_ and descending ses_ ids (Ascending, OpenCodeID). A
+// session id is derived with the layout's seed (SessionID). Every derived
+// id is a hash, never random, so the same input always gives the same
+// bytes, and references (parent ids, first kept entry, a fork's parent
+// session) go through the same map (IDs.Of), so they stay consistent
+// across every file a layout writes.
 //
 // Timestamps. The model keeps the instant and the source spelling. A writer
 // of the same layout writes the source spelling back; a writer of another

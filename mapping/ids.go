@@ -5,20 +5,28 @@ import (
 	"encoding/hex"
 	"regexp"
 	"strconv"
-
-	"github.com/sesstool/sesstool/session"
 )
 
-var (
-	hex8RE = regexp.MustCompile(`^[0-9a-f]{8}$`)
-	uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
-)
-
-// IsHex8 reports whether id has pi's and flat's entry id shape.
-func IsHex8(id string) bool { return hex8RE.MatchString(id) }
+// IsHex8 reports whether id has pi's and flat's entry id shape: eight
+// lowercase hex digits. Writers ask it of every entry, hence no regexp.
+func IsHex8(id string) bool { return len(id) == 8 && isLowerHex(id) }
 
 // IsUUID reports whether id is a lowercase UUID.
-func IsUUID(id string) bool { return uuidRE.MatchString(id) }
+func IsUUID(id string) bool {
+	if len(id) != 36 || id[8] != '-' || id[13] != '-' || id[18] != '-' || id[23] != '-' {
+		return false
+	}
+	return isLowerHex(id[:8]) && isLowerHex(id[9:13]) && isLowerHex(id[14:18]) && isLowerHex(id[19:23]) && isLowerHex(id[24:])
+}
+
+func isLowerHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
 
 // UUID returns a deterministic UUIDv4-shaped id derived from seed (ash and
 // goat ids, session ids for sources without one). Agents draw these at
@@ -29,12 +37,6 @@ func UUID(seed string) string {
 	sum[8] = sum[8]&0x3f | 0x80
 	h := hex.EncodeToString(sum[:16])
 	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
-}
-
-// Hex8 returns a deterministic 8-hex entry id (tree and flat) for the
-// entry written on the given line of the session; taken reports ids in use.
-func Hex8(sessionID string, line int, taken func(string) bool) string {
-	return session.DerivedID(sessionID, line, taken)
 }
 
 var openCodeIDRE = regexp.MustCompile(`^([a-z]+_[0-9a-f]{12})[0-9A-Za-z]{14}$`)

@@ -65,13 +65,6 @@ func TestIDs(t *testing.T) {
 	if !IsUUID(u) || u[14] != '4' || UUID("s:1") != u || UUID("s:2") == u {
 		t.Errorf("UUID = %s: not a stable v4-shaped id", u)
 	}
-	h := Hex8("s", 2, nil)
-	if !IsHex8(h) || Hex8("s", 2, nil) != h {
-		t.Errorf("Hex8 = %s", h)
-	}
-	if Hex8("s", 2, func(c string) bool { return c == h }) == h {
-		t.Error("Hex8 handed out a taken id")
-	}
 }
 
 func TestTimes(t *testing.T) {

@@ -20,7 +20,7 @@ var caps = format.Caps{
 	ToolCallOn:   []session.Role{session.RoleAssistant, session.RoleUser},
 	Blocks:       []session.BlockType{session.BlockText, session.BlockToolCall, session.BlockToolResult},
 	IsError:      true,
-	IDs:          format.IDUUID, Times: format.TimePython,
+	IDs:          format.IDStyle{Form: format.IDUUID, Fresh: true}, Times: format.TimePython,
 }
 
 // ash's tree is linked by messages only: the conversation tree mapping

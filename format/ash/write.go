@@ -98,7 +98,8 @@ type writer struct {
 	own     bool // the session was read from ash: keep its ids and spelling
 	version string
 	lost    *loss.Counter
-	sid     string // header id
+	sid     string       // header id
+	ids     *mapping.IDs // another layout's ids as ash's
 	parents map[string]string
 	files   map[string]*outFile // by sidechain; "" is context.jsonl
 	history *outFile
@@ -126,17 +127,22 @@ func newWriter(meta *session.Meta, lost *loss.Counter) *writer {
 	if !w.own || w.version == "" {
 		w.version = Current
 	}
-	w.sid = w.id(meta.ID)
+	if w.own {
+		w.sid = meta.ID
+	} else {
+		w.ids = mapping.NewIDs(caps.IDs, meta, 0)
+		w.sid = w.ids.Session()
+	}
 	return w
 }
 
-// id maps a source id: kept for ash sessions, a deterministic UUID (v4
-// shape, derived from the session and entry ids) for others.
+// id maps a source id: kept for ash sessions, restyled by mapping for
+// others.
 func (w *writer) id(src string) string {
-	if w.own || src == "" {
+	if w.own {
 		return src
 	}
-	return mapping.UUID(w.meta.ID + ":" + src)
+	return w.ids.Of(src)
 }
 
 func (w *writer) state() gjson.Result {

@@ -20,7 +20,7 @@ var caps = format.Caps{
 	ToolCallOn:     []session.Role{session.RoleAssistant},
 	Blocks:         []session.BlockType{session.BlockText, session.BlockThinking, session.BlockImage, session.BlockToolCall, session.BlockToolResult},
 	Usage:          true, IsError: true, StopReason: true, MessageModel: true, Title: true,
-	IDs: format.IDUUID, Times: format.TimeISO,
+	IDs: format.IDStyle{Form: format.IDUUID, Seed: "claude-session:"}, Times: format.TimeISO,
 }
 
 // Caps declares what the layout holds.

@@ -73,17 +73,17 @@ func TestRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cwd, id := r.Meta().Cwd, r.Meta().ID
+			m := *r.Meta()
 			written, err := (Format{}).Write(r, out, format.WriteOptions{})
 			if err != nil {
 				t.Fatalf("%s: %v", ref.Path, err)
 			}
-			want := filepath.Join(out, "projects", EncodeCwd(cwd), SessionID(id)+".jsonl")
+			want := filepath.Join(out, "projects", EncodeCwd(m.Cwd), SessionID(&m)+".jsonl")
 			if written[0] != want {
 				t.Errorf("%s: written to %s, want %s", ref.Path, written[0], want)
 			}
 			same(t, ref.Path, written[0])
-			subs := subagentFiles(ref.Path, id)
+			subs := subagentFiles(ref.Path, m.ID)
 			if len(written) < 1+len(subs) {
 				t.Errorf("%s: %d sub-agent files written, want %d", ref.Path, len(written)-1, len(subs))
 			}
@@ -261,12 +261,13 @@ func TestSessionsOfEachShape(t *testing.T) {
 // A session id that is not a UUID is written under a UUID derived from
 // it, the same every time; a UUID is kept.
 func TestSessionID(t *testing.T) {
+	id := func(s string) string { return SessionID(&session.Meta{ID: s}) }
 	u := "1f0e2d3c-4b5a-4978-8695-a4b3c2d1e0f9"
-	if SessionID(u) != u {
-		t.Errorf("SessionID(%s) = %s", u, SessionID(u))
+	if id(u) != u {
+		t.Errorf("SessionID(%s) = %s", u, id(u))
 	}
-	a, b := SessionID("ses_e03a7a64affe0wHc2prdw2R2s7"), SessionID("ses_e03a7a64affe0wHc2prdw2R2s7")
-	if a != b || !mapping.IsUUID(a) || a == SessionID("ses_other") {
+	a, b := id("ses_e03a7a64affe0wHc2prdw2R2s7"), id("ses_e03a7a64affe0wHc2prdw2R2s7")
+	if a != b || !mapping.IsUUID(a) || a == id("ses_other") {
 		t.Errorf("derived ids %s, %s", a, b)
 	}
 }

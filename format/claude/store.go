@@ -14,12 +14,7 @@ import (
 
 // DefaultStore is where Claude Code keeps its sessions: $CLAUDE_CONFIG_DIR,
 // else ~/.claude (sessions under projects/).
-func (Format) DefaultStore() string {
-	if d := os.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
-		return d
-	}
-	return format.InHome(".claude")
-}
+func (Format) DefaultStore() string { return format.EnvOrHome("CLAUDE_CONFIG_DIR", ".claude") }
 
 // Sessions lists the sessions at path: a session file is one; a project
 // folder holds one per <uuid>.jsonl; a store (a folder with projects/)

@@ -33,14 +33,9 @@ func EncodeCwd(cwd string) string {
 }
 
 // SessionID is the id a session is written under: its own when it is a
-// UUID, else a UUID derived from it, as Claude Code lists only
+// UUID, else a UUID derived from it (mapping), as Claude Code lists only
 // <uuid>.jsonl files.
-func SessionID(id string) string {
-	if mapping.IsUUID(id) {
-		return id
-	}
-	return mapping.UUID("claude-session:" + id)
-}
+func SessionID(m *session.Meta) string { return mapping.SessionID(caps.IDs, m, 0) }
 
 // Write writes one session under the store out (a CLAUDE_CONFIG_DIR):
 // projects/<encoded cwd>/<session uuid>.jsonl, with its sub-agent runs in
@@ -65,6 +60,7 @@ type writer struct {
 	own    bool
 	dir    string // the project folder
 	sid    string
+	ids    *mapping.IDs // another layout's ids as Claude Code's
 	cwd    string
 	opt    format.WriteOptions
 	lost   *loss.Counter
@@ -101,8 +97,9 @@ type outFile struct {
 }
 
 func newWriter(m *session.Meta, out string, opt format.WriteOptions) *writer {
-	w := &writer{meta: m, own: m.Origin == Name, sid: SessionID(m.ID), cwd: m.Cwd, opt: opt, lost: opt.Loss,
+	w := &writer{meta: m, own: m.Origin == Name, ids: mapping.NewIDs(caps.IDs, m, 0), cwd: m.Cwd, opt: opt, lost: opt.Loss,
 		files: map[string]*outFile{}, agents: map[string]string{}, tip: map[string]string{}}
+	w.sid = w.ids.Session()
 	if w.cwd == "" {
 		w.cwd = "/"
 	}
@@ -350,12 +347,13 @@ func (w *writer) merge(e *session.Entry, own bool, canon []byte) []byte {
 	return canon
 }
 
-// id is the uuid an entry of another layout is written under.
+// id is the uuid an entry is written under (mapping restyles another
+// layout's).
 func (w *writer) id(id string) string {
-	if w.own || mapping.IsUUID(id) {
+	if w.own {
 		return id
 	}
-	return mapping.UUID(w.sid + ":" + id)
+	return w.ids.Of(id)
 }
 
 // agent is the id of the sub-agent file a sidechain is written to.

@@ -24,7 +24,7 @@ var caps = format.Caps{
 	BlocksConverted: []session.BlockType{session.BlockToolResult, session.BlockFile},
 	ImagesOn:        []session.Role{session.RoleUser},
 	Usage:           true, CacheWriteAsInput: true,
-	IDs: format.IDUUID, Times: format.TimeISO,
+	IDs: format.IDStyle{Form: format.IDUUID, Seed: "codex:"}, Times: format.TimeISO,
 }
 
 // Caps declares what the layout holds.

@@ -90,7 +90,7 @@ func (e *encoder) header() error {
 	p.Str("cli_version", CLIVersion)
 	p.Str("source", "cli")
 	if par := m.Parent; par != nil && par.SessionID != "" {
-		p.Str("forked_from_id", SessionID(&session.Meta{ID: par.SessionID}))
+		p.Str("forked_from_id", mapping.ParentSessionID(caps.IDs, par.SessionID))
 	}
 	if e.doc {
 		// The document's own session members stay with the session.

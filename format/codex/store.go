@@ -18,12 +18,7 @@ import (
 )
 
 // DefaultStore is Codex's home: $CODEX_HOME, else ~/.codex.
-func (Format) DefaultStore() string {
-	if h := os.Getenv("CODEX_HOME"); h != "" {
-		return h
-	}
-	return format.InHome(".codex")
-}
+func (Format) DefaultStore() string { return format.EnvOrHome("CODEX_HOME", ".codex") }
 
 // isHome reports whether dir is a Codex home: a session_index.jsonl, or a
 // sessions/ or archived_sessions/ folder holding Codex's year folders or

@@ -68,16 +68,8 @@ func RolloutPath(m *session.Meta) string {
 func (Format) Place(m *session.Meta) string { return RolloutPath(m) }
 
 // SessionID is the id a session is written under: its own when it is a
-// UUID (Codex's thread ids are), else one derived from it.
-func SessionID(m *session.Meta) string {
-	switch {
-	case mapping.IsUUID(m.ID):
-		return m.ID
-	case m.ID == "":
-		return mapping.UUID("codex:" + m.Cwd + "\x00" + m.Created.Raw)
-	}
-	return mapping.UUID("codex:" + m.ID)
-}
+// UUID (Codex's thread ids are), else one derived from it (mapping).
+func SessionID(m *session.Meta) string { return mapping.SessionID(caps.IDs, m, 0) }
 
 // native reports whether e was read from a rollout line this writer can
 // give back as it was.

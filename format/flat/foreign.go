@@ -30,16 +30,12 @@ func writeForeign(w *bufio.Writer, r session.Reader, opt format.WriteOptions) er
 func writePath(w *bufio.Writer, r session.Reader, lost *loss.Counter) error {
 	m := *r.Meta()
 	meta := m
-	switch {
-	case meta.ID == "":
-		meta.ID = mapping.UUID(m.Cwd + "\x00" + m.Created.Raw)
-	case !mapping.IsUUID(meta.ID):
-		meta.ID = mapping.UUID("flat:" + meta.ID) // flat's own form
-	}
+	ids := mapping.NewIDs(caps.IDs, &m, 0)
+	meta.ID = ids.Session()
 	lossMeta(&m, lost)
-	fs := newForeignState(&meta, lost)
+	fs := newForeignState(ids, lost)
 	mapping.PathIDs(r, func(id string) {
-		if mapping.IsHex8(id) {
+		if ids.Keeps(id) {
 			fs.ids.reserve(id) // keep pi-style ids; never derive them for another entry
 		}
 	})
@@ -103,7 +99,7 @@ func lossMeta(m *session.Meta, lost *loss.Counter) {
 
 // foreignState carries the chain across written lines.
 type foreignState struct {
-	sessionID string
+	restyle   *mapping.IDs // flat's form of ids
 	lost      *loss.Counter
 	ids       idTable       // ids taken in the output, reserved, and source id -> written id
 	toolNames toolNames     // tool call id -> tool name, for results that lack one
@@ -113,16 +109,16 @@ type foreignState struct {
 	lines     int
 }
 
-func newForeignState(m *session.Meta, lost *loss.Counter) *foreignState {
-	return &foreignState{sessionID: m.ID, lost: lost, lines: 1}
+func newForeignState(ids *mapping.IDs, lost *loss.Counter) *foreignState {
+	return &foreignState{restyle: ids, lost: lost, lines: 1}
 }
 
 // newID keeps an unused 8-hex source id, else derives one.
 func (s *foreignState) newID(src string, kept bool) string {
 	s.lines++
 	id := src
-	if !kept || !mapping.IsHex8(src) || s.ids.get(src) != "" || s.ids.has(src) {
-		id = session.DerivedID(s.sessionID, s.lines, func(c string) bool { return s.ids.has(c) || s.ids.reserved(c) })
+	if !kept || !s.restyle.Keeps(src) || s.ids.get(src) != "" || s.ids.has(src) {
+		id = s.restyle.Nth(s.lines, func(c string) bool { return s.ids.has(c) || s.ids.reserved(c) })
 	}
 	s.ids.add(id)
 	if src != "" && s.ids.get(src) == "" {

@@ -11,10 +11,7 @@ import (
 // DefaultStore is where the agent keeps its sessions:
 // $XDG_CONFIG_HOME/agent/sessions, else ~/.config/agent/sessions.
 func (*Format) DefaultStore() string {
-	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
-		return filepath.Join(x, "agent", "sessions")
-	}
-	return format.InHome(".config", "agent", "sessions")
+	return filepath.Join(format.EnvOrHome("XDG_CONFIG_HOME", ".config"), "agent", "sessions")
 }
 
 // Sessions lists the one session a flat file holds.

@@ -22,7 +22,7 @@ var caps = format.Caps{
 	ImagesOn:        []session.Role{session.RoleUser},
 	LastText:        true,
 	Title:           true, SessionModel: true,
-	IDs: format.IDUUID, Times: format.TimeNano,
+	IDs: format.IDStyle{Form: format.IDUUID, Seed: "goat:"}, Times: format.TimeNano,
 }
 
 // Caps declares what the layout holds.

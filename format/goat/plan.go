@@ -1,7 +1,6 @@
 package goat
 
 import (
-	"strconv"
 
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/loss"
@@ -78,7 +77,7 @@ func (w *writer) pathEntry(p *plan, e *session.Entry) {
 		}
 	}
 	p.first = false
-	w.entry(p, w.meta.ID, e)
+	w.entry(p, e)
 }
 
 func (w *writer) transcriptLine(p *plan, line []byte) error {
@@ -143,7 +142,7 @@ func isTranscript(e *session.Entry) bool {
 	return e.Origin == Name && e.Kind == session.KindOther && e.Custom != nil && e.Custom.CustomType == TranscriptType
 }
 
-func (w *writer) entry(p *plan, sessionID string, e *session.Entry) {
+func (w *writer) entry(p *plan, e *session.Entry) {
 	lost := w.opt.Loss
 	if e.Kind == session.KindSessionInfo && e.Origin != Name && e.Title != "" {
 		// A title entry (pi's session name, Claude Code's ai-title): goat
@@ -162,7 +161,7 @@ func (w *writer) entry(p *plan, sessionID string, e *session.Entry) {
 	}
 	src := e.Message
 	if src.Role == session.RoleUser {
-		src = w.toolResults(p, sessionID, e)
+		src = w.toolResults(p, e)
 		if src == nil {
 			return
 		}
@@ -181,8 +180,8 @@ func (w *writer) entry(p *plan, sessionID string, e *session.Entry) {
 		p.model = e.Message.Model
 	}
 	id := e.ID
-	if !mapping.IsUUID(id) {
-		id = mapping.UUID(sessionID + ":" + strconv.Itoa(p.messages.n+1))
+	if !w.ids.Keeps(id) {
+		id = w.ids.Nth(p.messages.n+1, nil)
 	}
 	if pa := w.meta.Parent; pa != nil && pa.EntryID != "" && pa.EntryID == e.ID {
 		p.forkPoint = id
@@ -214,7 +213,7 @@ func (p *plan) answers(m *session.Message, lost *loss.Counter) bool {
 // toolResults writes the tool_result blocks of a user message (ash keeps them
 // there) as goat tool messages, and returns the message without them, or nil
 // when nothing else is left.
-func (w *writer) toolResults(p *plan, sessionID string, e *session.Entry) *session.Message {
+func (w *writer) toolResults(p *plan, e *session.Entry) *session.Message {
 	src := e.Message
 	var rest []session.Block
 	for _, b := range src.Content {
@@ -230,7 +229,7 @@ func (w *writer) toolResults(p *plan, sessionID string, e *session.Entry) *sessi
 		if !p.answers(tm, w.opt.Loss) {
 			continue
 		}
-		id := mapping.UUID(sessionID + ":" + strconv.Itoa(p.messages.n+1))
+		id := w.ids.Nth(p.messages.n+1, nil)
 		w.message(p, e, encodeLine(&session.Entry{Time: p.now, Message: tm}, id, false))
 	}
 	if len(rest) == len(src.Content) {

@@ -31,8 +31,9 @@ import (
 // without it is held in memory.
 func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]string, error) {
 	meta := *r.Meta()
+	ids := mapping.NewIDs(caps.IDs, &meta, 0)
 	if meta.Origin != Name {
-		goatIDs(&meta)
+		goatIDs(&meta, ids)
 	}
 	id := meta.ID
 	if !safeName(id) {
@@ -51,7 +52,7 @@ func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]st
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("write %s: %w", dir, err)
 	}
-	w := &writer{dir: dir, opt: opt, meta: &meta, entries: entries, written: []string{dir}} // the session directory first
+	w := &writer{dir: dir, opt: opt, meta: &meta, ids: ids, entries: entries, written: []string{dir}} // the session directory first
 	plan, err := w.plan(walk)
 	if err != nil {
 		return w.written, err
@@ -108,29 +109,23 @@ func addEntry(x *mapping.PathIndex, e *session.Entry) {
 	}
 }
 
-// goatIDs gives a session from another layout goat's own id form (a UUID),
-// derived from the source id when it is not one; a fork's parent id is
-// derived the same way, so it names the parent converted alongside it.
-func goatIDs(m *session.Meta) {
-	m.ID = goatID(m.ID)
+// goatIDs gives a session from another layout goat's own id form (a UUID,
+// mapping.SessionID); a fork's parent id is derived the same way, so it
+// names the parent converted alongside it.
+func goatIDs(m *session.Meta, ids *mapping.IDs) {
+	m.ID = ids.Session()
 	if m.Parent != nil && m.Parent.SessionID != "" {
 		p := *m.Parent
-		p.SessionID = goatID(p.SessionID)
+		p.SessionID = mapping.ParentSessionID(caps.IDs, p.SessionID)
 		m.Parent = &p
 	}
-}
-
-func goatID(id string) string {
-	if mapping.IsUUID(id) {
-		return id
-	}
-	return mapping.UUID("goat:" + id)
 }
 
 type writer struct {
 	dir     string
 	opt     format.WriteOptions
 	meta    *session.Meta
+	ids     *mapping.IDs   // message ids of another layout's session
 	entries session.Reader // what is walked
 	written []string
 }

@@ -19,7 +19,7 @@ var caps = format.Caps{
 	Blocks:          []session.BlockType{session.BlockText, session.BlockThinking, session.BlockImage, session.BlockFile, session.BlockToolCall},
 	BlocksConverted: []session.BlockType{session.BlockToolResult},
 	Usage:           true, Cost: true, IsError: true, StopReason: true, MessageModel: true, Title: true, SessionModel: true,
-	IDs: format.IDOpenCode, Times: format.TimeMillis,
+	IDs: format.IDStyle{Form: format.IDOpenCode}, Times: format.TimeMillis,
 }
 
 // Caps declares what the layout holds.

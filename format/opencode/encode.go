@@ -57,8 +57,8 @@ type encoder struct {
 	sid      string
 	renumber bool              // message and part ids are made anew (see toDoc)
 	renamed  map[string]string // with renumber: each message's new id by its old
-	msgIDs   idGen
-	partIDs  idGen
+	msgIDs   mapping.Ascending
+	partIDs  mapping.Ascending
 	lastMS   int64
 	lastUser string
 	results  map[string]*session.Entry // tool results by part id and by call id
@@ -75,10 +75,7 @@ func toDoc(s *session.Session, project string, lost *loss.Counter) (*Doc, error)
 	e := &encoder{s: s, lost: lost, results: map[string]*session.Entry{}, used: map[*session.Entry]bool{}}
 	m := &s.Meta
 	own := ours(m.Origin)
-	e.sid = m.ID
-	if !ValidID("ses", e.sid) {
-		e.sid = NewID("ses", firstMillis(s), 1, true, m.ID)
-	}
+	e.sid = mapping.SessionID(caps.IDs, m, firstMillis(s))
 	// A session of ours written under another id than it was read with (a
 	// second copy of one session in a run: pipeline.Distinct) gets new
 	// message and part ids as well: OpenCode files parts by message id,
@@ -195,7 +192,7 @@ func (e *encoder) info(project string) []byte {
 		version = "1.1.34"
 	}
 	first = append(first, kv{"version", str(version)}, kv{"projectID", str(project)}, kv{"directory", str(m.Cwd)})
-	if m.Parent != nil && m.Parent.SessionID != "" && ValidID("ses", m.Parent.SessionID) {
+	if m.Parent != nil && m.Parent.SessionID != "" && mapping.IsOpenCodeID("ses", m.Parent.SessionID) {
 		first = append(first, kv{"parentID", str(m.Parent.SessionID)})
 	}
 	title := m.Title
@@ -263,8 +260,8 @@ func (e *encoder) message(en *session.Entry, m *session.Message, summary bool) (
 	own := ours(en.Origin)
 	ms := e.ms(en.Time)
 	id := en.ID
-	if e.renumber || !ValidID("msg", id) {
-		id = e.msgIDs.next("msg", ms, e.sid+":"+en.ID)
+	if e.renumber || !mapping.IsOpenCodeID("msg", id) {
+		id = e.msgIDs.Next("msg", ms, e.sid+":"+en.ID)
 	}
 	if e.renumber {
 		e.renamed[en.ID] = id
@@ -407,7 +404,7 @@ func (e *encoder) parts(en *session.Entry, m *session.Message, mid string, ms in
 			r := gjson.ParseBytes(v)
 			p := []byte(r.Get("part").Raw)
 			if e.renumber {
-				p = setMember(p, "id", str(e.partIDs.next("prt", ms, fmt.Sprintf("%s:%s:kept:%d", e.sid, mid, r.Get("at").Int()))))
+				p = setMember(p, "id", str(e.partIDs.Next("prt", ms, fmt.Sprintf("%s:%s:kept:%d", e.sid, mid, r.Get("at").Int()))))
 			}
 			p = setMember(p, "sessionID", str(e.sid))
 			p = setMember(p, "messageID", str(mid))
@@ -429,10 +426,10 @@ func (e *encoder) parts(en *session.Entry, m *session.Message, mid string, ms in
 func (e *encoder) partID(b session.Block, ms int64, mid string, i int) string {
 	var id string
 	_ = json.Unmarshal(b.Extra.Get("id"), &id)
-	if ValidID("prt", id) && !e.renumber {
+	if mapping.IsOpenCodeID("prt", id) && !e.renumber {
 		return id
 	}
-	return e.partIDs.next("prt", ms, fmt.Sprintf("%s:%s:%d", e.sid, mid, i))
+	return e.partIDs.Next("prt", ms, fmt.Sprintf("%s:%s:%d", e.sid, mid, i))
 }
 
 func (e *encoder) part(b session.Block, mid string, ms int64, i int, own bool) ([]byte, error) {

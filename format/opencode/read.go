@@ -100,23 +100,32 @@ func (r *docReader) pop() (*session.Entry, bool) {
 	return e, true
 }
 
-// isTrigger reports a user message whose only part is "compaction": the
-// request for the summary that follows it.
+// isTrigger reports whether e is a compaction's trigger (triggers).
 func isTrigger(e *session.Entry) bool {
-	if e.Kind != session.KindMessage || e.Message == nil || e.Message.Role != session.RoleUser || len(e.Message.Content) > 0 {
+	if e.Kind != session.KindMessage || e.Message == nil || len(e.Message.Content) > 0 {
 		return false
 	}
 	n := notes[msgNote](&e.Source)
 	if n == nil {
 		return false
 	}
-	parts := 0
-	only := true
+	parts, compactions := 0, 0
 	_ = jsonx.Elements(n.Parts, func(_ int, v []byte) {
 		parts++
-		only = only && gjson.GetBytes(v, "part.type").String() == "compaction"
+		if gjson.GetBytes(v, "part.type").String() == "compaction" {
+			compactions++
+		}
 	})
-	return parts == 1 && only
+	return triggers(string(e.Message.Role), parts, compactions)
+}
+
+// triggers reports whether a message of role with parts parts, compactions
+// of them "compaction" parts, is a compaction's trigger: a user message
+// whose only part is "compaction", the request for the summary after it.
+// The reader folds it into that summary, and the validator counts it out
+// of the entries it reports (foldedTriggers): both ask this.
+func triggers(role string, parts, compactions int) bool {
+	return role == string(session.RoleUser) && parts == 1 && compactions == 1
 }
 
 // advance makes the next batch current, false at the end.

@@ -1,7 +1,6 @@
 package opencode
 
 import (
-	"os"
 	"path/filepath"
 
 	"github.com/sesstool/sesstool/format"
@@ -11,11 +10,7 @@ import (
 // DefaultStore is $XDG_DATA_HOME/opencode (~/.local/share when unset): its
 // opencode.db when present, else its storage/ tree.
 func (Format) DefaultStore() string {
-	base := os.Getenv("XDG_DATA_HOME")
-	if base == "" {
-		base = format.InHome(".local", "share")
-	}
-	dir := filepath.Join(base, "opencode")
+	dir := filepath.Join(format.EnvOrHome("XDG_DATA_HOME", ".local", "share"), "opencode")
 	if db := filepath.Join(dir, "opencode.db"); isFile(db) {
 		return db
 	}

@@ -1,6 +1,8 @@
 package opencode
 
 import (
+	"github.com/sesstool/sesstool/mapping"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -225,7 +227,7 @@ func (c *checker) schema(at loc, name string, v []byte) {
 }
 
 func (c *checker) id(at loc, ptr, prefix, id string) {
-	if id != "" && !ValidID(prefix, id) {
+	if id != "" && !mapping.IsOpenCodeID(prefix, id) {
 		c.errorf(at, ptr, ruleBadID, "%q is not an OpenCode %s id (%s_ + 12 hex digits + 14 base62 characters)", id, prefix, prefix)
 	}
 }
@@ -657,16 +659,15 @@ func (Export) ValidateReader(name string, r io.Reader, rep *report.Report, opt f
 	return nil
 }
 
-// foldedTriggers counts the user messages the reader folds into the
-// compaction after them: those whose only part is "compaction" and which a
-// summary message answers (read.go, isTrigger).
+// foldedTriggers counts the triggers (read.go, triggers) the reader folds
+// into the summary message that answers them.
 func (c *checker) foldedTriggers() int {
 	n := 0
 	for _, m := range c.messages {
 		if !m.summary {
 			continue
 		}
-		if p, ok := c.messages[m.parent]; ok && p.role == "user" && c.triggerParts[m.parent] == [2]int{1, 1} {
+		if p, ok := c.messages[m.parent]; ok && triggers(p.role, c.triggerParts[m.parent][0], c.triggerParts[m.parent][1]) {
 			n++
 		}
 	}

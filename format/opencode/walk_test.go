@@ -258,30 +258,3 @@ func TestReadFileErrors(t *testing.T) {
 		t.Errorf("readFile = %q, %v; want %q", b, err, want)
 	}
 }
-
-// ValidID's byte table says what the character lists of id.ts say, for every
-// byte at a hex position and at a base62 one.
-func TestValidIDTable(t *testing.T) {
-	ref := func(id string) bool {
-		body := id[len("msg_"):]
-		for i := 0; i < 26; i++ {
-			set := base62
-			if i < 12 {
-				set = "0123456789abcdef"
-			}
-			if !strings.ContainsRune(set, rune(body[i])) {
-				return false
-			}
-		}
-		return true
-	}
-	for c := 0; c < 256; c++ {
-		for _, at := range []int{0, 11, 12, 25} {
-			b := []byte("msg_1fc5859d7001oXixmkaPH5k0Xd")
-			b[len("msg_")+at] = byte(c)
-			if got, want := ValidID("msg", string(b)), ref(string(b)); got != want {
-				t.Errorf("ValidID(%q) = %v, want %v", b, got, want)
-			}
-		}
-	}
-}

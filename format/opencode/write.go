@@ -69,7 +69,7 @@ type file struct {
 // session's files exists and force is false.
 func writeTree(d *Doc, cwd, root string, force bool) ([]string, error) {
 	sid := d.ID()
-	if !ValidID("ses", sid) {
+	if !mapping.IsOpenCodeID("ses", sid) {
 		return nil, fmt.Errorf("session id %q is not an OpenCode id", sid)
 	}
 	files := []file{{path: filepath.Join(root, "migration"), data: []byte("2"), keep: true}}
@@ -87,13 +87,13 @@ func writeTree(d *Doc, cwd, root string, force bool) ([]string, error) {
 	files = append(files, file{path: sessionFile, data: d.Info})
 	for _, m := range d.Messages {
 		mid := gjson.GetBytes(m.Info, "id").String()
-		if !ValidID("msg", mid) {
+		if !mapping.IsOpenCodeID("msg", mid) {
 			return nil, fmt.Errorf("message id %q is not an OpenCode id", mid)
 		}
 		files = append(files, file{path: filepath.Join(root, "message", sid, mid+".json"), data: m.Info})
 		for _, p := range m.Parts {
 			pid := gjson.GetBytes(p, "id").String()
-			if !ValidID("prt", pid) {
+			if !mapping.IsOpenCodeID("prt", pid) {
 				return nil, fmt.Errorf("part id %q is not an OpenCode id", pid)
 			}
 			files = append(files, file{path: filepath.Join(root, "part", mid, pid+".json"), data: p})

@@ -1,6 +1,8 @@
 package opencode
 
 import (
+	"github.com/sesstool/sesstool/mapping"
+
 	"errors"
 	"os"
 	"os/exec"
@@ -41,7 +43,7 @@ func TestWriteForeign(t *testing.T) {
 		rel, _ := filepath.Rel(a, p)
 		switch {
 		case strings.HasPrefix(rel, "session/global/ses_"):
-			if !ValidID("ses", keyOf(p)) {
+			if !mapping.IsOpenCodeID("ses", keyOf(p)) {
 				t.Errorf("bad session id %s", p)
 			}
 		case strings.HasPrefix(rel, "message/"):

@@ -21,7 +21,7 @@ var caps = format.Caps{
 	BlocksConverted: []session.BlockType{session.BlockFile, session.BlockToolResult},
 	Signatures:      []session.BlockType{session.BlockText, session.BlockThinking, session.BlockToolCall},
 	Usage:           true, Cost: true, IsError: true, StopReason: true, MessageModel: true, Title: true, SessionModel: true,
-	IDs: format.IDHex8, Times: format.TimeISO,
+	IDs: format.IDStyle{Form: format.IDHex8, Seed: "tree:"}, Times: format.TimeISO,
 }
 
 // Caps declares what the layout holds.

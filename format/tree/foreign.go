@@ -13,46 +13,21 @@ import (
 // a compaction without a first kept entry keeps the entry before it, as
 // pi's compaction must name one.
 type foreign struct {
-	sid   string
-	ids   map[string]string
-	taken map[string]bool
+	ids   *mapping.IDs
 	chain *mapping.Chain // nil unless the source links messages only
 	calls mapping.Calls
 	lost  *loss.Counter
 }
 
 func newForeign(m *session.Meta, lost *loss.Counter) *foreign {
-	f := &foreign{sid: m.ID, ids: map[string]string{}, taken: map[string]bool{}, lost: lost}
+	f := &foreign{ids: mapping.NewIDs(caps.IDs, m, 0), lost: lost}
 	if mapping.LinksMessagesOnly(m.Origin) {
 		f.chain = &mapping.Chain{}
 	}
 	return f
 }
 
-// sessionID is the header id: a UUID as pi makes them, derived from the
-// source id when that is not one.
-func sessionID(id string) string {
-	if mapping.IsUUID(id) {
-		return id
-	}
-	return mapping.UUID("tree:" + id)
-}
-
-func (f *foreign) id(src string) string {
-	if src == "" {
-		return ""
-	}
-	if v, ok := f.ids[src]; ok {
-		return v
-	}
-	v := src
-	if !mapping.IsHex8(src) || f.taken[src] {
-		v = mapping.Hex8(f.sid+":"+src, 0, func(c string) bool { return f.taken[c] })
-	}
-	f.ids[src] = v
-	f.taken[v] = true
-	return v
-}
+func (f *foreign) id(src string) string { return f.ids.Of(src) }
 
 // entry returns a copy of e with pi ids and links.
 func (f *foreign) entry(e *session.Entry) *session.Entry {

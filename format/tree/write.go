@@ -58,7 +58,7 @@ func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) er
 	var fx *foreign
 	if !own {
 		fx = newForeign(m, opt.Loss)
-		meta.ID = sessionID(m.ID)
+		meta.ID = fx.ids.Session()
 	}
 	h := encodeHeader(&meta, version)
 	if own && m.Raw != nil {

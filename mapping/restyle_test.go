@@ -1,0 +1,71 @@
+package mapping
+
+import (
+	"testing"
+
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/session"
+)
+
+// The session id a style derives: kept in its form, else derived with the
+// layout's seed; ash's fresh style derives even a UUID anew.
+func TestSessionID(t *testing.T) {
+	const u = "1f0e2d3c-4b5a-4978-8695-a4b3c2d1e0f9"
+	tree := format.IDStyle{Form: format.IDHex8, Seed: "tree:"}
+	ash := format.IDStyle{Form: format.IDUUID, Fresh: true}
+	oc := format.IDStyle{Form: format.IDOpenCode}
+	const ses = "ses_e03a7a64affe0wHc2prdw2R2s7"
+	for _, c := range []struct {
+		name  string
+		style format.IDStyle
+		meta  session.Meta
+		want  string
+	}{
+		{"uuid kept", tree, session.Meta{ID: u}, u},
+		{"other derived with the seed", tree, session.Meta{ID: "x"}, UUID("tree:x")},
+		{"none: from cwd and creation", tree, session.Meta{Cwd: "/p", Created: session.Time{Raw: "t"}}, UUID("tree:/p\x00t")},
+		{"fresh derives a uuid too", ash, session.Meta{ID: u}, UUID(u + ":" + u)},
+		{"opencode id kept", oc, session.Meta{ID: ses}, ses},
+		{"opencode derived", oc, session.Meta{ID: u}, OpenCodeID("ses", 5, 1, true, u)},
+	} {
+		if got := SessionID(c.style, &c.meta, 5); got != c.want {
+			t.Errorf("%s: SessionID = %s, want %s", c.name, got, c.want)
+		}
+	}
+}
+
+// Entry ids: one source id gives one id however often it is asked for; an
+// id in the form is kept unless taken or the style is fresh; every other
+// is derived from the source session and the source id.
+func TestIDsOf(t *testing.T) {
+	m := &session.Meta{ID: "s"}
+	hex := NewIDs(format.IDStyle{Form: format.IDHex8}, m, 0)
+	derived := hex.Of("msg-1")
+	if !IsHex8(derived) || hex.Of("msg-1") != derived || derived != session.DerivedID("s:msg-1", 0, nil) {
+		t.Errorf("hex8 derived %s", derived)
+	}
+	if hex.Of("a1000001") != "a1000001" || hex.Of("") != "" {
+		t.Error("an 8-hex id was not kept")
+	}
+	// A kept id the derivation already handed out is derived again.
+	clash := NewIDs(format.IDStyle{Form: format.IDHex8}, m, 0)
+	d := clash.Of("x")
+	if got := clash.Of(d); got == d || !IsHex8(got) {
+		t.Errorf("taken id %s kept as %s", d, got)
+	}
+	const u = "1f0e2d3c-4b5a-4978-8695-a4b3c2d1e0f9"
+	uuid := NewIDs(format.IDStyle{Form: format.IDUUID}, m, 0)
+	if uuid.Of(u) != u || uuid.Of("x") != UUID("s:x") {
+		t.Errorf("uuid: %s %s", uuid.Of(u), uuid.Of("x"))
+	}
+	fresh := NewIDs(format.IDStyle{Form: format.IDUUID, Fresh: true}, m, 0)
+	if fresh.Of(u) != UUID("s:"+u) || fresh.Keeps(u) {
+		t.Errorf("fresh kept %s", fresh.Of(u))
+	}
+	if n := uuid.Nth(3, nil); n != UUID(uuid.Session()+":3") {
+		t.Errorf("Nth = %s", n)
+	}
+	if n := hex.Nth(3, func(c string) bool { return c == session.DerivedID(hex.Session(), 3, nil) }); n == session.DerivedID(hex.Session(), 3, nil) || !IsHex8(n) {
+		t.Errorf("Nth handed out a taken id %s", n)
+	}
+}
