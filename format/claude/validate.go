@@ -9,6 +9,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/idset"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/schema"
@@ -111,9 +112,9 @@ type rules struct {
 	unreadable bool     // a line the reader cannot read: the entries are the lines
 	conv       bool     // a line of the conversation was seen (what detection looks for)
 	uuids      ids
-	outer      *ids      // a sub-agent's session file's uuids
-	parents    []pending // parent links not resolved when seen
-	calls      ids       // tool_use ids
+	outer      *ids         // a sub-agent's session file's uuids
+	parents    []pending    // parent links not resolved when seen
+	calls      idset.Hashed // tool_use ids: 20 bytes each, where ids keeps one of 31 bytes in 36
 	session    string
 	results    string // the session's tool-results folder
 }
@@ -263,11 +264,11 @@ func (r *rules) toolLinks(n int, cb []byte) {
 		switch typ.String() {
 		case "tool_use":
 			if id.Type == gjson.String {
-				r.calls.put(id.String(), int32(n))
+				r.calls.Put(id.String(), int32(n))
 			}
 		case "tool_result":
 			if useID.Type == gjson.String {
-				if _, ok := r.calls.get(useID.String()); !ok {
+				if !r.calls.Has(useID.String()) {
 					r.rep.Warnf(r.path, n, fmt.Sprintf("/message/content/%d/tool_use_id", i), "unknown-tool-use", "tool_use_id %q names no earlier tool_use block of this file", useID.String())
 				}
 			}
