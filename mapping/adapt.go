@@ -64,6 +64,7 @@ func PathIDs(r session.Reader, f func(id string)) bool {
 		return false
 	}
 	a.path.PathIDs(f)
+	a.path.ForgetIDs() // read once, up front: a converter keeps no entry's id index while it writes
 	return true
 }
 

@@ -209,6 +209,10 @@ func (x *PathIndex) LeafID() string {
 	return id
 }
 
+// ForgetIDs drops the index of ids (a few bytes an entry) once LeafID and
+// PathIDs are no longer needed: neither may be called afterwards.
+func (x *PathIndex) ForgetIDs() { x.names = idset.Index{} }
+
 // Parent is the index of the entry the i-th entry hangs from in the
 // conversation tree, -1 for a root or a skipped entry. Plan must have run.
 func (x *PathIndex) Parent(i int) int { return int(x.parent[i]) }
