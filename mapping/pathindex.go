@@ -244,14 +244,14 @@ func (x *PathIndex) Loss(lost *loss.Counter, layout string, branches int) {
 // PathIDs calls f once for each distinct id of an entry on the active path.
 // Plan must have run.
 func (x *PathIndex) PathIDs(f func(id string)) {
-	on := make(map[int32]bool)
+	on := make([]uint64, (x.nnames+63)/64) // a bit per name: a map took tens of bytes each
 	for i, id := range x.id {
 		if x.on[i] && id >= 0 {
-			on[id] = true
+			on[id/64] |= 1 << (id % 64)
 		}
 	}
 	x.names.Each(func(id string, k int32) {
-		if on[k] {
+		if on[k/64]&(1<<(k%64)) != 0 {
 			f(id)
 		}
 	})
