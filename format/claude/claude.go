@@ -140,7 +140,7 @@ func projectsOf(path string) string {
 }
 
 // firstLineIsClaude: a Claude Code file begins with a line of one of its
-// types, or one holding a uuid and a sessionId (a newer type). Another
+// types, or one holding a sessionId (a newer type; claudeFirstLine). Another
 // layout's file that quotes Claude Code lines further on (a pi session
 // converted from one keeps them in custom entries) begins with its own
 // header, and is not claimed. A first line longer than head is judged by
@@ -151,5 +151,13 @@ func firstLineIsClaude(head []byte) bool {
 		return true
 	}
 	v := gjson.ParseBytes(line)
-	return knownTypes[v.Get("type").String()] || v.Get("uuid").Type == gjson.String && v.Get("sessionId").Type == gjson.String
+	return claudeFirstLine(v.Get("type"), v.Get("sessionId"), v.Get("uuid"))
+}
+
+// claudeFirstLine is what a Claude Code file's first line must be, for
+// detection and for validate's first-line rule alike: a line of a type
+// Claude Code writes, or one carrying its camelCase sessionId with a type
+// or a uuid (a line type of a newer version).
+func claudeFirstLine(typ, sid, id gjson.Result) bool {
+	return knownTypes[typ.String()] || sid.Type == gjson.String && (typ.Type == gjson.String || id.Type == gjson.String)
 }

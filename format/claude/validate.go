@@ -163,6 +163,9 @@ func (r *rules) Check(l validate.Line) {
 		r.unreadable = true
 	}
 	r.group.step(h)
+	if r.lines == 1 && !claudeFirstLine(typ, sid, id) {
+		r.rep.Errorf(r.path, l.N, "", "first-line", "the first line is not one Claude Code writes (a line type it knows, or one with a sessionId and a type or uuid), so detection passes the file over")
+	}
 	if typ.Type == gjson.String && !knownTypes[typ.Str] {
 		r.rep.Warnf(r.path, l.N, "/type", "unknown-line-type", "line type %q is not one sesstool knows (a newer Claude Code?); it is kept as it is when written as claude, and counted as lost otherwise", typ.Str)
 	}
