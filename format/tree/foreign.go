@@ -1,6 +1,10 @@
 package tree
 
 import (
+	"encoding/base64"
+	"net/http"
+	"strings"
+
 	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
@@ -124,6 +128,20 @@ func (f *foreign) images(blocks []session.Block) []session.Block {
 			}
 			continue
 		}
+		if b.MimeType == "" {
+			// pi's image needs a MIME type: read it from the data itself,
+			// and drop what is not an image pi could show
+			if b.MimeType = sniffImage(b.Data); b.MimeType == "" {
+				f.lost.Add(loss.Block(b.Type), loss.Dropped, "the source gives no MIME type and the data is not an image pi can show", 1)
+				if out == nil {
+					out = append(make([]session.Block, 0, len(blocks)), blocks[:i]...)
+				}
+				continue
+			}
+			if out == nil {
+				out = append(make([]session.Block, 0, len(blocks)), blocks[:i]...)
+			}
+		}
 		if b.Filename != "" {
 			f.lost.Add(loss.FileName, loss.Dropped, "pi's image block has no file name", 1)
 		}
@@ -135,4 +153,14 @@ func (f *foreign) images(blocks []session.Block) []session.Block {
 		return blocks
 	}
 	return out
+}
+
+// sniffImage is the MIME type of base64 image data, as browsers sniff it,
+// or "" when the data is not an image.
+func sniffImage(data string) string {
+	head, _ := base64.StdEncoding.DecodeString(data[:min(len(data), 684)&^3])
+	if t := http.DetectContentType(head); strings.HasPrefix(t, "image/") {
+		return t
+	}
+	return ""
 }
