@@ -16,6 +16,8 @@ var caps = format.Caps{
 	KindsConverted: []session.Kind{session.KindSubagent, session.KindSubagentEnd, session.KindOther},
 	Roles: []session.Role{session.RoleUser, session.RoleAssistant, session.RoleTool, session.RoleBash, session.RoleCustom,
 		session.RoleSummary, session.RoleDeveloper, session.RolePython, session.RoleFiles},
+	Alias:           map[session.Role]session.Role{session.RoleSystem: session.RoleDeveloper},
+	Fallback:        format.FallbackUser,
 	ToolCallOn:      []session.Role{session.RoleAssistant},
 	Blocks:          []session.BlockType{session.BlockText, session.BlockThinking, session.BlockImage, session.BlockToolCall},
 	BlocksConverted: []session.BlockType{session.BlockFile, session.BlockToolResult},
