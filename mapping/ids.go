@@ -4,12 +4,17 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"regexp"
+
+	"github.com/sesstool/sesstool/internal/idset"
 	"strconv"
 )
 
 // IsHex8 reports whether id has pi's and flat's entry id shape: eight
 // lowercase hex digits. Writers ask it of every entry, hence no regexp.
-func IsHex8(id string) bool { return len(id) == 8 && isLowerHex(id) }
+func IsHex8(id string) bool {
+	_, ok := idset.Hex8(id)
+	return ok
+}
 
 // IsUUID reports whether id is a lowercase UUID.
 func IsUUID(id string) bool {

@@ -1,7 +1,6 @@
 package goat
 
 import (
-
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"

@@ -19,9 +19,9 @@ type Index struct {
 	long  map[string]int32
 }
 
-// hex8 returns the 32 bits that id spells when it is 8 lowercase hex
-// digits (exactly: no other id maps to them).
-func hex8(id string) (uint32, bool) {
+// Hex8 returns the 32 bits that id spells when it is 8 lowercase hex
+// digits, pi's entry id shape (exactly: no other id maps to them).
+func Hex8(id string) (uint32, bool) {
 	if len(id) != 8 {
 		return 0, false
 	}
@@ -41,7 +41,16 @@ func hex8(id string) (uint32, bool) {
 	return v, true
 }
 
-const hexDigits = "0123456789abcdef"
+// Hex8String is the id Hex8 reads as v.
+func Hex8String(v uint32) string {
+	const digits = "0123456789abcdef"
+	var b [8]byte
+	for i := 7; i >= 0; i-- {
+		b[i] = digits[v&15]
+		v >>= 4
+	}
+	return string(b[:])
+}
 
 func pack(id string) uint64 {
 	var b [8]byte
@@ -51,7 +60,7 @@ func pack(id string) uint64 {
 
 // Get returns id's index.
 func (x *Index) Get(id string) (int32, bool) {
-	if h, ok := hex8(id); ok {
+	if h, ok := Hex8(id); ok {
 		k, ok := x.hex[h]
 		return k, ok
 	}
@@ -65,7 +74,7 @@ func (x *Index) Get(id string) (int32, bool) {
 
 // Put records id's index; id need not stay unchanged afterwards.
 func (x *Index) Put(id string, k int32) {
-	if h, ok := hex8(id); ok {
+	if h, ok := Hex8(id); ok {
 		if x.hex == nil {
 			x.hex = map[uint32]int32{}
 		}
@@ -90,12 +99,7 @@ func (x *Index) Put(id string, k int32) {
 // Each calls f for every id (in no particular order).
 func (x *Index) Each(f func(id string, k int32)) {
 	for h, k := range x.hex {
-		var b [8]byte
-		for i := 7; i >= 0; i-- {
-			b[i] = hexDigits[h&0xf]
-			h >>= 4
-		}
-		f(string(b[:]), k)
+		f(Hex8String(h), k)
 	}
 	for n, m := range x.short {
 		for key, k := range m {

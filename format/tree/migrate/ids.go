@@ -6,38 +6,6 @@ package migrate
 // 32-bit numbers: a set of those handed out, to derive no id twice, and the
 // id of each position, for firstKeptEntryIndex.
 
-// hex8 reads an id of exactly 8 lowercase hex digits.
-func hex8(id string) (uint32, bool) {
-	if len(id) != 8 {
-		return 0, false
-	}
-	var v uint32
-	for i := 0; i < 8; i++ {
-		c := id[i]
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c = c - 'a' + 10
-		default:
-			return 0, false
-		}
-		v = v<<4 | uint32(c)
-	}
-	return v, true
-}
-
-// hexString is the id hex8 reads as v.
-func hexString(v uint32) string {
-	const digits = "0123456789abcdef"
-	var b [8]byte
-	for i := 7; i >= 0; i-- {
-		b[i] = digits[v&15]
-		v >>= 4
-	}
-	return string(b[:])
-}
-
 // hexSet is a set of 32-bit ids: open addressing, at most half full, so
 // 4 to 8 bytes an id (a map takes over 20).
 type hexSet struct {

@@ -1,19 +1,20 @@
 package migrate
 
 import (
+	"github.com/sesstool/sesstool/internal/idset"
 	"math/rand/v2"
 	"testing"
 )
 
 func TestHex8(t *testing.T) {
 	for id, want := range map[string]uint32{"00000000": 0, "0000000a": 10, "deadbeef": 0xdeadbeef, "ffffffff": 0xffffffff} {
-		v, ok := hex8(id)
-		if !ok || v != want || hexString(v) != id {
-			t.Errorf("%s: %x %v, back %s", id, v, ok, hexString(v))
+		v, ok := idset.Hex8(id)
+		if !ok || v != want || idset.Hex8String(v) != id {
+			t.Errorf("%s: %x %v, back %s", id, v, ok, idset.Hex8String(v))
 		}
 	}
 	for _, id := range []string{"", "0000000", "000000000", "DEADBEEF", "0000000g", "-0000000"} {
-		if _, ok := hex8(id); ok {
+		if _, ok := idset.Hex8(id); ok {
 			t.Errorf("%q read as an id", id)
 		}
 	}

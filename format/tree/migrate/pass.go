@@ -37,7 +37,7 @@ func (f *fileState) isTaken(id string) bool {
 	if _, ok := f.inFile.Get(id); ok {
 		return true
 	}
-	v, ok := hex8(id)
+	v, ok := idset.Hex8(id)
 	return ok && f.derived.has(v)
 }
 
@@ -221,7 +221,7 @@ func (rw *rewrite) drop(l jsonl.Line, pos int) (bool, error) {
 // see notes an id the input holds, and asks for the pre-pass when an
 // earlier line was already given it.
 func (rw *rewrite) see(id string) error {
-	if v, ok := hex8(id); ok && rw.f.derived.has(v) {
+	if v, ok := idset.Hex8(id); ok && rw.f.derived.has(v) {
 		return errRestart
 	}
 	rw.f.inFile.Put(id, 0)

@@ -2,6 +2,7 @@ package migrate
 
 import (
 	"fmt"
+	"github.com/sesstool/sesstool/internal/idset"
 	"math"
 	"strconv"
 
@@ -77,7 +78,7 @@ func v1to2(f *fileState) lineFunc {
 			return fmt.Errorf("line %d: a second session header", l.n)
 		}
 		id := session.DerivedID(f.sessionID, l.n, f.isTaken)
-		v, ok := hex8(id)
+		v, ok := idset.Hex8(id)
 		if !ok {
 			return fmt.Errorf("line %d: derived id %q is not 8 hex digits", l.n, id) // cannot happen: DerivedID makes them
 		}
@@ -111,7 +112,7 @@ func resolveFirstKept(f *fileState, l *line, ids *hexByPos) {
 		f.notef("line %d: compaction firstKeptEntryIndex %s points at a skipped line: removed, no firstKeptEntryId", l.n, idx.Raw)
 	default:
 		v, _ := ids.get(int(i))
-		id := hexString(v)
+		id := idset.Hex8String(v)
 		l.set("firstKeptEntryId", strconv.AppendQuote(nil, id))
 		f.notef("line %d: compaction firstKeptEntryIndex %s -> firstKeptEntryId %q", l.n, idx.Raw, id)
 	}
