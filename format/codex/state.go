@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sesstool/sesstool/exitcode"
+	"github.com/sesstool/sesstool/internal/sqlschema"
 	"github.com/sesstool/sesstool/internal/walcopy"
 	"modernc.org/sqlite" // pure Go SQLite: no cgo
 	sqlite3 "modernc.org/sqlite/lib"
@@ -140,38 +141,21 @@ func stateTitle(home, id string) (string, error) {
 // columns, or nil when there is no such table or it lacks a column read
 // (a database of another Codex version, or of another program: no name).
 func threadsColumns(ctx context.Context, conn *sql.Conn, path string) (map[string]bool, error) {
-	var typ, def string
-	err := conn.QueryRowContext(ctx, `SELECT type, coalesce(sql, '') FROM sqlite_master WHERE name = 'threads'`).Scan(&typ, &def)
-	if errors.Is(err, sql.ErrNoRows) {
+	kind, err := sqlschema.Kind(ctx, conn, "threads")
+	switch {
+	case err != nil:
+		return nil, err
+	case kind == "":
 		return nil, nil
+	case kind != "table":
+		return nil, refused(exitcode.Invalid, path, sqlschema.NotTable("threads", kind))
+	}
+	cols, err := sqlschema.Columns(ctx, conn, "threads")
+	var computed *sqlschema.ComputedError
+	if errors.As(err, &computed) {
+		return nil, refused(exitcode.Invalid, path, computed.Error())
 	}
 	if err != nil {
-		return nil, err
-	}
-	if f := strings.Fields(strings.ToUpper(def)); typ == "table" && (len(f) < 2 || f[0] != "CREATE" || f[1] != "TABLE") {
-		typ = "virtual table"
-	}
-	if typ != "table" {
-		return nil, refused(exitcode.Invalid, path, fmt.Sprintf("threads is a %s, not a table: sesstool reads only plain tables", typ))
-	}
-	rows, err := conn.QueryContext(ctx, `SELECT name, hidden FROM pragma_table_xinfo('threads')`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	cols := map[string]bool{}
-	for rows.Next() {
-		var name string
-		var hidden int
-		if err := rows.Scan(&name, &hidden); err != nil {
-			return nil, err
-		}
-		if hidden == 2 || hidden == 3 {
-			return nil, refused(exitcode.Invalid, path, fmt.Sprintf("column threads.%s is computed (GENERATED ALWAYS AS): sesstool reads only stored values", name))
-		}
-		cols[name] = true
-	}
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	for _, c := range []string{"id", "title", "first_user_message"} {

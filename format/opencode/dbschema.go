@@ -1,8 +1,10 @@
 package opencode
 
 import (
+	"errors"
 	"fmt"
-	"strings"
+
+	"github.com/sesstool/sesstool/internal/sqlschema"
 )
 
 // dbTables are the tables sesstool reads and the columns it needs of each.
@@ -26,37 +28,23 @@ var dbTables = []struct {
 // (GENERATED): OpenCode declares neither, and a computed column can make
 // any amount of data out of a small file.
 func (s *dbStore) checkSchema() error {
-	kinds := map[string]string{}
-	rows, err := s.query(`SELECT type, name, coalesce(sql, '') FROM sqlite_master WHERE name IN ('session', 'message', 'part', 'project', 'todo')`)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var typ, name, def string
-		if err := rows.Scan(&typ, &name, &def); err != nil {
-			rows.Close()
-			return err
-		}
-		if typ == "table" && !isPlainTable(def) {
-			typ = "virtual table"
-		}
-		kinds[name] = typ
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
 	for _, t := range dbTables {
-		kind, ok := kinds[t.name]
+		kind, err := sqlschema.Kind(s.ctx, s.conn, t.name)
 		switch {
-		case !ok && t.optional:
+		case err != nil:
+			return err
+		case kind == "" && t.optional:
 			continue
-		case !ok:
+		case kind == "":
 			return &schemaError{fmt.Sprintf("no %s table", t.name)}
 		case kind != "table":
-			return &schemaError{fmt.Sprintf("%s is a %s, not a table: sesstool reads only plain tables", t.name, kind)}
+			return &schemaError{sqlschema.NotTable(t.name, kind)}
 		}
-		cols, err := s.columns(t.name)
+		cols, err := sqlschema.Columns(s.ctx, s.conn, t.name)
+		var computed *sqlschema.ComputedError
+		if errors.As(err, &computed) {
+			return &schemaError{computed.Error()}
+		}
 		if err != nil {
 			return err
 		}
@@ -79,32 +67,4 @@ func (s *dbStore) checkSchema() error {
 		}
 	}
 	return nil
-}
-
-// columns lists a table's columns, refusing a computed one.
-func (s *dbStore) columns(table string) (map[string]bool, error) {
-	rows, err := s.query(`SELECT name, hidden FROM pragma_table_xinfo(?)`, table)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	cols := map[string]bool{}
-	for rows.Next() {
-		var name string
-		var hidden int
-		if err := rows.Scan(&name, &hidden); err != nil {
-			return nil, err
-		}
-		if hidden == 2 || hidden == 3 {
-			return nil, &schemaError{fmt.Sprintf("column %s.%s is computed (GENERATED ALWAYS AS): sesstool reads only stored values", table, name)}
-		}
-		cols[name] = true
-	}
-	return cols, rows.Err()
-}
-
-// isPlainTable: CREATE TABLE, not CREATE VIRTUAL TABLE.
-func isPlainTable(def string) bool {
-	f := strings.Fields(strings.ToUpper(def))
-	return len(f) >= 2 && f[0] == "CREATE" && f[1] == "TABLE"
 }
