@@ -65,6 +65,24 @@ type Caps struct {
 	// count cache writes as input (Codex, as OpenAI's usage does).
 	CacheWriteAsInput   bool
 	Title, SessionModel bool
+	// The rest of a message's data it keeps: the reasoning token count,
+	// the provider beside the model, the API, the error text beside the
+	// stop reason, the tool's details, the author, the token count.
+	// mapping.Adapt counts every one of these, and each field above, that
+	// a session from another layout has and the layout does not keep.
+	ReasoningTokens, MessageProvider, MessageAPI, MessageError bool
+	MessageDetails, MessageAuthor, MessageTokens               bool
+	// The rest of a session's data it keeps: the model's provider and the
+	// thinking level.
+	Provider, ThinkingLevel bool
+	// FixedProvider is the provider the layout names for every session from
+	// another layout (ash's header names the chat: cli); a session's own
+	// provider is lost unless it is this one.
+	FixedProvider string
+	// TitleInHome: the title is kept only in the index of the layout's
+	// home (Codex's session_index.jsonl), so its writer, which knows
+	// where it writes, counts the title lost elsewhere.
+	TitleInHome bool
 	// IDs and Times name the layout's own spelling of entry ids and times,
 	// which a writer derives for a session from another layout.
 	IDs   IDStyle

@@ -46,7 +46,21 @@ func CapsTable(names []string, caps []Caps) string {
 	row("usage, cost", func(c Caps) string { return yes(c.Usage) + ", " + yes(c.Cost) })
 	row("error flag, stop reason", func(c Caps) string { return yes(c.IsError) + ", " + yes(c.StopReason) })
 	row("model per message", func(c Caps) string { return yes(c.MessageModel) })
-	row("title, session model", func(c Caps) string { return yes(c.Title) + ", " + yes(c.SessionModel) })
+	row("provider, API per message", func(c Caps) string { return yes(c.MessageProvider) + ", " + yes(c.MessageAPI) })
+	row("error text, tool details", func(c Caps) string { return yes(c.MessageError) + ", " + yes(c.MessageDetails) })
+	row("reasoning tokens, author, token count", func(c Caps) string {
+		return yes(c.ReasoningTokens) + ", " + yes(c.MessageAuthor) + ", " + yes(c.MessageTokens)
+	})
+	row("title, session model", func(c Caps) string {
+		return pick(c.TitleInHome, "in its home", yes(c.Title)) + ", " + yes(c.SessionModel)
+	})
+	row("session provider, thinking level", func(c Caps) string {
+		p := yes(c.Provider)
+		if c.FixedProvider != "" {
+			p = "`" + c.FixedProvider + "` only"
+		}
+		return p + ", " + yes(c.ThinkingLevel)
+	})
 	row("entry ids", func(c Caps) string { return "`" + string(c.IDs.Form) + "`" })
 	row("times", func(c Caps) string { return "`" + string(c.Times) + "`" })
 	return b.String()

@@ -32,6 +32,11 @@ import (
 //     place (Alias), becomes a user message (FallbackUser, AsUser) or is
 //     dropped (FallbackDrop); the content blocks the target neither holds
 //     (images: for that role) nor converts are dropped.
+//   - What the target keeps of the session and of each entry is counted
+//     against its declaration: the session and message data it has no slot
+//     for (usage, models, stop reasons, ...) and the source's members the
+//     model has none for (content.go). Its writer counts only what depends
+//     on how it spells its layout.
 //
 // Compactions and extension messages stay the writer's: whether one can be
 // placed depends on what was written before it.
@@ -40,6 +45,7 @@ func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Ca
 		return r, nil
 	}
 	a := &adapted{meta: r.Meta(), to: to, layout: layout, lost: lost, last1: -1}
+	countMeta(a.meta, to, layout, lost)
 	if !to.Checkpoints {
 		lost.Add(loss.Checkpoint, loss.Dropped, layout+" has no file snapshots", len(a.meta.Checkpoints))
 	}
@@ -144,8 +150,16 @@ func (a *adapted) Next() (*session.Entry, error) {
 	}
 }
 
-// entry is e as the target can take it, or nil when it is dropped.
+// entry is e as the target can take it, or nil when it is dropped; what
+// the target keeps of it is counted against its declaration (countEntry).
 func (a *adapted) entry(e *session.Entry) *session.Entry {
+	if e = a.adapt(e); e != nil {
+		countEntry(e, a.to, a.layout, a.lost)
+	}
+	return e
+}
+
+func (a *adapted) adapt(e *session.Entry) *session.Entry {
 	if e.Sidechain != "" && !a.to.Sidechains {
 		a.lost.Add(loss.Sidechain, loss.Dropped, a.layout+" has no sub-agent runs or side files", 1)
 		return nil

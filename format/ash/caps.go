@@ -20,7 +20,10 @@ var caps = format.Caps{
 	ToolCallOn:   []session.Role{session.RoleAssistant, session.RoleUser},
 	Blocks:       []session.BlockType{session.BlockText, session.BlockToolCall, session.BlockToolResult},
 	IsError:      true,
-	IDs:          format.IDStyle{Form: format.IDUUID, Fresh: true}, Times: format.TimePython,
+	// the header's provider names the chat: a session from another layout
+	// is ash's own command line's
+	FixedProvider: "cli",
+	IDs:           format.IDStyle{Form: format.IDUUID, Fresh: true}, Times: format.TimePython,
 }
 
 // ash's tree is linked by messages only: the conversation tree mapping

@@ -316,7 +316,7 @@ func (w *writer) header() []byte {
 	o.Str("type", "session").Str("version", w.version).Str("id", w.sid).Str("created_at", w.when(w.meta.Created))
 	provider := w.meta.Provider
 	if !w.own {
-		provider = cliProvider
+		provider = caps.FixedProvider
 	}
 	o.Str("provider", provider)
 	if w.own {
@@ -324,28 +324,7 @@ func (w *writer) header() []byte {
 		return jsonx.Merge(w.meta.Raw, o.Bytes())
 	}
 	o.Null("user_id").Str("chat_id", w.sid) // the chat_id that names the directory
-	w.lost.Drop(loss.SessionField, "ash's header has no slot for another layout's session fields", w.meta.Unknown())
-	countMetaLoss(w.meta, w.lost)
 	return o.Bytes()
-}
-
-// cliProvider is the provider ash's header names for a session from
-// another layout: ash's own command line.
-const cliProvider = "cli"
-
-// countMetaLoss counts the session data of another layout that ash has no
-// place for: its header names the chat (provider is the chat's: cli,
-// telegram), and neither it nor state.json has a title or a model.
-func countMetaLoss(m *session.Meta, lost *loss.Counter) {
-	add := func(kind loss.Kind, reason string, has bool) {
-		if has {
-			lost.Add(kind, loss.Dropped, reason, 1)
-		}
-	}
-	add(loss.SessionTitle, "ash keeps no session title", m.Title != "")
-	add(loss.SessionModel, "ash keeps no session model", m.Model != "")
-	add(loss.Provider, "ash's provider names the chat (cli, telegram), not the model's provider", m.Provider != "" && m.Provider != cliProvider)
-	add(loss.ThinkingLevel, "ash keeps no thinking level", m.ThinkingLevel != "")
 }
 
 // extras adds the members sesstool kept verbatim.
@@ -364,7 +343,6 @@ func (w *writer) entry(e *session.Entry) error {
 	if err != nil {
 		return err
 	}
-	w.lossFields(e)
 	if e.Kind == session.KindMessage && e.Message != nil && e.Message.Role != session.RoleTool {
 		if err := of.flush(true); err != nil {
 			return err
@@ -433,40 +411,6 @@ func (w *writer) dropped(e *session.Entry) bool {
 	return true
 }
 
-// lossForeign counts what a message from another layout carries that an
-// ash message has no slot for.
-func (w *writer) lossForeign(e *session.Entry) {
-	if w.own {
-		return
-	}
-	m := e.Message
-	add := func(kind loss.Kind, reason string, n int) { w.lost.Add(kind, loss.Dropped, reason, n) }
-	if m.Usage != nil {
-		add(loss.Usage, "ash stores no per-message usage or cost", 1)
-	}
-	if m.Model != "" || m.Provider != "" || m.API != "" {
-		add(loss.MessageModel, "ash stores no model per message", 1)
-	}
-	if m.StopReason != "" || m.Error != "" {
-		add(loss.StopReason, "ash stores no stop reason or error per message", 1)
-	}
-}
-
-// lossFields counts the members of another layout's entry that the model
-// has no slot for: ash has none either.
-func (w *writer) lossFields(e *session.Entry) {
-	if w.own {
-		return
-	}
-	w.lost.Drop(loss.EntryField, "ash has no slot for another layout's entry fields", e.Unknown())
-	if m := e.Message; m != nil {
-		w.lost.Drop(loss.MessageField, "ash has no slot for another layout's message fields", len(m.Extra))
-		for _, b := range m.Content {
-			w.lost.Drop(loss.BlockField, "ash has no slot for another layout's block fields", b.Unknown())
-		}
-	}
-}
-
 func (w *writer) merge(e *session.Entry, canon []byte) []byte {
 	if w.own && e.Origin == Name && len(e.Raw) > 0 {
 		return jsonx.Merge(e.Raw, canon)
@@ -485,7 +429,6 @@ func (w *writer) message(of *outFile, e *session.Entry) error {
 	id := w.id(e.ID)
 	w.parents[e.ID] = e.ID
 	role := string(m.Role) // mapping.Adapt gave it one ash has
-	w.lossForeign(e)
 	var o jsonx.Obj
 	o.Str("type", "message").Str("id", id).Str("role", role)
 	content, tools := w.content(m, id, e)

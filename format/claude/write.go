@@ -230,9 +230,6 @@ func (w *writer) message(e *session.Entry, own bool) error {
 	if own && nt != nil {
 		return w.ownMessage(e, nt)
 	}
-	if !own {
-		w.lossMessage(e)
-	}
 	l := w.newLine(e)
 	if e.Message.Role == session.RoleTool && e.Sidechain == "" {
 		w.held = &heldLine{side: e.Sidechain, e: e, l: l}

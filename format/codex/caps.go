@@ -23,8 +23,9 @@ var caps = format.Caps{
 	// OpenCode file with data an input_image.
 	BlocksConverted: []session.BlockType{session.BlockToolResult, session.BlockFile},
 	ImagesOn:        []session.Role{session.RoleUser},
-	Usage:           true, CacheWriteAsInput: true,
-	IDs: format.IDStyle{Form: format.IDUUID, Seed: "codex:"}, Times: format.TimeISO,
+	Usage:           true, CacheWriteAsInput: true, ReasoningTokens: true,
+	TitleInHome: true, // thread names live in the home's session_index.jsonl
+	IDs:         format.IDStyle{Form: format.IDUUID, Seed: "codex:"}, Times: format.TimeISO,
 }
 
 // Caps declares what the layout holds.

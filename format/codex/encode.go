@@ -152,12 +152,9 @@ func (e *encoder) lossMeta() {
 			e.lost.Add(k, loss.Dropped, reason, 1)
 		}
 	}
-	add(loss.Provider, "Codex's model_provider names a provider of its own configuration (another one hides the thread from its list)", m.Provider != "")
-	add(loss.SessionModel, "Codex names the model per turn (turn_context), which sesstool does not write", m.Model != "" || m.ThinkingLevel != "")
 	add(loss.ParentPath, "Codex links a fork by the parent's id only", m.Parent != nil && m.Parent.Path != "")
 	add(loss.ParentLink, "Codex links a fork by the parent's id, and the source has none", m.Parent != nil && m.Parent.SessionID == "")
 	add(loss.ChildSession, "Codex links a sub-agent's file to its parent, not the parent to it", len(m.Children) > 0)
-	e.lost.Add(loss.SessionField, loss.Dropped, "Codex's session_meta has no slot for the source's other fields", m.Unknown())
 }
 
 // entry writes one entry's lines.
@@ -178,7 +175,6 @@ func (e *encoder) entry(en *session.Entry) error {
 		}
 		e.line(en.Raw)
 	case en.Kind == session.KindMessage && en.Message != nil:
-		e.lost.Add(loss.EntryField, loss.Dropped, "Codex's lines have no slot for the source's other fields", en.Unknown())
 		e.message(en)
 	case en.Kind == session.KindCompaction && en.Compaction != nil:
 		e.compaction(en)
@@ -199,7 +195,6 @@ func (e *encoder) compaction(en *session.Entry) {
 	drop(loss.CompactionTokensAfter, c.TokensAfter != nil)
 	drop(loss.CompactionDetails, len(c.Details) > 0 && string(c.Details) != "null")
 	drop(loss.CompactionBranch, c.BranchID != "")
-	e.lost.Add(loss.EntryField, loss.Dropped, "Codex's lines have no slot for the source's other fields", en.Unknown())
 	var o jsonx.Obj
 	o.Str("message", c.Summary)
 	e.rec(en.Time, "compacted", o.Bytes())
@@ -211,10 +206,9 @@ func (e *encoder) compaction(en *session.Entry) {
 // (user_message, agent_message) and the reply's token_count.
 func (e *encoder) message(en *session.Entry) {
 	m := en.Message
-	e.lossMessage(m)
 	switch m.Role {
 	case session.RoleTool:
-		e.output(en.Time, m.ToolCallID, m.Text(), m.IsError)
+		e.output(en.Time, m.ToolCallID, m.Text())
 		return
 	case session.RoleAssistant:
 		e.assistant(en, m)
@@ -236,11 +230,10 @@ func (e *encoder) message(en *session.Entry) {
 				images = append(images, u)
 			}
 		case session.BlockToolResult:
-			e.output(en.Time, b.ToolCallID, b.Text, b.IsError)
+			e.output(en.Time, b.ToolCallID, b.Text)
 		default:
 			e.lost.Add(loss.Block(b.Type), loss.Dropped, "Codex's "+role+" messages hold text and images only", 1)
 		}
-		e.lossBlock(b)
 	}
 	var o jsonx.Obj
 	o.Str("type", "message").Str("role", role).Raw("content", jsonx.Arr(items))
@@ -303,7 +296,6 @@ func (e *encoder) assistant(en *session.Entry, m *session.Message) {
 		default:
 			e.lost.Add(loss.Block(b.Type), loss.Dropped, "Codex's assistant replies hold text, reasoning and tool calls only", 1)
 		}
-		e.lossBlock(b)
 	}
 	flush()
 	if len(m.Content) == 0 {
@@ -333,12 +325,6 @@ func (e *encoder) usage(t session.Time, u *session.Usage) {
 	for i := range last {
 		e.total[i] += last[i]
 	}
-	if u.CacheWrite != 0 {
-		e.lost.Add(loss.Usage, loss.Converted, "Codex has no cache-write count: cache writes are counted as input", 1)
-	}
-	if u.Cost != nil {
-		e.lost.Add(loss.Usage, loss.Dropped, "Codex keeps token counts, not cost", 1)
-	}
 	tok := func(v [5]int64) []byte {
 		var o jsonx.Obj
 		o.Int("input_tokens", v[0]).Int("cached_input_tokens", v[1]).Int("output_tokens", v[2]).
@@ -352,13 +338,10 @@ func (e *encoder) usage(t session.Time, u *session.Usage) {
 }
 
 // output writes a tool result as a function_call_output item.
-func (e *encoder) output(t session.Time, callID, text string, isError bool) {
+func (e *encoder) output(t session.Time, callID, text string) {
 	if !e.calls[callID] {
 		e.lost.Add(loss.ToolResult, loss.Dropped, "its tool call is not in an assistant reply Codex can write", 1)
 		return
-	}
-	if isError {
-		e.lost.Add(loss.IsError, loss.Dropped, "Codex's function_call_output is a string, with no error flag", 1)
 	}
 	var o jsonx.Obj
 	o.Str("type", "function_call_output").Str("call_id", callID).Str("output", text)
@@ -386,25 +369,4 @@ func (e *encoder) imageURL(b session.Block) (string, bool) {
 	}
 	e.lost.Add(loss.WithoutData(b.Type), loss.Dropped, "the source has neither data nor a URL for it", 1)
 	return "", false
-}
-
-func (e *encoder) lossMessage(m *session.Message) {
-	add := func(k loss.Kind, set bool) {
-		if set {
-			e.lost.Add(k, loss.Dropped, "Codex's response items have no such field", 1)
-		}
-	}
-	add(loss.MessageModel, m.Model != "" || m.Provider != "")
-	add(loss.MessageAPI, m.API != "")
-	add(loss.StopReason, m.StopReason != "" || m.Error != "")
-	add(loss.MessageDetails, len(m.Details) > 0 && string(m.Details) != "null")
-	add(loss.MessageAuthor, m.AuthorID != "" || m.AuthorName != "")
-	add(loss.MessageTokens, m.TokenCount != nil)
-	if len(m.Extra) > 0 {
-		e.lost.Add(loss.MessageField, loss.Dropped, "Codex's response items have no slot for the source's other fields", len(m.Extra))
-	}
-}
-
-func (e *encoder) lossBlock(b session.Block) {
-	e.lost.Add(loss.BlockField, loss.Dropped, "Codex's content items have no slot for the source's other fields", b.Unknown())
 }

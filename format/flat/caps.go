@@ -16,6 +16,7 @@ var caps = format.Caps{
 	Blocks:          []session.BlockType{session.BlockText, session.BlockThinking, session.BlockImage, session.BlockToolCall},
 	BlocksConverted: []session.BlockType{session.BlockFile, session.BlockToolResult},
 	Usage:           true, Cost: true, IsError: true, StopReason: true, MessageModel: true,
+	MessageProvider: true, MessageError: true,
 	IDs: format.IDStyle{Form: format.IDHex8, Seed: "flat:"}, Times: format.TimeRFC3339,
 }
 

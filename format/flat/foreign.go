@@ -32,7 +32,6 @@ func writePath(w *bufio.Writer, r session.Reader, lost *loss.Counter) error {
 	meta := m
 	ids := mapping.NewIDs(caps.IDs, &m, 0)
 	meta.ID = ids.Session()
-	lossMeta(&m, lost)
 	fs := newForeignState(ids, lost)
 	mapping.PathIDs(r, func(id string) {
 		if ids.Keeps(id) {
@@ -84,17 +83,6 @@ func (s *foreignState) header(lw *lineWriter, meta *session.Meta, parent *sessio
 	} else if p != nil {
 		s.lost.Add(loss.ParentLink, loss.Dropped, "flat's branch line needs the parent's file path and fork entry id", 1)
 	}
-}
-
-func lossMeta(m *session.Meta, lost *loss.Counter) {
-	add := func(kind loss.Kind, reason string, ok bool) {
-		if ok {
-			lost.Add(kind, loss.Dropped, reason, 1)
-		}
-	}
-	add(loss.SessionTitle, "flat's header has no title", m.Title != "")
-	add(loss.SessionModel, "flat keeps the model per assistant message only", m.Model != "" || m.Provider != "" || m.ThinkingLevel != "")
-	add(loss.SessionField, "flat's header has no slot for the source's other fields", m.Unknown() > 0)
 }
 
 // foreignState carries the chain across written lines.
@@ -170,7 +158,6 @@ func (s *foreignState) emitCompaction(lw *lineWriter, e *session.Entry) {
 	drop(loss.CompactionTokensAfter, c.TokensAfter != nil)
 	drop(loss.CompactionDetails, len(c.Details) > 0 && string(c.Details) != "null")
 	drop(loss.CompactionBranch, c.BranchID != "")
-	s.lossExtras(e)
 	id := s.newID(e.ID, true)
 	lw.line(nil, encodeCompaction(e, id, s.last, first, s.when(e.Time), false))
 	s.last = id
@@ -178,7 +165,6 @@ func (s *foreignState) emitCompaction(lw *lineWriter, e *session.Entry) {
 
 func (s *foreignState) emitMessage(lw *lineWriter, e *session.Entry) {
 	m := e.Message
-	s.lossExtras(e)
 	msg, results := s.convertMessage(m)
 	when := s.when(e.Time)
 	if msg != nil && msg.Role == session.RoleTool && !s.called(msg) {
@@ -222,7 +208,6 @@ func (s *foreignState) called(r *session.Message) bool {
 func (s *foreignState) convertMessage(m *session.Message) (*session.Message, []*session.Message) {
 	out := &session.Message{Role: m.Role, Time: session.Time{T: m.Time.T}, Model: m.Model, Provider: m.Provider,
 		Usage: m.Usage, StopReason: m.StopReason, Error: m.Error, ToolCallID: m.ToolCallID, ToolName: m.ToolName, IsError: m.IsError}
-	s.lossMessage(m)
 	var results []*session.Message
 	out.Content = []session.Block{}
 	for _, b := range m.Content {
@@ -276,7 +261,6 @@ func (s *foreignState) convertBlock(b session.Block) (session.Block, bool) {
 		s.lost.Add(loss.Block(b.Type), loss.Dropped, "flat has text, thinking, image and tool_call blocks only", 1)
 		return out, false
 	}
-	s.lost.Add(loss.BlockField, loss.Dropped, "flat's content blocks have no slot for the source's other fields", b.Unknown())
 	return out, true
 }
 
@@ -288,24 +272,4 @@ func (s *foreignState) stopReason(m *session.Message) string {
 		s.lost.Add(loss.StopReason, loss.Flattened, "flat knows stop, length, tool_use, error and aborted only", 1)
 	}
 	return r
-}
-
-func (s *foreignState) lossMessage(m *session.Message) {
-	add := func(kind loss.Kind, set bool) {
-		if set {
-			s.lost.Add(kind, loss.Dropped, "flat's message has no such field", 1)
-		}
-	}
-	add(loss.MessageAPI, m.API != "")
-	add(loss.MessageDetails, len(m.Details) > 0 && string(m.Details) != "null")
-	add(loss.MessageAuthor, m.AuthorID != "" || m.AuthorName != "")
-	add(loss.MessageTokens, m.TokenCount != nil)
-	add(loss.ReasoningTokens, m.Usage != nil && m.Usage.Reasoning != 0)
-	if len(m.Extra) > 0 {
-		s.lost.Add(loss.MessageField, loss.Dropped, "flat's message has no slot for the source's other fields", len(m.Extra))
-	}
-}
-
-func (s *foreignState) lossExtras(e *session.Entry) {
-	s.lost.Add(loss.EntryField, loss.Dropped, "flat's entry has no slot for the source's other fields", e.Unknown())
 }

@@ -186,7 +186,6 @@ func (w *writer) entry(p *plan, e *session.Entry) {
 		p.forkPoint = id
 	}
 	w.message(p, e, encodeLine(&session.Entry{Time: p.now, Message: m}, id, false))
-	lost.Add(loss.EntryField, loss.Dropped, "goat has no slot for the source format's extra fields", e.Unknown())
 }
 
 // answers records an assistant message's tool calls, and reports whether
@@ -220,9 +219,6 @@ func (w *writer) toolResults(p *plan, e *session.Entry) *session.Message {
 			rest = append(rest, b)
 			continue
 		}
-		if b.IsError {
-			w.opt.Loss.Add(loss.IsError, loss.Dropped, "goat's tool messages have no error flag", 1)
-		}
 		tm := &session.Message{Role: session.RoleTool, ToolCallID: b.ToolCallID, ContentIsString: true,
 			Content: []session.Block{{Type: session.BlockText, Text: b.Text}}}
 		if !p.answers(tm, w.opt.Loss) {
@@ -250,10 +246,6 @@ func foreignMessage(src *session.Message, lost *loss.Counter) (*session.Message,
 	var texts, images, calls []session.Block
 	for _, b := range src.Content {
 		switch b.Type {
-		case session.BlockText, session.BlockImage, session.BlockToolCall:
-			lost.Add(loss.BlockField, loss.Dropped, "goat has no slot for the source format's extra fields", b.Unknown())
-		}
-		switch b.Type {
 		case session.BlockText:
 			texts = append(texts, b)
 		case session.BlockImage:
@@ -263,18 +255,6 @@ func foreignMessage(src *session.Message, lost *loss.Counter) (*session.Message,
 		default: // mapping.Adapt dropped what goat's declaration lacks
 			lost.Add(loss.Block(b.Type), loss.Dropped, "goat has no such content part", 1)
 		}
-	}
-	if src.Usage != nil {
-		lost.Add(loss.Usage, loss.Dropped, "goat stores no per-message usage", 1)
-	}
-	if src.IsError {
-		lost.Add(loss.IsError, loss.Dropped, "goat's tool messages have no error flag", 1)
-	}
-	if src.Error != "" || src.StopReason != "" {
-		lost.Add(loss.StopReason, loss.Dropped, "goat stores no stop reason or error per message", 1)
-	}
-	if len(src.Extra) > 0 {
-		lost.Add(loss.MessageField, loss.Dropped, "goat has no slot for the source format's extra fields", len(src.Extra))
 	}
 	switch m.Role {
 	case session.RoleAssistant:
@@ -328,15 +308,9 @@ func dropCalls(calls []session.Block, lost *loss.Counter) {
 	}
 }
 
-// countMetaLoss counts session-level data goat's metadata.json has no slot for.
+// countMetaLoss counts the links to other sessions goat's metadata.json
+// has no slot for (mapping.Adapt counts the rest of the session's data).
 func countMetaLoss(m *session.Meta, lost *loss.Counter) {
-	lost.Add(loss.SessionField, loss.Dropped, "goat's metadata.json has no slot for the source format's extra fields", m.Unknown())
-	if m.Provider != "" {
-		lost.Add(loss.Provider, loss.Dropped, "goat's metadata.json has no provider", 1)
-	}
-	if m.ThinkingLevel != "" {
-		lost.Add(loss.ThinkingLevel, loss.Dropped, "goat's metadata.json has no thinking level", 1)
-	}
 	if m.Parent != nil && m.Parent.Path != "" {
 		lost.Add(loss.ParentPath, loss.Dropped, "goat links a fork by parent session id only", 1)
 	}

@@ -18,7 +18,11 @@ var caps = format.Caps{
 	ToolCallOn:      []session.Role{session.RoleAssistant},
 	Blocks:          []session.BlockType{session.BlockText, session.BlockThinking, session.BlockImage, session.BlockFile, session.BlockToolCall},
 	BlocksConverted: []session.BlockType{session.BlockToolResult},
-	Usage:           true, Cost: true, IsError: true, StopReason: true, MessageModel: true, Title: true, SessionModel: true,
+	// The model is per message: a session's own model, provider and
+	// thinking level have no place (the model and provider name the model
+	// of a message that has none, a user message's).
+	Usage: true, Cost: true, IsError: true, StopReason: true, MessageModel: true, Title: true,
+	ReasoningTokens: true, MessageProvider: true, MessageError: true,
 	IDs: format.IDStyle{Form: format.IDOpenCode}, Times: format.TimeMillis,
 }
 

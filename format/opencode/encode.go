@@ -100,9 +100,6 @@ func toDoc(s *session.Session, project string, lost *loss.Counter) (*Doc, error)
 	if own && m.Raw != nil {
 		d.Info = jsonx.Merge(m.Raw, d.Info)
 	}
-	if n := m.Unknown(); !own && n > 0 {
-		lost.Add(loss.SessionField, loss.Dropped, "foreign session fields have no OpenCode member", n)
-	}
 	entries := s.Entries // a session of another layout is its active path (mapping.Adapt)
 	var pseudo []*session.Entry
 	for _, en := range entries {
@@ -288,15 +285,6 @@ func (e *encoder) message(en *session.Entry, m *session.Message, summary bool) (
 		first = append(first, kv{"agent", str("build")}, kv{"model", e.modelOf(m)})
 	}
 	info := build(first, m.Extra, own)
-	if !own && len(m.Extra) > 0 {
-		e.lost.Add(loss.MessageField, loss.Dropped, "foreign message fields have no OpenCode member", len(m.Extra))
-	}
-	if n := en.Unknown(); !own && n > 0 {
-		e.lost.Add(loss.EntryField, loss.Dropped, "foreign entry fields have no OpenCode member", n)
-	}
-	if !own && m.API != "" {
-		e.lost.Add(loss.MessageAPI, loss.Dropped, "OpenCode keeps the provider and model, not the API", 1)
-	}
 	if role == "user" {
 		e.lastUser = id
 	}
@@ -433,11 +421,6 @@ func (e *encoder) partID(b session.Block, ms int64, mid string, i int) string {
 }
 
 func (e *encoder) part(b session.Block, mid string, ms int64, i int, own bool) ([]byte, error) {
-	if !own {
-		if n := b.Unknown(); n > 0 {
-			e.lost.Add(loss.BlockField, loss.Dropped, "foreign block fields have no OpenCode member", n)
-		}
-	}
 	head := []kv{{"id", str(e.partID(b, ms, mid, i))}, {"sessionID", str(e.sid)}, {"messageID", str(mid)}}
 	switch b.Type {
 	case session.BlockText:

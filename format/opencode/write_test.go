@@ -227,7 +227,8 @@ func TestWriteLoss(t *testing.T) {
 	for _, it := range lost.Items() {
 		got = append(got, it.String())
 	}
-	want := []string{"1 label-entry dropped (OpenCode has message and compaction entries only)", "1 session-field dropped (foreign session fields have no OpenCode member)"}
+	want := []string{"1 label-entry dropped (OpenCode has message and compaction entries only)", "1 provider dropped (OpenCode keeps no session provider)",
+		"1 session-field dropped (OpenCode has no slot for another layout's session fields)", "1 session-model dropped (OpenCode keeps no session model)"}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("loss (-want +got):\n%s", d)
 	}

@@ -23,6 +23,7 @@ var caps = format.Caps{
 	BlocksConverted: []session.BlockType{session.BlockFile, session.BlockToolResult},
 	Signatures:      []session.BlockType{session.BlockText, session.BlockThinking, session.BlockToolCall},
 	Usage:           true, Cost: true, IsError: true, StopReason: true, MessageModel: true, Title: true, SessionModel: true,
+	MessageProvider: true, MessageAPI: true, MessageError: true, MessageDetails: true, Provider: true, ThinkingLevel: true,
 	IDs: format.IDStyle{Form: format.IDHex8, Seed: "tree:"}, Times: format.TimeISO,
 }
 

@@ -52,8 +52,7 @@ func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) er
 		}
 	}
 	if !own {
-		countExtras(opt.Loss, "header", meta.Unknown())
-		meta.Extra = nil
+		meta.Extra = nil // counted by mapping.Adapt
 	}
 	var fx *foreign
 	if !own {
@@ -106,35 +105,11 @@ func known(v string) bool {
 	return false
 }
 
-// countLoss notes what pi cannot hold from another format's entry.
+// countLoss notes what pi writes as something else of another format's
+// entry (mapping.Adapt counts what it has no slot for).
 func countLoss(l *loss.Counter, e *session.Entry) {
-	if l == nil {
-		return
-	}
-	countExtras(l, "entry", e.Unknown())
 	if e.Kind == session.KindSubagent || e.Kind == session.KindSubagentEnd {
 		l.Add(loss.Entry(e), loss.Converted, "pi has no sub-agent entries: written as custom entries", 1)
-	}
-	if m := e.Message; m != nil {
-		countExtras(l, "message", len(m.Extra))
-		for _, b := range m.Content {
-			countExtras(l, "block", b.Unknown())
-		}
-		if m.Usage != nil && m.Usage.Reasoning > 0 {
-			l.Add(loss.ReasoningTokens, loss.Dropped, "pi usage has no reasoning count", 1)
-		}
-		if m.AuthorID != "" || m.AuthorName != "" {
-			l.Add(loss.MessageAuthor, loss.Dropped, "pi messages have no author", 1)
-		}
-	}
-}
-
-// countExtras counts n members of another format's source the model has no
-// slot for, which pi cannot hold either.
-func countExtras(l *loss.Counter, where string, n int) {
-	kind := map[string]loss.Kind{"header": loss.SessionField, "entry": loss.EntryField, "message": loss.MessageField, "block": loss.BlockField}[where]
-	if n > 0 {
-		l.Add(kind, loss.Dropped, "another format's own members have no place in pi", n)
 	}
 }
 
