@@ -1,8 +1,6 @@
 package html
 
 import (
-	"encoding/base64"
-	"encoding/binary"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -75,21 +73,7 @@ const compression = flate.BestSpeed
 var gzipHeader = []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255}
 
 // payload writes the spilled pieces as the base64 of one gzip stream.
-func payload(w io.Writer, sp *spill) error {
-	b64 := base64.NewEncoder(base64.StdEncoding, w)
-	if _, err := b64.Write(gzipHeader); err != nil {
-		return err
-	}
-	if err := sp.copyTo(b64); err != nil {
-		return err
-	}
-	trailer := binary.LittleEndian.AppendUint32(nil, sp.crc)
-	trailer = binary.LittleEndian.AppendUint32(trailer, sp.size)
-	if _, err := b64.Write(trailer); err != nil {
-		return err
-	}
-	return b64.Close()
-}
+func payload(w io.Writer, sp *spill) error { return sp.copyTo(w) }
 
 // chunk is one deflated piece of the data: only the compressed bytes are
 // kept, with the CRC and length of the JSON they hold.
