@@ -27,11 +27,9 @@ type node struct {
 	HTML    string `json:"h,omitempty"`
 }
 
-// appendNode appends n, with html as its HTML, as encoding/json would
-// marshal it without Parent and Label (same members, same order, same
-// omissions) and without its reflection: the payload is over a hundred
-// megabytes of escaped HTML for a large session.
-func appendNode(dst []byte, n *node, html []byte) []byte {
+// appendNodeHead appends n's members before its HTML, leaving the object
+// open.
+func appendNodeHead(dst []byte, n *node) []byte {
 	dst = append(dst, `{"id":`...)
 	dst = jsonx.AppendString(dst, n.ID)
 	if n.Visible {
@@ -40,12 +38,7 @@ func appendNode(dst []byte, n *node, html []byte) []byte {
 	dst = append(dst, `,"r":`...)
 	dst = jsonx.AppendString(dst, n.Role)
 	dst = append(dst, `,"t":`...)
-	dst = jsonx.AppendString(dst, n.Snippet)
-	if len(html) > 0 {
-		dst = append(dst, `,"h":`...)
-		dst = jsonx.AppendString(dst, html)
-	}
-	return append(dst, '}', '\n')
+	return jsonx.AppendString(dst, n.Snippet)
 }
 
 func appendJSONString(dst []byte, s string) []byte { return jsonx.AppendString(dst, s) }
@@ -110,20 +103,26 @@ type job struct {
 type worker struct {
 	fw  *flate.Writer
 	raw []byte
-	h   buf // one entry's HTML
 }
 
-// render renders and deflates one job.
+// render renders and deflates one job. Each entry's HTML is rendered
+// straight into the data as a JSON string (buf's json mode): what
+// appendNode makes of buildNode's node, without the HTML's copy.
 func (w *worker) render(j job) *chunk {
 	raw := w.raw[:0]
 	for k, e := range j.entries {
 		i := j.start + k
-		w.h.b = w.h.b[:0]
-		n := buildNode(j.t, e, i, &w.h)
 		if i > 0 {
 			raw = append(raw, ',')
 		}
-		raw = appendNode(raw, &n, w.h.b)
+		n := describeNode(j.t, e, i)
+		raw = appendNodeHead(raw, &n)
+		if n.Visible {
+			h := buf{b: append(raw, `,"h":"`...), json: true}
+			entryHTML(&h, j.t, e, i)
+			raw = append(h.b, '"')
+		}
+		raw = append(raw, '}', '\n')
 	}
 	var z buf
 	z.b = make([]byte, 0, len(raw)/4)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/sesstool/sesstool/jsonx"
 	"html"
 	"runtime"
 	"strings"
@@ -21,7 +22,8 @@ var texts = []string{
 	"\xff\xfe", "trailing space ",
 }
 
-// buf.text escapes exactly as html.EscapeString does.
+// buf.text escapes exactly as html.EscapeString does; in json mode, as
+// html.EscapeString then jsonx.AppendString do, as does every other write.
 func TestText(t *testing.T) {
 	for _, s := range texts {
 		checkText(t, s)
@@ -41,6 +43,26 @@ func checkText(t *testing.T, s string) {
 	b.text(s)
 	if got, want := b.String(), "x"+html.EscapeString(s); got != want {
 		t.Errorf("text(%q) = %q, want %q", s, got, want)
+	}
+	// json mode: the same writes give the JSON string's text of what the
+	// plain buf holds, each write ending at a character's end (the page's
+	// writes do: what a session holds is valid UTF-8, and a string cut
+	// short is one write with its "…")
+	var plain, js buf
+	js.json = true
+	for _, w := range []*buf{&plain, &js} {
+		w.WriteString(`<p class="a">` + s + "|")
+		w.text(s + "|")
+		w.Write([]byte(s + "\n"))
+		w.WriteByte('"')
+		w.WriteByte('\n')
+		w.WriteRune('é')
+		w.WriteRune(0x2028)
+		w.text("<" + s + ">")
+	}
+	want := jsonx.AppendString(nil, plain.b)
+	if got := `"` + js.String() + `"`; got != string(want) {
+		t.Errorf("json mode with %q:\n got %q\nwant %q", s, got, want)
 	}
 }
 
@@ -70,6 +92,17 @@ func checkOneLine(t *testing.T, s string) {
 			t.Errorf("oneLine(%q, %d) = %q, want %q", s, max, got, want)
 		}
 	}
+}
+
+// appendNode appends n, with html as its HTML, as the worker does (with
+// the HTML escaped as it is rendered).
+func appendNode(dst []byte, n *node, html []byte) []byte {
+	dst = appendNodeHead(dst, n)
+	if len(html) > 0 {
+		dst = append(dst, `,"h":`...)
+		dst = jsonx.AppendString(dst, html)
+	}
+	return append(dst, '}', '\n')
 }
 
 func TestAppendNode(t *testing.T) {
@@ -146,7 +179,7 @@ func TestPayloadChunks(t *testing.T) {
 			if i%2 == 1 {
 				role = session.RoleAssistant
 			}
-			text := fmt.Sprintf("message %d\n\n```go\nfunc f%d() {}\n```\n%s", i, i, strings.Repeat("filler ", i%50))
+			text := fmt.Sprintf("message %d\n\n```go\nfunc f%d() {}\n```\n%s %s", i, i, strings.Repeat("filler ", i%50), texts[i%len(texts)])
 			s.Entries = append(s.Entries, &session.Entry{Kind: session.KindMessage, Type: "message", ID: id, ParentID: parent,
 				Message: &session.Message{Role: role, Content: []session.Block{{Type: session.BlockText, Text: text}}}})
 			parent = id
@@ -169,7 +202,8 @@ func TestPayloadChunks(t *testing.T) {
 		for i, e := range s.Entries {
 			var h buf
 			want := buildNode(tr, e, i, &h)
-			want.HTML = h.String()
+			// the page's JSON holds invalid UTF-8 as U+FFFD
+			want.HTML, want.Snippet = string([]rune(h.String())), string([]rune(want.Snippet))
 			want.Parent, want.Label = tr.Conv.Parent(i), tr.Labels[e.ID]
 			if d := cmp.Diff(want, nodes[i]); d != "" {
 				t.Fatalf("%d entries: node %d differs (-rendered alone +decoded):\n%s", n, i, d)
