@@ -86,4 +86,3 @@ func TestChartAsWithFmt(t *testing.T) {
 		}
 	}
 }
-
