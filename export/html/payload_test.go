@@ -295,3 +295,12 @@ func TestRenderPanicIsAnError(t *testing.T) {
 		t.Fatalf("Write = %v, want the worker's panic as an error", err)
 	}
 }
+
+// cssName without the regexp for ASCII names is what the regexp makes.
+func TestCSSName(t *testing.T) {
+	for _, s := range append(texts, "user", "toolResult", "bashExecution", "A-Z_09", "K", "İx", "Ωmega") {
+		if got, want := cssName(s), cssRe.ReplaceAllString(strings.ToLower(s), "-"); got != want {
+			t.Errorf("cssName(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
