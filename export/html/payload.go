@@ -5,6 +5,7 @@ import (
 	"hash/crc32"
 	"io"
 	"runtime"
+	"sync"
 
 	"github.com/klauspost/compress/flate"
 
@@ -77,6 +78,20 @@ type chunk struct {
 	err error // a panic while rendering, reported instead of crashing the process
 }
 
+// deflated holds the buffers of chunks already kept (spill.add), for the
+// next chunks' deflated bytes: 30 MB of them for a 100 MB session.
+var deflated sync.Pool
+
+// recycle hands the buffer of a chunk that has been kept to the next
+// chunks. A buffer a huge entry grew is left to the collector.
+func recycle(c *chunk) {
+	if cap(c.z) <= 1<<20 {
+		z := c.z[:0]
+		deflated.Put(&z)
+	}
+	c.z = nil
+}
+
 // deflatePiece deflates raw on its own.
 func deflatePiece(raw []byte, last bool) *chunk {
 	var z buf
@@ -125,7 +140,11 @@ func (w *worker) render(j job) *chunk {
 		raw = append(raw, '}', '\n')
 	}
 	var z buf
-	z.b = make([]byte, 0, len(raw)/4)
+	if p, ok := deflated.Get().(*[]byte); ok && cap(*p) >= len(raw)/4 {
+		z.b = (*p)[:0]
+	} else {
+		z.b = make([]byte, 0, len(raw)/4)
+	}
 	w.fw.Reset(&z)
 	w.fw.Write(raw) // writes to a buf cannot fail
 	w.fw.Flush()
