@@ -97,6 +97,13 @@ var textPlain = func() (t [256]bool) {
 func (w *buf) text(s string) {
 	last := 0
 	for i := 0; i < len(s); i++ {
+		// eight plain bytes at a time: most of a session's text
+		for i+8 <= len(s) && plainText8(load8(s, i)) {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		if textPlain[s[i]] {
 			continue
 		}
@@ -133,4 +140,20 @@ func (w *buf) text(s string) {
 		last = i + 1
 	}
 	w.b = append(w.b, s[last:]...)
+}
+
+// load8 reads s[i:i+8] as one little-endian word.
+func load8(s string, i int) uint64 {
+	_ = s[i+7]
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+}
+
+// plainText8 reports whether each of the eight bytes in w is textPlain:
+// no control character, no byte beyond ASCII, none of " \ < > & '.
+func plainText8(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	zero := func(w uint64) uint64 { return (w - ones) & ^w & highs }
+	return (zero(w^(ones*'"')) | zero(w^(ones*'\\')) | zero(w^(ones*'<')) | zero(w^(ones*'>')) |
+		zero(w^(ones*'&')) | zero(w^(ones*'\'')) | (w-ones*0x20)&^w&highs | w&highs) == 0
 }

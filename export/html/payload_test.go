@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/sesstool/sesstool/jsonx"
 	"html"
+	"math/rand/v2"
 	"runtime"
 	"strings"
 	"testing"
@@ -301,6 +302,34 @@ func TestCSSName(t *testing.T) {
 	for _, s := range append(texts, "user", "toolResult", "bashExecution", "A-Z_09", "K", "İx", "Ωmega") {
 		if got, want := cssName(s), cssRe.ReplaceAllString(strings.ToLower(s), "-"); got != want {
 			t.Errorf("cssName(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// plainText8 says of eight bytes what textPlain says of each.
+func TestPlainText8(t *testing.T) {
+	for c := range 256 {
+		for pos := range 8 {
+			b := []byte("abcdefgh")
+			b[pos] = byte(c)
+			if got, want := plainText8(load8(string(b), 0)), textPlain[c]; got != want {
+				t.Fatalf("byte %#x at %d: plainText8 %v, textPlain %v", c, pos, got, want)
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 200_000 {
+		var b [8]byte
+		want := true
+		for k := range b {
+			b[k] = byte(r.IntN(256))
+			if r.IntN(2) == 0 {
+				b[k] = "a<>&'\"\\\x00\x1f\x7f\x80\xff z"[r.IntN(14)]
+			}
+			want = want && textPlain[b[k]]
+		}
+		if got := plainText8(load8(string(b[:]), 0)); got != want {
+			t.Fatalf("%q: plainText8 %v, textPlain %v", b, got, want)
 		}
 	}
 }
