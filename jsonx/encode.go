@@ -17,7 +17,14 @@ const hex = "0123456789abcdef"
 // Invalid UTF-8 becomes U+FFFD. It takes bytes as well as strings, so text
 // rendered into a reused buffer is encoded without a copy.
 func AppendString[T string | []byte](dst []byte, s T) []byte {
-	dst = append(dst, '"')
+	return append(AppendEscaped(append(dst, '"'), s), '"')
+}
+
+// AppendEscaped appends what AppendString puts between the quotes: a
+// string's text written in pieces this way is the text written whole, so
+// long as no piece ends inside a character (then each part of it becomes
+// U+FFFD).
+func AppendEscaped[T string | []byte](dst []byte, s T) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		// eight plain ASCII bytes at a time: most of a session's text
@@ -65,8 +72,7 @@ func AppendString[T string | []byte](dst []byte, s T) []byte {
 		}
 		i += size
 	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return append(dst, s[start:]...)
 }
 
 const (

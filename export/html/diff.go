@@ -13,11 +13,13 @@ func diffHTML(out *buf, old, neu string) {
 	a, b := strings.Split(old, "\n"), strings.Split(neu, "\n")
 	out.WriteString(`<pre class="diff">`)
 	on, nn := 0, 0 // line numbers in the old and the new text
-	num := func(n int) string {
-		if n == 0 {
-			return ""
+	var num [20]byte
+	ln := func(n int) {
+		out.WriteString(`<span class="ln" data-n="`)
+		if n > 0 {
+			out.Write(strconv.AppendInt(num[:0], int64(n), 10))
 		}
-		return strconv.Itoa(n)
+		out.WriteString(`"></span>`)
 	}
 	line := func(cls, mark, s string) {
 		o, n := 0, 0
@@ -29,7 +31,12 @@ func diffHTML(out *buf, old, neu string) {
 			nn++
 			n = nn
 		}
-		out.WriteString(`<span class="` + cls + `"><span class="ln" data-n="` + num(o) + `"></span><span class="ln" data-n="` + num(n) + `"></span>` + mark)
+		out.WriteString(`<span class="`)
+		out.WriteString(cls)
+		out.WriteString(`">`)
+		ln(o)
+		ln(n)
+		out.WriteString(mark)
 		out.text(s)
 		out.WriteString("\n</span>")
 	}
@@ -43,6 +50,14 @@ func diffHTML(out *buf, old, neu string) {
 		out.WriteString(`</pre>`)
 		return
 	}
+	// Equal lines are taken as they come, so a common prefix is shown as
+	// it is, and the table is needed only for what follows it.
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		line("ctx", " ", a[p])
+		p++
+	}
+	a, b = a[p:], b[p:]
 	// lcs(i, j) = length of the LCS of a[i:] and b[j:], in one flat table
 	w := len(b) + 1
 	table := make([]int32, (len(a)+1)*w)

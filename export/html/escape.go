@@ -3,6 +3,8 @@ package html
 import (
 	"html"
 	"unicode/utf8"
+
+	"github.com/sesstool/sesstool/jsonx"
 )
 
 // esc escapes every string that comes from a session: sessions carry hostile
@@ -11,20 +13,58 @@ func esc(s string) string { return html.EscapeString(s) }
 
 // buf is an append buffer for page fragments. Unlike strings.Builder it
 // can be reset and reused, so a worker renders entry after entry into the
-// same memory.
-type buf struct{ b []byte }
+// same memory. A buf with json set holds the fragment as the text of a
+// JSON string (what jsonx.AppendString puts between the quotes): the page's
+// data is a JSON string of each entry's HTML, and escaping it as it is
+// written, the session's text in the same pass as its HTML escaping
+// (text), saves a second pass over the whole page and a copy of it.
+// Nothing writes part of a character, so the pieces escaped one by one are
+// the whole escaped at once (jsonx.AppendEscaped).
+type buf struct {
+	b    []byte
+	json bool
+}
 
-func (w *buf) Write(p []byte) (int, error)       { w.b = append(w.b, p...); return len(p), nil }
-func (w *buf) WriteString(s string) (int, error) { w.b = append(w.b, s...); return len(s), nil }
-func (w *buf) WriteByte(c byte) error            { w.b = append(w.b, c); return nil }
-func (w *buf) String() string                    { return string(w.b) }
+func (w *buf) Write(p []byte) (int, error) {
+	if w.json {
+		w.b = jsonx.AppendEscaped(w.b, p)
+	} else {
+		w.b = append(w.b, p...)
+	}
+	return len(p), nil
+}
+
+func (w *buf) WriteString(s string) (int, error) {
+	if w.json {
+		w.b = jsonx.AppendEscaped(w.b, s)
+	} else {
+		w.b = append(w.b, s...)
+	}
+	return len(s), nil
+}
+
+func (w *buf) WriteByte(c byte) error {
+	if w.json && !jsonPlain[c] {
+		w.b = jsonx.AppendEscaped(w.b, []byte{c})
+	} else {
+		w.b = append(w.b, c)
+	}
+	return nil
+}
+
+func (w *buf) String() string { return string(w.b) }
 
 // WriteRune, Available, Buffered and Flush make buf a goldmark
 // util.BufWriter, so that goldmark renders straight into it instead of
 // through a bufio.Writer of its own for every message.
 func (w *buf) WriteRune(r rune) (int, error) {
 	n := len(w.b)
-	w.b = utf8.AppendRune(w.b, r)
+	if w.json {
+		var c [utf8.UTFMax]byte
+		w.b = jsonx.AppendEscaped(w.b, utf8.AppendRune(c[:0], r))
+	} else {
+		w.b = utf8.AppendRune(w.b, r)
+	}
 	return len(w.b) - n, nil
 }
 func (w *buf) Available() int { return cap(w.b) - len(w.b) }
@@ -34,29 +74,86 @@ func (w *buf) Flush() error   { return nil }
 // htmlEscapes marks the bytes html.EscapeString replaces.
 var htmlEscapes = [256]bool{'<': true, '>': true, '&': true, '\'': true, '"': true}
 
+// jsonPlain marks the bytes that stand for themselves in a JSON string
+// (ASCII but control characters, the quote and the backslash).
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// textPlain marks the bytes text copies as they are, in either form.
+var textPlain = func() (t [256]bool) {
+	for c := range t {
+		t[c] = jsonPlain[c] && !htmlEscapes[c]
+	}
+	return t
+}()
+
 // text writes s escaped exactly as html.EscapeString would (the same five
 // entities), without first making an escaped copy: tool output is most of
-// a session.
+// a session. With json set, the same pass escapes it for JSON too.
 func (w *buf) text(s string) {
 	last := 0
 	for i := 0; i < len(s); i++ {
-		if !htmlEscapes[s[i]] {
+		// eight plain bytes at a time: most of a session's text
+		for i+8 <= len(s) && plainText8(load8(s, i)) {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
+		if textPlain[s[i]] {
+			continue
+		}
+		var ent string
+		switch s[i] {
+		case '<':
+			ent = "&lt;"
+		case '>':
+			ent = "&gt;"
+		case '&':
+			ent = "&amp;"
+		case '\'':
+			ent = "&#39;"
+		case '"':
+			ent = "&#34;"
+		default:
+			if !w.json {
+				continue
+			}
+			// a backslash, a control character or the start of a
+			// character beyond ASCII: the run up to the next HTML
+			// escape is JSON's to escape
+			j := i + 1
+			for j < len(s) && !htmlEscapes[s[j]] {
+				j++
+			}
+			w.b = append(w.b, s[last:i]...)
+			w.b = jsonx.AppendEscaped(w.b, s[i:j])
+			last, i = j, j-1
 			continue
 		}
 		w.b = append(w.b, s[last:i]...)
-		switch s[i] {
-		case '<':
-			w.b = append(w.b, "&lt;"...)
-		case '>':
-			w.b = append(w.b, "&gt;"...)
-		case '&':
-			w.b = append(w.b, "&amp;"...)
-		case '\'':
-			w.b = append(w.b, "&#39;"...)
-		case '"':
-			w.b = append(w.b, "&#34;"...)
-		}
+		w.b = append(w.b, ent...)
 		last = i + 1
 	}
 	w.b = append(w.b, s[last:]...)
+}
+
+// load8 reads s[i:i+8] as one little-endian word.
+func load8(s string, i int) uint64 {
+	_ = s[i+7]
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+}
+
+// plainText8 reports whether each of the eight bytes in w is textPlain:
+// no control character, no byte beyond ASCII, none of " \ < > & '.
+func plainText8(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	zero := func(w uint64) uint64 { return (w - ones) & ^w & highs }
+	return (zero(w^(ones*'"')) | zero(w^(ones*'\\')) | zero(w^(ones*'<')) | zero(w^(ones*'>')) |
+		zero(w^(ones*'&')) | zero(w^(ones*'\'')) | (w-ones*0x20)&^w&highs | w&highs) == 0
 }

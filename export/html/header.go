@@ -3,6 +3,7 @@ package html
 import (
 	"bufio"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -102,11 +103,18 @@ func chart(w *bufio.Writer, turns []transcript.Turn) {
 	}
 	step := W / float64(len(turns))
 	x := func(i int) float64 { return (float64(i) + 0.5) * step }
-	var lines, cost strings.Builder
-	var seg []string
+	// one point, as fmt's "%.1f,%.1f" spells it (a long session has tens
+	// of thousands of turns, drawn after the whole session is read)
+	point := func(b []byte, x, y float64) []byte {
+		b = strconv.AppendFloat(b, x, 'f', 1, 64)
+		return strconv.AppendFloat(append(b, ','), y, 'f', 1, 64)
+	}
+	var lines, cost []byte
+	var seg []byte // the points of the current line, space-separated
 	flush := func() {
 		if len(seg) > 0 {
-			fmt.Fprintf(&lines, `<polyline class="tok" fill="none" points="%s"/>`, strings.Join(seg, " "))
+			lines = append(lines, `<polyline class="tok" fill="none" points="`...)
+			lines = append(append(lines, seg...), `"/>`...)
 			seg = seg[:0]
 		}
 	}
@@ -114,24 +122,42 @@ func chart(w *bufio.Writer, turns []transcript.Turn) {
 		if t.NoUsage {
 			flush()
 		} else if maxTok > 0 {
-			seg = append(seg, fmt.Sprintf("%.1f,%.1f", x(i), H-float64(t.Context)/float64(maxTok)*(H-4)))
+			if len(seg) > 0 {
+				seg = append(seg, ' ')
+			}
+			seg = point(seg, x(i), H-float64(t.Context)/float64(maxTok)*(H-4))
 		}
 		y := H
 		if maxCost > 0 {
 			y = H - t.Cost/maxCost*(H-4)
 		}
-		fmt.Fprintf(&cost, "%.1f,%.1f ", x(i), y)
+		if len(cost) > 0 {
+			cost = append(cost, ' ')
+		}
+		cost = point(cost, x(i), y)
 	}
 	flush()
 	fmt.Fprintf(w, `<figure class="chart" id="chart"><div class="yax"><span>%s</span><span>0</span></div>`+
 		`<svg viewBox="0 0 %.0f %.0f" preserveAspectRatio="none" role="img" aria-label="context tokens and cumulative cost per turn">%s<polyline class="cost" fill="none" points="%s"/>`,
-		Thousands(maxTok), W, H, lines.String(), strings.TrimSpace(cost.String()))
+		Thousands(maxTok), W, H, lines, cost)
+	var r []byte
 	for i, t := range turns {
-		tip := fmt.Sprintf("turn %s · %s context tokens · %s so far", Thousands(int64(i+1)), Thousands(t.Context), Money(t.Cost))
+		tip := "turn " + Thousands(int64(i+1)) + " · " + Thousands(t.Context) + " context tokens · " + Money(t.Cost) + " so far"
 		if t.NoUsage {
-			tip = fmt.Sprintf("turn %s · no token use recorded (aborted?) · %s so far", Thousands(int64(i+1)), Money(t.Cost))
+			tip = "turn " + Thousands(int64(i+1)) + " · no token use recorded (aborted?) · " + Money(t.Cost) + " so far"
 		}
-		fmt.Fprintf(w, `<rect class="turn" x="%.1f" y="0" width="%.1f" height="%.0f" data-e="%d"><title>%s</title></rect>`, float64(i)*step, step, H, t.Index, esc(tip))
+		r = append(r[:0], `<rect class="turn" x="`...)
+		r = strconv.AppendFloat(r, float64(i)*step, 'f', 1, 64)
+		r = append(r, `" y="0" width="`...)
+		r = strconv.AppendFloat(r, step, 'f', 1, 64)
+		r = append(r, `" height="`...)
+		r = strconv.AppendFloat(r, H, 'f', 0, 64)
+		r = append(r, `" data-e="`...)
+		r = strconv.AppendInt(r, int64(t.Index), 10)
+		r = append(r, `"><title>`...)
+		r = append(r, esc(tip)...)
+		r = append(r, `</title></rect>`...)
+		w.Write(r)
 	}
 	fmt.Fprintf(w, `</svg><div class="yax cost"><span>%s</span><span>$0</span></div>`+
 		`<div class="xax"><span>turn 1</span><span>turn %s</span></div>`+

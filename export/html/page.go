@@ -93,11 +93,16 @@ func writePage(w io.Writer, t *transcript.Transcript, sp *spill) error {
 // buildNode describes entry i; the HTML of a visible entry goes into h.
 // t holds the results of the entry's calls.
 func buildNode(t *transcript.Transcript, e *session.Entry, i int, h *buf) node {
-	n := node{ID: Anchor(e, i), Visible: t.Visible(e), Role: roleOf(e), Snippet: snippet(e)}
+	n := describeNode(t, e, i)
 	if n.Visible {
 		entryHTML(h, t, e, i)
 	}
 	return n
+}
+
+// describeNode is entry i's node without its HTML.
+func describeNode(t *transcript.Transcript, e *session.Entry, i int) node {
+	return node{ID: Anchor(e, i), Visible: t.Visible(e), Role: roleOf(e), Snippet: snippet(e)}
 }
 
 func roleOf(e *session.Entry) string {

@@ -1,12 +1,11 @@
 package html
 
 import (
-	"encoding/base64"
-	"encoding/binary"
 	"fmt"
 	"hash/crc32"
 	"io"
 	"runtime"
+	"sync"
 
 	"github.com/klauspost/compress/flate"
 
@@ -29,11 +28,9 @@ type node struct {
 	HTML    string `json:"h,omitempty"`
 }
 
-// appendNode appends n, with html as its HTML, as encoding/json would
-// marshal it without Parent and Label (same members, same order, same
-// omissions) and without its reflection: the payload is over a hundred
-// megabytes of escaped HTML for a large session.
-func appendNode(dst []byte, n *node, html []byte) []byte {
+// appendNodeHead appends n's members before its HTML, leaving the object
+// open.
+func appendNodeHead(dst []byte, n *node) []byte {
 	dst = append(dst, `{"id":`...)
 	dst = jsonx.AppendString(dst, n.ID)
 	if n.Visible {
@@ -42,12 +39,7 @@ func appendNode(dst []byte, n *node, html []byte) []byte {
 	dst = append(dst, `,"r":`...)
 	dst = jsonx.AppendString(dst, n.Role)
 	dst = append(dst, `,"t":`...)
-	dst = jsonx.AppendString(dst, n.Snippet)
-	if len(html) > 0 {
-		dst = append(dst, `,"h":`...)
-		dst = jsonx.AppendString(dst, html)
-	}
-	return append(dst, '}', '\n')
+	return jsonx.AppendString(dst, n.Snippet)
 }
 
 func appendJSONString(dst []byte, s string) []byte { return jsonx.AppendString(dst, s) }
@@ -75,21 +67,7 @@ const compression = flate.BestSpeed
 var gzipHeader = []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255}
 
 // payload writes the spilled pieces as the base64 of one gzip stream.
-func payload(w io.Writer, sp *spill) error {
-	b64 := base64.NewEncoder(base64.StdEncoding, w)
-	if _, err := b64.Write(gzipHeader); err != nil {
-		return err
-	}
-	if err := sp.copyTo(b64); err != nil {
-		return err
-	}
-	trailer := binary.LittleEndian.AppendUint32(nil, sp.crc)
-	trailer = binary.LittleEndian.AppendUint32(trailer, sp.size)
-	if _, err := b64.Write(trailer); err != nil {
-		return err
-	}
-	return b64.Close()
-}
+func payload(w io.Writer, sp *spill) error { return sp.copyTo(w) }
 
 // chunk is one deflated piece of the data: only the compressed bytes are
 // kept, with the CRC and length of the JSON they hold.
@@ -98,6 +76,20 @@ type chunk struct {
 	crc uint32
 	n   int
 	err error // a panic while rendering, reported instead of crashing the process
+}
+
+// deflated holds the buffers of chunks already kept (spill.add), for the
+// next chunks' deflated bytes: 30 MB of them for a 100 MB session.
+var deflated sync.Pool
+
+// recycle hands the buffer of a chunk that has been kept to the next
+// chunks. A buffer a huge entry grew is left to the collector.
+func recycle(c *chunk) {
+	if cap(c.z) <= 1<<20 {
+		z := c.z[:0]
+		deflated.Put(&z)
+	}
+	c.z = nil
 }
 
 // deflatePiece deflates raw on its own.
@@ -126,23 +118,33 @@ type job struct {
 type worker struct {
 	fw  *flate.Writer
 	raw []byte
-	h   buf // one entry's HTML
 }
 
-// render renders and deflates one job.
+// render renders and deflates one job. Each entry's HTML is rendered
+// straight into the data as a JSON string (buf's json mode): what
+// appendNode makes of buildNode's node, without the HTML's copy.
 func (w *worker) render(j job) *chunk {
 	raw := w.raw[:0]
 	for k, e := range j.entries {
 		i := j.start + k
-		w.h.b = w.h.b[:0]
-		n := buildNode(j.t, e, i, &w.h)
 		if i > 0 {
 			raw = append(raw, ',')
 		}
-		raw = appendNode(raw, &n, w.h.b)
+		n := describeNode(j.t, e, i)
+		raw = appendNodeHead(raw, &n)
+		if n.Visible {
+			h := buf{b: append(raw, `,"h":"`...), json: true}
+			entryHTML(&h, j.t, e, i)
+			raw = append(h.b, '"')
+		}
+		raw = append(raw, '}', '\n')
 	}
 	var z buf
-	z.b = make([]byte, 0, len(raw)/4)
+	if p, ok := deflated.Get().(*[]byte); ok && cap(*p) >= len(raw)/4 {
+		z.b = (*p)[:0]
+	} else {
+		z.b = make([]byte, 0, len(raw)/4)
+	}
 	w.fw.Reset(&z)
 	w.fw.Write(raw) // writes to a buf cannot fail
 	w.fw.Flush()

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/sesstool/sesstool/jsonx"
 	"html"
+	"math/rand/v2"
 	"runtime"
 	"strings"
 	"testing"
@@ -21,7 +23,8 @@ var texts = []string{
 	"\xff\xfe", "trailing space ",
 }
 
-// buf.text escapes exactly as html.EscapeString does.
+// buf.text escapes exactly as html.EscapeString does; in json mode, as
+// html.EscapeString then jsonx.AppendString do, as does every other write.
 func TestText(t *testing.T) {
 	for _, s := range texts {
 		checkText(t, s)
@@ -41,6 +44,26 @@ func checkText(t *testing.T, s string) {
 	b.text(s)
 	if got, want := b.String(), "x"+html.EscapeString(s); got != want {
 		t.Errorf("text(%q) = %q, want %q", s, got, want)
+	}
+	// json mode: the same writes give the JSON string's text of what the
+	// plain buf holds, each write ending at a character's end (the page's
+	// writes do: what a session holds is valid UTF-8, and a string cut
+	// short is one write with its "…")
+	var plain, js buf
+	js.json = true
+	for _, w := range []*buf{&plain, &js} {
+		w.WriteString(`<p class="a">` + s + "|")
+		w.text(s + "|")
+		w.Write([]byte(s + "\n"))
+		w.WriteByte('"')
+		w.WriteByte('\n')
+		w.WriteRune('é')
+		w.WriteRune(0x2028)
+		w.text("<" + s + ">")
+	}
+	want := jsonx.AppendString(nil, plain.b)
+	if got := `"` + js.String() + `"`; got != string(want) {
+		t.Errorf("json mode with %q:\n got %q\nwant %q", s, got, want)
 	}
 }
 
@@ -70,6 +93,17 @@ func checkOneLine(t *testing.T, s string) {
 			t.Errorf("oneLine(%q, %d) = %q, want %q", s, max, got, want)
 		}
 	}
+}
+
+// appendNode appends n, with html as its HTML, as the worker does (with
+// the HTML escaped as it is rendered).
+func appendNode(dst []byte, n *node, html []byte) []byte {
+	dst = appendNodeHead(dst, n)
+	if len(html) > 0 {
+		dst = append(dst, `,"h":`...)
+		dst = jsonx.AppendString(dst, html)
+	}
+	return append(dst, '}', '\n')
 }
 
 func TestAppendNode(t *testing.T) {
@@ -146,7 +180,7 @@ func TestPayloadChunks(t *testing.T) {
 			if i%2 == 1 {
 				role = session.RoleAssistant
 			}
-			text := fmt.Sprintf("message %d\n\n```go\nfunc f%d() {}\n```\n%s", i, i, strings.Repeat("filler ", i%50))
+			text := fmt.Sprintf("message %d\n\n```go\nfunc f%d() {}\n```\n%s %s", i, i, strings.Repeat("filler ", i%50), texts[i%len(texts)])
 			s.Entries = append(s.Entries, &session.Entry{Kind: session.KindMessage, Type: "message", ID: id, ParentID: parent,
 				Message: &session.Message{Role: role, Content: []session.Block{{Type: session.BlockText, Text: text}}}})
 			parent = id
@@ -169,7 +203,8 @@ func TestPayloadChunks(t *testing.T) {
 		for i, e := range s.Entries {
 			var h buf
 			want := buildNode(tr, e, i, &h)
-			want.HTML = h.String()
+			// the page's JSON holds invalid UTF-8 as U+FFFD
+			want.HTML, want.Snippet = string([]rune(h.String())), string([]rune(want.Snippet))
 			want.Parent, want.Label = tr.Conv.Parent(i), tr.Labels[e.ID]
 			if d := cmp.Diff(want, nodes[i]); d != "" {
 				t.Fatalf("%d entries: node %d differs (-rendered alone +decoded):\n%s", n, i, d)
@@ -259,5 +294,42 @@ func TestRenderPanicIsAnError(t *testing.T) {
 	err = Write(&bytes.Buffer{}, tr)
 	if err == nil || !strings.Contains(err.Error(), "internal error: boom") {
 		t.Fatalf("Write = %v, want the worker's panic as an error", err)
+	}
+}
+
+// cssName without the regexp for ASCII names is what the regexp makes.
+func TestCSSName(t *testing.T) {
+	for _, s := range append(texts, "user", "toolResult", "bashExecution", "A-Z_09", "K", "İx", "Ωmega") {
+		if got, want := cssName(s), cssRe.ReplaceAllString(strings.ToLower(s), "-"); got != want {
+			t.Errorf("cssName(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// plainText8 says of eight bytes what textPlain says of each.
+func TestPlainText8(t *testing.T) {
+	for c := range 256 {
+		for pos := range 8 {
+			b := []byte("abcdefgh")
+			b[pos] = byte(c)
+			if got, want := plainText8(load8(string(b), 0)), textPlain[c]; got != want {
+				t.Fatalf("byte %#x at %d: plainText8 %v, textPlain %v", c, pos, got, want)
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 200_000 {
+		var b [8]byte
+		want := true
+		for k := range b {
+			b[k] = byte(r.IntN(256))
+			if r.IntN(2) == 0 {
+				b[k] = "a<>&'\"\\\x00\x1f\x7f\x80\xff z"[r.IntN(14)]
+			}
+			want = want && textPlain[b[k]]
+		}
+		if got := plainText8(load8(string(b[:]), 0)); got != want {
+			t.Fatalf("%q: plainText8 %v, textPlain %v", b, got, want)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/sesstool/sesstool/export/transcript"
 	"github.com/sesstool/sesstool/jsonx"
@@ -89,7 +90,25 @@ func describe(e *session.Entry) (string, string) {
 
 var cssRe = regexp.MustCompile(`[^a-z0-9-]`)
 
-func cssName(s string) string { return cssRe.ReplaceAllString(strings.ToLower(s), "-") }
+// cssName is s lower-cased with each character that is not a-z, 0-9 or -
+// replaced by -. Every message's class has one, so an ASCII name (all of
+// them, in practice) is made without the regexp.
+func cssName(s string) string {
+	b := make([]byte, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			return cssRe.ReplaceAllString(strings.ToLower(s), "-")
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		case !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-'):
+			c = '-'
+		}
+		b[i] = c
+	}
+	return string(b)
+}
 
 func customType(e *session.Entry) string {
 	if e.Custom != nil {

@@ -185,6 +185,7 @@ func renderPage(w io.Writer, meta session.Meta, next Next, pick func(*session.Se
 			if err := sp.add(c); err != nil {
 				return err
 			}
+			recycle(c)
 		}
 		return nil
 	}

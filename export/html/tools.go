@@ -13,7 +13,8 @@ import (
 // bash runs look like a terminal, edits like a diff, reads and writes are
 // highlighted by the file's extension.
 func toolCall(b *buf, t *transcript.Transcript, bl session.Block) {
-	args := stringArgs(bl.Arguments)
+	obj := callArgs(bl.Arguments)
+	args := stringsOf(obj)
 	res := t.Results[bl.ToolCallID]
 	var rm *session.Message
 	if res != nil {
@@ -59,7 +60,7 @@ func toolCall(b *buf, t *transcript.Transcript, bl session.Block) {
 		// the path is in the summary line, the range read under it; the
 		// content is the result
 		if rm != nil && !failed {
-			if r := readRange(bl.Arguments, resultText(rm)); r != "" {
+			if r := readRange(obj, resultText(rm)); r != "" {
 				b.WriteString(`<p class="dim range">` + esc(r) + `</p>`)
 			}
 		}
@@ -90,9 +91,9 @@ func toolCall(b *buf, t *transcript.Transcript, bl session.Block) {
 // readRange says which lines a read covered: its offset and limit
 // arguments (pi, OpenCode and Claude Code count lines from 1), else as
 // many lines as the result holds.
-func readRange(raw json.RawMessage, result string) string {
-	off, hasOff := intArg(raw, "offset")
-	lim, hasLim := intArg(raw, "limit")
+func readRange(args map[string]any, result string) string {
+	off, hasOff := intArg(args, "offset")
+	lim, hasLim := intArg(args, "limit")
 	n := int64(lineCount(result))
 	switch {
 	case hasOff && hasLim:
@@ -108,13 +109,8 @@ func readRange(raw json.RawMessage, result string) string {
 }
 
 // intArg is a call's whole-number argument.
-func intArg(raw json.RawMessage, key string) (int64, bool) {
-	v, ok := jsonx.Decode(raw)
-	if !ok {
-		return 0, false
-	}
-	m, _ := v.(map[string]any)
-	num, ok := m[key].(json.Number)
+func intArg(args map[string]any, key string) (int64, bool) {
+	num, ok := args[key].(json.Number)
 	if !ok {
 		return 0, false
 	}
@@ -170,18 +166,23 @@ func str(args map[string]string, keys ...string) string {
 	return ""
 }
 
-// stringArgs returns the string members of a call's arguments, as
-// json.Unmarshal into a map would see them (the last of duplicate members
-// wins; arguments that are not a valid JSON object have none). jsonx's
-// decoder makes the same strings as encoding/json at a fraction of its
-// cost, which was a tenth of the rendering time.
-func stringArgs(raw json.RawMessage) map[string]string {
-	args := map[string]string{}
-	v, ok := jsonx.Decode(raw)
-	if !ok {
-		return args
-	}
+// callArgs decodes a call's arguments once for all that is shown of
+// them: their members as json.Unmarshal into a map would see them (the
+// last of duplicate members wins), nil when they are not a valid JSON
+// object. jsonx's decoder makes the same values as encoding/json at a
+// fraction of its cost, which was a tenth of the rendering time.
+func callArgs(raw json.RawMessage) map[string]any {
+	v, _ := jsonx.Decode(raw)
 	m, _ := v.(map[string]any)
+	return m
+}
+
+// stringArgs returns the string members of a call's arguments.
+func stringArgs(raw json.RawMessage) map[string]string { return stringsOf(callArgs(raw)) }
+
+// stringsOf returns the string members of decoded arguments.
+func stringsOf(m map[string]any) map[string]string {
+	args := map[string]string{}
 	for k, v := range m {
 		if s, ok := v.(string); ok {
 			args[k] = s

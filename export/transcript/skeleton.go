@@ -19,7 +19,7 @@ type Skeleton struct {
 	Results bool
 	title   bool // a user message with text has been kept (the title's fallback)
 	bare    map[session.Role]*session.Message
-	names   map[string]string // types and origins: a few strings for every entry
+	names   map[string]string // types, origins, providers, models, tool names: a few strings for every entry
 	lastID  string
 }
 
@@ -89,7 +89,7 @@ func (p *Skeleton) Add(e *session.Entry) {
 // calls, models and usage; the tree's links need only the entry.
 func (p *Skeleton) message(m *session.Message) *session.Message {
 	c := strings.Clone
-	k := &session.Message{Role: m.Role, Provider: c(m.Provider), Model: c(m.Model)}
+	k := &session.Message{Role: m.Role, Provider: p.name(m.Provider), Model: p.name(m.Model)}
 	if p.Results && m.Role == session.RoleTool {
 		k.ToolCallID = c(m.ToolCallID)
 	}
@@ -103,7 +103,7 @@ func (p *Skeleton) message(m *session.Message) *session.Message {
 	for _, b := range m.Content {
 		switch {
 		case b.Type == session.BlockToolCall:
-			k.Content = append(k.Content, session.Block{Type: b.Type, ToolCallID: c(b.ToolCallID), ToolName: c(b.ToolName)})
+			k.Content = append(k.Content, session.Block{Type: b.Type, ToolCallID: c(b.ToolCallID), ToolName: p.name(b.ToolName)})
 		case keepText && b.Type == session.BlockText:
 			k.Content = append(k.Content, session.Block{Type: b.Type, Text: c(b.Text)})
 		}

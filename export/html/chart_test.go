@@ -1,0 +1,88 @@
+package html
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/sesstool/sesstool/export/transcript"
+)
+
+// chartRef is chart as first written, with fmt: the chart drawn without
+// it must be the same bytes.
+func chartRef(w *bufio.Writer, turns []transcript.Turn) {
+	if len(turns) < 2 {
+		return
+	}
+	const W, H = 600.0, 80.0
+	var maxTok int64
+	var maxCost float64
+	for _, t := range turns {
+		maxTok = max(maxTok, t.Context)
+		maxCost = max(maxCost, t.Cost)
+	}
+	if maxTok == 0 && maxCost == 0 {
+		return
+	}
+	step := W / float64(len(turns))
+	x := func(i int) float64 { return (float64(i) + 0.5) * step }
+	var lines, cost strings.Builder
+	var seg []string
+	flush := func() {
+		if len(seg) > 0 {
+			fmt.Fprintf(&lines, `<polyline class="tok" fill="none" points="%s"/>`, strings.Join(seg, " "))
+			seg = seg[:0]
+		}
+	}
+	for i, t := range turns {
+		if t.NoUsage {
+			flush()
+		} else if maxTok > 0 {
+			seg = append(seg, fmt.Sprintf("%.1f,%.1f", x(i), H-float64(t.Context)/float64(maxTok)*(H-4)))
+		}
+		y := H
+		if maxCost > 0 {
+			y = H - t.Cost/maxCost*(H-4)
+		}
+		fmt.Fprintf(&cost, "%.1f,%.1f ", x(i), y)
+	}
+	flush()
+	fmt.Fprintf(w, `<figure class="chart" id="chart"><div class="yax"><span>%s</span><span>0</span></div>`+
+		`<svg viewBox="0 0 %.0f %.0f" preserveAspectRatio="none" role="img" aria-label="context tokens and cumulative cost per turn">%s<polyline class="cost" fill="none" points="%s"/>`,
+		Thousands(maxTok), W, H, lines.String(), strings.TrimSpace(cost.String()))
+	for i, t := range turns {
+		tip := fmt.Sprintf("turn %s · %s context tokens · %s so far", Thousands(int64(i+1)), Thousands(t.Context), Money(t.Cost))
+		if t.NoUsage {
+			tip = fmt.Sprintf("turn %s · no token use recorded (aborted?) · %s so far", Thousands(int64(i+1)), Money(t.Cost))
+		}
+		fmt.Fprintf(w, `<rect class="turn" x="%.1f" y="0" width="%.1f" height="%.0f" data-e="%d"><title>%s</title></rect>`, float64(i)*step, step, H, t.Index, esc(tip))
+	}
+	fmt.Fprintf(w, `</svg><div class="yax cost"><span>%s</span><span>$0</span></div>`+
+		`<div class="xax"><span>turn 1</span><span>turn %s</span></div>`+
+		`<figcaption><span class="k-tok">— context tokens per turn</span> <span class="k-cost">- - cumulative cost</span> · %s · gaps are turns without usage; click a turn to open it</figcaption></figure>`,
+		Money(maxCost), Thousands(int64(len(turns))), Plural(len(turns), "turn"))
+}
+
+func TestChartAsWithFmt(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for n := range 60 {
+		turns := make([]transcript.Turn, n)
+		cost := 0.0
+		for i := range turns {
+			cost += float64(r.IntN(3)) * r.Float64()
+			turns[i] = transcript.Turn{Index: 2*i + r.IntN(2), Context: int64(r.IntN(3)) * r.Int64N(200_000), Cost: cost, NoUsage: r.IntN(5) == 0}
+		}
+		var got, want bytes.Buffer
+		gw, ww := bufio.NewWriter(&got), bufio.NewWriter(&want)
+		chart(gw, turns)
+		chartRef(ww, turns)
+		gw.Flush()
+		ww.Flush()
+		if got.String() != want.String() {
+			t.Fatalf("%d turns:\n got %s\nwant %s", n, got.String(), want.String())
+		}
+	}
+}
