@@ -16,9 +16,19 @@ import (
 // It keeps a few bytes per call: call ids by hash, entry ids packed
 // (idset), and each calling message's id once.
 type Calls struct {
+	// OnlyLast says Kept is asked only about the entry added last (a
+	// writer that places a compaction after what it has written): then no
+	// tool result but the last is kept, where every one costs about 14
+	// bytes (3 MiB at a million entries).
+	OnlyLast bool
+
 	call   idset.Hashed // tool call id -> index in msg of the message that made it
 	result idset.Index  // tool result entry id -> index in msg of its call's message
 	msg    []string     // ids of the messages that made calls
+	// OnlyLast: the last entry added, and the index in msg of its call's
+	// message when it is a tool result (else -1)
+	last   string
+	lastAt int32
 }
 
 // Add records entry e, written with id.
@@ -27,9 +37,16 @@ func (c *Calls) Add(e *session.Entry, id string) {
 	if m == nil || id == "" {
 		return
 	}
+	if c.OnlyLast {
+		c.last, c.lastAt = id, -1
+	}
 	if m.Role == session.RoleTool {
 		if at, ok := c.call.Get(m.ToolCallID); ok {
-			c.result.Put(id, at)
+			if c.OnlyLast {
+				c.lastAt = at
+			} else {
+				c.result.Put(id, at)
+			}
 		}
 		return
 	}
@@ -47,6 +64,12 @@ func (c *Calls) Add(e *session.Entry, id string) {
 
 // Kept is the entry to keep for a compaction whose entry before it is id.
 func (c *Calls) Kept(id string) string {
+	if c.OnlyLast {
+		if id == c.last && c.lastAt >= 0 {
+			return c.msg[c.lastAt]
+		}
+		return id
+	}
 	if at, ok := c.result.Get(id); ok {
 		return c.msg[at]
 	}

@@ -110,7 +110,8 @@ type foreignState struct {
 }
 
 func newForeignState(ids *mapping.IDs, lost *loss.Counter) *foreignState {
-	return &foreignState{restyle: ids, lost: lost, lines: 1}
+	// a compaction keeps the entry written last, never an earlier one
+	return &foreignState{restyle: ids, lost: lost, lines: 1, calls: mapping.Calls{OnlyLast: true}}
 }
 
 // newID keeps an unused 8-hex source id, else derives one.
