@@ -189,7 +189,7 @@ func (s *foreignState) emitMessage(lw *lineWriter, e *session.Entry) {
 		out := *e
 		out.Message = msg
 		id := s.newID(e.ID, true)
-		lw.line(nil, encodeMessageEntry(&out, id, s.last, when, false))
+		lw.messageLine(nil, &out, id, s.last, when, false)
 		s.last = id
 		s.calls.Add(&out, id)
 	}
@@ -202,7 +202,7 @@ func (s *foreignState) emitMessage(lw *lineWriter, e *session.Entry) {
 		if msg == nil && e.ID != "" && s.ids.get(e.ID) == "" {
 			s.ids.set(e.ID, id)
 		}
-		lw.line(nil, encodeMessageEntry(&out, id, s.last, when, false))
+		lw.messageLine(nil, &out, id, s.last, when, false)
 		s.last = id
 		s.calls.Add(&out, id)
 	}
