@@ -225,8 +225,9 @@ func (s *foreignState) convertMessage(m *session.Message) (*session.Message, []*
 		Usage: m.Usage, StopReason: m.StopReason, Error: m.Error, ToolCallID: m.ToolCallID, ToolName: m.ToolName, IsError: m.IsError}
 	s.lossMessage(m)
 	var results []*session.Message
-	out.Content = []session.Block{}
-	for _, b := range m.Content {
+	out.Content = make([]session.Block, 0, len(m.Content)) // allocated once: a block is some 300 bytes
+	for i := range m.Content {
+		b := &m.Content[i]
 		switch b.Type {
 		case session.BlockToolResult:
 			results = append(results, &session.Message{Role: session.RoleTool, ToolCallID: b.ToolCallID, ToolName: s.toolNames.get(b.ToolCallID),
@@ -255,7 +256,7 @@ func (s *foreignState) convertMessage(m *session.Message) (*session.Message, []*
 	return out, results
 }
 
-func (s *foreignState) convertBlock(b session.Block) (session.Block, bool) {
+func (s *foreignState) convertBlock(b *session.Block) (session.Block, bool) {
 	out := session.Block{Type: b.Type}
 	switch b.Type {
 	case session.BlockText:
