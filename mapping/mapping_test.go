@@ -196,3 +196,23 @@ func TestCallsKeptOnlyLast(t *testing.T) {
 		t.Errorf("OnlyLast kept a result in the index")
 	}
 }
+
+// TestMsgIDs: ids come back exactly, whether packed (8 lowercase hex
+// digits) or kept as strings (anything else, uppercase hex included).
+func TestMsgIDs(t *testing.T) {
+	ids := []string{"0a1b2c3d", "w-a", "ffffffff", "0A1B2C3D", "00000000", "", "0a1b2c3d9", "deadbeef"}
+	var m msgIDs
+	for i, id := range ids {
+		if k := m.add(id); k != int32(i) {
+			t.Fatalf("add(%q) = %d, want %d", id, k, i)
+		}
+	}
+	for i, id := range ids {
+		if got := m.get(int32(i)); got != id {
+			t.Errorf("get(%d) = %q, want %q", i, got, id)
+		}
+	}
+	if len(m.other) != 4 {
+		t.Errorf("%d ids kept as strings, want 4 (w-a, the uppercase one, the empty one, the 9-digit one): %q", len(m.other), m.other)
+	}
+}
