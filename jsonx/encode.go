@@ -118,12 +118,21 @@ func AppendFloat(dst []byte, f float64) []byte {
 
 // Obj builds one compact JSON object with members in the order they are added.
 type Obj struct {
-	b []byte
+	b     []byte
+	start int  // where the object begins in b (ObjAt)
+	open  bool // the '{' is written
 }
 
+// ObjAt starts an object appended to dst: Bytes returns dst followed by the
+// object. A writer encodes a line and the objects nested in it (Append) into
+// one buffer it reuses, instead of each object into its own, copied into
+// the next.
+func ObjAt(dst []byte) Obj { return Obj{b: dst, start: len(dst)} }
+
 func (o *Obj) key(k string) {
-	if len(o.b) == 0 {
+	if !o.open {
 		o.b = append(o.b, '{')
+		o.open = true
 	} else {
 		o.b = append(o.b, ',')
 	}
@@ -150,6 +159,14 @@ func (o *Obj) Null(k string) *Obj { o.key(k); o.b = append(o.b, "null"...); retu
 // member is allocated once instead of doubling its way there.
 func (o *Obj) Grow(n int) { o.b = slices.Grow(o.b, n) }
 
+// Append adds a member whose value f appends, as JSON, to the buffer it is
+// given (a nested object or array encoded in place).
+func (o *Obj) Append(k string, f func(dst []byte) []byte) *Obj {
+	o.key(k)
+	o.b = f(o.b)
+	return o
+}
+
 // Raw adds a member whose value is already JSON. An empty raw becomes null.
 func (o *Obj) Raw(k string, v []byte) *Obj {
 	o.key(k)
@@ -163,8 +180,8 @@ func (o *Obj) Raw(k string, v []byte) *Obj {
 
 // Bytes returns the finished object ("{}" when empty).
 func (o *Obj) Bytes() []byte {
-	if len(o.b) == 0 {
-		return []byte("{}")
+	if !o.open {
+		return append(o.b, "{}"...)
 	}
 	return append(o.b, '}')
 }

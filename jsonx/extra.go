@@ -2,11 +2,11 @@ package jsonx
 
 // Has reports whether the object already has member k.
 func (o *Obj) Has(k string) bool {
-	if len(o.b) == 0 {
+	if !o.open {
 		return false
 	}
 	found := false
-	_ = Members(append(o.b[:len(o.b):len(o.b)], '}'), func(key string, _ []byte) {
+	_ = Members(append(o.b[o.start:len(o.b):len(o.b)], '}'), func(key string, _ []byte) {
 		found = found || key == k
 	})
 	return found

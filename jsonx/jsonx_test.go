@@ -170,3 +170,32 @@ func TestDuplicateKey(t *testing.T) {
 		}
 	}
 }
+
+// TestObjAt: an object started in a buffer that holds other bytes encodes
+// the same as one on its own, after them; Has and Extra see only the
+// object's own members; Append nests in place.
+func TestObjAt(t *testing.T) {
+	prefix := []byte(`{"k":1,"a":`)
+	for _, tc := range []struct {
+		name string
+		fill func(o *Obj)
+		want string
+	}{
+		{"empty", func(o *Obj) {}, `{}`},
+		{"members", func(o *Obj) { o.Str("a", "x\n").Int("n", 2) }, `{"a":"x\n","n":2}`},
+		{"extra after prefix", func(o *Obj) { o.Extra("k", []byte(`3`)) }, `{"k":3}`},
+		{"extra repeated", func(o *Obj) { o.Str("k", "v"); o.Extra("k", []byte(`3`)) }, `{"k":"v"}`},
+		{"nested", func(o *Obj) {
+			o.Append("m", func(dst []byte) []byte { in := ObjAt(dst); in.Str("r", "u"); return in.Bytes() }).Null("z")
+		}, `{"m":{"r":"u"},"z":null}`},
+	} {
+		alone := Obj{}
+		tc.fill(&alone)
+		at := ObjAt(append([]byte(nil), prefix...))
+		tc.fill(&at)
+		got := string(at.Bytes())
+		if string(alone.Bytes()) != tc.want || got != string(prefix)+tc.want {
+			t.Errorf("%s: alone %s, after the prefix %s; want %s", tc.name, alone.Bytes(), got, tc.want)
+		}
+	}
+}

@@ -57,6 +57,11 @@ func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Ca
 		return nil, err
 	}
 	x.Loss(lost, layout, x.Plan())
+	if t, ok := entries.(interface{ Transient() }); ok {
+		// the target's writer is another layout's: it reads no entry's
+		// Source.Raw, so the reader need not copy each line to keep it
+		t.Transient()
+	}
 	a.src, a.path = entries, x
 	return a, nil
 }

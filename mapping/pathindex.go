@@ -209,16 +209,29 @@ func (x *PathIndex) LeafID() string {
 	return id
 }
 
-// ForgetIDs drops the index of ids (a few bytes an entry) once LeafID and
-// PathIDs are no longer needed: neither may be called afterwards.
-func (x *PathIndex) ForgetIDs() { x.names = idset.Index{} }
+// ForgetIDs drops the index of ids and the links (about 25 bytes an entry
+// together) once a writer has read PathIDs: it then needs only OnPath and
+// Len, and none of LeafID, PathIDs, Parent, Loss or Main may be called
+// afterwards. At a million entries that is tens of MiB the streaming
+// commands' memory limit would otherwise grow by.
+func (x *PathIndex) ForgetIDs() {
+	if !x.planned {
+		x.Plan() // OnPath needs the path
+	}
+	x.names, x.id, x.parent, x.role = idset.Index{}, nil, nil, nil
+}
 
 // Parent is the index of the entry the i-th entry hangs from in the
 // conversation tree, -1 for a root or a skipped entry. Plan must have run.
 func (x *PathIndex) Parent(i int) int { return int(x.parent[i]) }
 
 // Len is the number of entries added.
-func (x *PathIndex) Len() int { return len(x.id) }
+func (x *PathIndex) Len() int {
+	if x.planned {
+		return len(x.on) // the one kept after ForgetIDs
+	}
+	return len(x.id)
+}
 
 // Loss counts what flattening to the active path drops (Adapt).
 func (x *PathIndex) Loss(lost *loss.Counter, layout string, branches int) {

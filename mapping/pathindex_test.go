@@ -171,3 +171,31 @@ func TestConversation(t *testing.T) {
 		t.Errorf("parents %d %d, index of nope %d", cv.Parent(0), cv.Parent(3), cv.Index("nope"))
 	}
 }
+
+// TestForgetIDsKeepsPath: a writer's pass after ForgetIDs sees the same
+// active path and entry count as before it, with the ids and links gone.
+func TestForgetIDsKeepsPath(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range 2000 {
+		s := randomSession(r)
+		x := &PathIndex{}
+		for _, e := range s {
+			x.Add(e)
+		}
+		x.Plan()
+		n := x.Len()
+		on := make([]bool, n)
+		for k := range on {
+			on[k] = x.OnPath(k)
+		}
+		x.ForgetIDs()
+		if x.Len() != n || x.id != nil || x.parent != nil {
+			t.Fatalf("session %d: after ForgetIDs Len %d (want %d), links kept: %v", i, x.Len(), n, x.id != nil || x.parent != nil)
+		}
+		for k := range on {
+			if x.OnPath(k) != on[k] {
+				t.Fatalf("session %d: entry %d on path %v after ForgetIDs, %v before", i, k, !on[k], on[k])
+			}
+		}
+	}
+}

@@ -15,6 +15,10 @@ type Obj struct {
 // NewObj starts an object whose Extras x are written last.
 func NewObj(x Extras) *Obj { return &Obj{extra: x} }
 
+// ObjAt starts an object appended to dst (jsonx.ObjAt): Bytes returns dst
+// followed by the object.
+func ObjAt(dst []byte, x Extras) Obj { return Obj{o: jsonx.ObjAt(dst), extra: x} }
+
 // Has reports whether Extras hold key k (so the slot is not written).
 func (b *Obj) Has(k string) bool { return b.extra.Get(k) != nil }
 
@@ -67,6 +71,14 @@ func (b *Obj) Raw(k string, v []byte) {
 func (b *Obj) OptRaw(k string, v []byte) {
 	if v != nil {
 		b.Raw(k, v)
+	}
+}
+
+// Append writes a slot whose value f appends to the buffer it is given
+// (jsonx.Obj.Append).
+func (b *Obj) Append(k string, f func(dst []byte) []byte) {
+	if !b.Has(k) {
+		b.o.Append(k, f)
 	}
 }
 

@@ -73,16 +73,16 @@ func wireRole(r session.Role) string {
 	return string(r)
 }
 
-func encodeMessageEntry(e *session.Entry, id, parent string, when session.Time, native bool) []byte {
-	msg := encodeMessage(e.Message, when, native)
-	b := session.NewObj(extras(e.Extra, native))
-	b.Grow(len(msg) + 160) // the message is most of the line
+// appendMessageEntry appends the line to dst, its message and content
+// encoded in place: a writer that reuses dst copies each line's text once.
+func appendMessageEntry(dst []byte, e *session.Entry, id, parent string, when session.Time, native bool) []byte {
+	b := session.ObjAt(dst, extras(e.Extra, native))
 	b.Str("type", "message")
 	b.Str("id", id)
 	b.Str("parent_id", parent)
 	b.Str("timestamp", entryStamp(when, native))
 	b.Str("role", wireRole(e.Message.Role))
-	b.Raw("message", msg)
+	b.Append("message", func(dst []byte) []byte { return appendMessage(dst, e.Message, when, native) })
 	return b.Bytes()
 }
 
@@ -103,15 +103,17 @@ func encodeCompaction(e *session.Entry, id, parent, firstKept string, when sessi
 	return b.Bytes()
 }
 
-func encodeMessage(m *session.Message, entryTime session.Time, native bool) []byte {
-	body := []byte("null")
-	if !m.ContentIsNull {
-		body = encodeBlocks(m.Content, native)
-	}
-	b := session.NewObj(extras(m.Extra, native))
-	b.Grow(len(body) + 256) // the content is most of the message
+func appendMessage(dst []byte, m *session.Message, entryTime session.Time, native bool) []byte {
+	b := session.ObjAt(dst, extras(m.Extra, native))
 	b.Str("role", wireRole(m.Role))
-	content := func() { b.Raw("content", body) }
+	content := func() {
+		b.Append("content", func(dst []byte) []byte {
+			if m.ContentIsNull {
+				return append(dst, "null"...)
+			}
+			return appendBlocks(dst, m.Content, native)
+		})
+	}
 	switch m.Role {
 	case session.RoleAssistant:
 		content()
@@ -140,17 +142,20 @@ func encodeMessage(m *session.Message, entryTime session.Time, native bool) []by
 	return b.Bytes()
 }
 
-func encodeBlocks(blocks []session.Block, native bool) []byte {
-	elems := make([][]byte, 0, len(blocks))
+func appendBlocks(dst []byte, blocks []session.Block, native bool) []byte {
+	dst = append(dst, '[')
 	for i := range blocks {
-		elems = append(elems, encodeBlock(&blocks[i], native))
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendBlock(dst, &blocks[i], native)
 	}
-	return jsonx.Arr(elems)
+	return append(dst, ']')
 }
 
-// encodeBlock writes one block; every payload field is omitempty upstream.
-func encodeBlock(bl *session.Block, native bool) []byte {
-	b := session.NewObj(extras(bl.Extra, native))
+// appendBlock writes one block; every payload field is omitempty upstream.
+func appendBlock(dst []byte, bl *session.Block, native bool) []byte {
+	b := session.ObjAt(dst, extras(bl.Extra, native))
 	b.Str("type", string(bl.Type))
 	opt := func(k, v string) {
 		if v != "" {

@@ -98,7 +98,8 @@ type foreignState struct {
 }
 
 func newForeignState(ids *mapping.IDs, lost *loss.Counter) *foreignState {
-	return &foreignState{restyle: ids, lost: lost, lines: 1}
+	// a compaction keeps the entry written last, never an earlier one
+	return &foreignState{restyle: ids, lost: lost, lines: 1, calls: mapping.Calls{OnlyLast: true}}
 }
 
 // newID keeps an unused 8-hex source id, else derives one.
@@ -174,7 +175,7 @@ func (s *foreignState) emitMessage(lw *lineWriter, e *session.Entry) {
 		out := *e
 		out.Message = msg
 		id := s.newID(e.ID, true)
-		lw.line(nil, encodeMessageEntry(&out, id, s.last, when, false))
+		lw.messageLine(nil, &out, id, s.last, when, false)
 		s.last = id
 		s.calls.Add(&out, id)
 	}
@@ -187,7 +188,7 @@ func (s *foreignState) emitMessage(lw *lineWriter, e *session.Entry) {
 		if msg == nil && e.ID != "" && s.ids.get(e.ID) == "" {
 			s.ids.set(e.ID, id)
 		}
-		lw.line(nil, encodeMessageEntry(&out, id, s.last, when, false))
+		lw.messageLine(nil, &out, id, s.last, when, false)
 		s.last = id
 		s.calls.Add(&out, id)
 	}
@@ -209,8 +210,9 @@ func (s *foreignState) convertMessage(m *session.Message) (*session.Message, []*
 	out := &session.Message{Role: m.Role, Time: session.Time{T: m.Time.T}, Model: m.Model, Provider: m.Provider,
 		Usage: m.Usage, StopReason: m.StopReason, Error: m.Error, ToolCallID: m.ToolCallID, ToolName: m.ToolName, IsError: m.IsError}
 	var results []*session.Message
-	out.Content = []session.Block{}
-	for _, b := range m.Content {
+	out.Content = make([]session.Block, 0, len(m.Content)) // allocated once: a block is some 300 bytes
+	for i := range m.Content {
+		b := &m.Content[i]
 		switch b.Type {
 		case session.BlockToolResult:
 			results = append(results, &session.Message{Role: session.RoleTool, ToolCallID: b.ToolCallID, ToolName: s.toolNames.get(b.ToolCallID),
@@ -239,7 +241,7 @@ func (s *foreignState) convertMessage(m *session.Message) (*session.Message, []*
 	return out, results
 }
 
-func (s *foreignState) convertBlock(b session.Block) (session.Block, bool) {
+func (s *foreignState) convertBlock(b *session.Block) (session.Block, bool) {
 	out := session.Block{Type: b.Type}
 	switch b.Type {
 	case session.BlockText:

@@ -40,6 +40,13 @@ type lineWriter struct {
 	w     *bufio.Writer
 	merge bool // false in tests that prove the model alone holds everything
 	err   error
+	buf   []byte // a message line is encoded here, reused from line to line
+}
+
+// messageLine writes a message entry's line, encoded into lw's buffer.
+func (lw *lineWriter) messageLine(raw []byte, e *session.Entry, id, parent string, when session.Time, native bool) {
+	lw.buf = appendMessageEntry(lw.buf[:0], e, id, parent, when, native)
+	lw.line(raw, lw.buf)
 }
 
 func (lw *lineWriter) line(raw, canon []byte) {
@@ -88,7 +95,7 @@ func writeNative(w *bufio.Writer, r session.Reader, opt format.WriteOptions, mer
 		native := true
 		switch e.Kind {
 		case session.KindMessage:
-			lw.line(e.Raw, encodeMessageEntry(e, e.ID, e.ParentID, e.Time, native))
+			lw.messageLine(e.Raw, e, e.ID, e.ParentID, e.Time, native)
 		case session.KindCompaction:
 			lw.line(e.Raw, encodeCompaction(e, e.ID, e.ParentID, e.Compaction.FirstKeptID, e.Time, native))
 		default:

@@ -635,7 +635,10 @@ func decodeContent(v []byte, out *[]session.Block, isString, isNull *bool) bool 
 }
 
 func decodeBlocks(v []byte, out *[]session.Block) bool {
-	blocks := make([]session.Block, 0, 4)
+	// Read into a few blocks on the stack, then allocate once at the
+	// number read: a block is some 300 bytes, most messages hold one or two.
+	var few [4]session.Block
+	blocks := few[:0]
 	ok := true
 	_ = jsonx.Elements(v, func(_ int, ev []byte) {
 		if !isObject(ev) {
@@ -645,7 +648,7 @@ func decodeBlocks(v []byte, out *[]session.Block) bool {
 		blocks = append(blocks, decodeBlock(ev))
 	})
 	if ok {
-		*out = blocks
+		*out = append(make([]session.Block, 0, len(blocks)), blocks...)
 	}
 	return ok
 }

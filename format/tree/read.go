@@ -77,7 +77,18 @@ type reader struct {
 	ahead  *readAhead      // set by ReadAhead: lines decoded on every core
 	// trusted: the caller validates every line itself (TrustSyntax)
 	trusted bool
+	// transient: entries are decoded from the reader's buffer (Transient)
+	transient bool
 }
+
+// Transient tells the reader that its caller reads no entry's Source.Raw
+// (a writer of another layout: Source says it reads only Origin and
+// Unmodelled there), so Next decodes each line where it was read instead
+// of copying it first, and leaves Raw unset: every value an entry holds is
+// already a copy (strings unquoted, raw members cloned), so entries may
+// still be kept. A copy of every byte of the input less. Call it before the
+// first Next; it does nothing with ReadAhead, which must copy.
+func (r *reader) Transient() { r.transient = true }
 
 // TrustSyntax tells the reader that its caller validates every line of the
 // file and uses nothing read from it unless that passes (convert, which
@@ -181,10 +192,18 @@ func (r *reader) Next() (*session.Entry, error) {
 		e, err = r.ahead.next()
 	} else {
 		var l pending
-		if l, err = r.line(); err != nil {
+		if r.transient {
+			l, err = r.lineView()
+		} else {
+			l, err = r.line()
+		}
+		if err != nil {
 			return nil, err
 		}
 		e, err = r.decode(l)
+		if r.transient && e != nil {
+			e.Raw = nil // the line is overwritten by the next read
+		}
 	}
 	if e != nil {
 		r.n++ // an object line counts as an entry even when it does not decode
