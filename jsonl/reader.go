@@ -52,9 +52,12 @@ func NewHeldReader(r io.Reader) *Reader {
 	return lr
 }
 
-// NewReader reads from r with a 1 MiB buffer; longer lines grow a private one.
+// NewReader reads from r with a 256 KiB buffer; longer lines grow a private
+// one. The buffer is live heap for the whole run, which a streaming
+// command's memory limit may double (main_runtime.go); 1 MiB read no
+// faster.
 func NewReader(r io.Reader) *Reader {
-	return &Reader{r: bufio.NewReaderSize(r, 1<<20)}
+	return &Reader{r: bufio.NewReaderSize(r, 256<<10)}
 }
 
 // Line is one line of input.

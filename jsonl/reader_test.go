@@ -28,7 +28,7 @@ func readAll(t *testing.T, in string) []Line {
 }
 
 func TestReader(t *testing.T) {
-	long := strings.Repeat("x", 3<<20) // longer than the 1 MiB buffer
+	long := strings.Repeat("x", 3<<20) // longer than the 256 KiB buffer
 	tests := []struct {
 		name string
 		in   string
@@ -129,7 +129,7 @@ func TestNextLimit(t *testing.T) {
 // A held reader returns lines up to its limit as Next does, and refuses a
 // longer one as invalid input (exit 1) naming its line, without reading on.
 func TestHeldReaderRefusesLongLines(t *testing.T) {
-	const max = 3 << 20 // past the 1 MiB buffer, so the line is gathered
+	const max = 3 << 20 // past the 256 KiB buffer, so the line is gathered
 	ok := strings.Repeat("x", max-1)
 	long := strings.Repeat("y", max+1)
 	r := NewHeldReader(strings.NewReader("\n" + ok + "\n" + long + "\nz\n"))

@@ -1,14 +1,18 @@
 package claude
 
-import "encoding/hex"
+import (
+	"encoding/hex"
+
+	"github.com/sesstool/sesstool/internal/idset"
+)
 
 // ids maps line uuids to their line numbers in little memory: a UUID is
-// packed into 16 bytes, so a file of millions of lines keeps validation
-// flat; another id of up to 31 bytes (a tool_use id, toolu_ and 24
+// packed into 16 bytes, kept in a dense table (18 bytes and a little slack
+// a uuid), so a file of millions of lines keeps validation flat; another id of up to 31 bytes (a tool_use id, toolu_ and 24
 // characters) is kept in 32, and any longer one in a map by string. The
 // fixed-size keys hold no pointers, so the collector does not walk them.
 type ids struct {
-	packed map[[16]byte]int32
+	packed idset.UUIDs
 	short  map[shortID]int32
 	other  map[string]int32
 }
@@ -51,8 +55,7 @@ func pack(id string) ([16]byte, bool) {
 
 func (x *ids) get(id string) (int32, bool) {
 	if k, ok := pack(id); ok {
-		n, found := x.packed[k]
-		return n, found
+		return x.packed.Get(k)
 	}
 	if k, ok := packShort(id); ok {
 		n, found := x.short[k]
@@ -62,23 +65,28 @@ func (x *ids) get(id string) (int32, bool) {
 	return n, found
 }
 
-func (x *ids) put(id string, n int32) {
+// add puts id with line n unless id is there already; it returns the line
+// id has and whether it had one. n must not be negative.
+func (x *ids) add(id string, n int32) (int32, bool) {
 	if k, ok := pack(id); ok {
-		if x.packed == nil {
-			x.packed = map[[16]byte]int32{}
-		}
-		x.packed[k] = n
-		return
+		return x.packed.Add(k, n)
 	}
 	if k, ok := packShort(id); ok {
+		if prev, dup := x.short[k]; dup {
+			return prev, true
+		}
 		if x.short == nil {
 			x.short = map[shortID]int32{}
 		}
 		x.short[k] = n
-		return
+		return 0, false
+	}
+	if prev, dup := x.other[id]; dup {
+		return prev, true
 	}
 	if x.other == nil {
 		x.other = map[string]int32{}
 	}
 	x.other[string([]byte(id))] = n
+	return 0, false
 }

@@ -188,10 +188,8 @@ func (r *rules) Check(l validate.Line) {
 		if id.Str == "" {
 			r.rep.Errorf(r.path, l.N, "/uuid", "empty-uuid", "an empty uuid: no line can name this one as its parent")
 		}
-		if prev, dup := r.uuids.get(id.Str); dup {
+		if prev, dup := r.uuids.add(id.Str, int32(l.N)); dup {
 			r.rep.Errorf(r.path, l.N, "/uuid", "duplicate-id", "uuid %q is already used on line %d", id.Str, prev)
-		} else {
-			r.uuids.put(id.Str, int32(l.N))
 		}
 	}
 	r.link(l.N, parent, "parentUuid", false)

@@ -1,6 +1,8 @@
 package idset
 
 import (
+	"encoding/binary"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -51,5 +53,92 @@ func TestHashed(t *testing.T) {
 	}
 	if h.Len() != len(ids)-1 {
 		t.Errorf("Len() = %d, want %d", h.Len(), len(ids)-1)
+	}
+}
+
+// TestUUIDs: against a map, keys of every pattern (random; sequential;
+// sharing all but one byte; the all-zero key) are found after they are
+// added, with their value, and keys never added are not; adding a key
+// again keeps its first value; values past 23 bits and growth through
+// every shard size keep all of it exact.
+func TestUUIDs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var keys [][16]byte
+	keys = append(keys, [16]byte{})
+	for i := range 40000 {
+		var k [16]byte
+		binary.BigEndian.PutUint64(k[8:], uint64(i)) // sequential
+		keys = append(keys, k)
+		k = [16]byte{}
+		k[i%16] = byte(i / 16)
+		k[(i+5)%16] ^= byte(i / 4096) // one byte or two set
+		keys = append(keys, k)
+		for j := range k {
+			k[j] = byte(rng.Uint32())
+		}
+		keys = append(keys, k)
+	}
+	// Keys whose mixed forms share a shard and their first word, or all but
+	// its last bits, or start at the shard's last slot: one shard's runs
+	// grow long and run past its tail.
+	for i := range 3000 {
+		keys = append(keys, unmix(0x42<<56|0x1234, uint64(i)), unmix(0x42<<56|uint64(i), 7), unmix(0x43<<56|low56, uint64(i)))
+	}
+	want := map[[16]byte]int32{}
+	var x UUIDs
+	for i, k := range keys {
+		v := int32(i)
+		if i%1000 == 7 {
+			v = 1<<23 - 2 + int32(i%3) // the last value a slot holds, and past it
+		}
+		old, had := x.Add(k, v)
+		w, dup := want[k]
+		if had != dup || had && old != w {
+			t.Fatalf("Add(%x) = %d, %v; want %d, %v", k, old, had, w, dup)
+		}
+		if !dup {
+			want[k] = v
+		}
+	}
+	if x.Len() != len(want) {
+		t.Errorf("Len() = %d, want %d", x.Len(), len(want))
+	}
+	for k, w := range want {
+		if v, ok := x.Get(k); !ok || v != w {
+			t.Fatalf("Get(%x) = %d, %v; want %d", k, v, ok, w)
+		}
+	}
+	for range 100000 {
+		var k [16]byte
+		for j := range k {
+			k[j] = byte(rng.Uint32())
+		}
+		if _, ok := want[k]; ok {
+			continue
+		}
+		if v, ok := x.Get(k); ok {
+			t.Fatalf("Get(%x) = %d for a key never added", k, v)
+		}
+	}
+}
+
+// unmix is the key mix turns into (a, b): mix's three Feistel rounds undo
+// themselves when run again.
+func unmix(a, b uint64) [16]byte {
+	a ^= mix64(b)
+	b ^= mix64(a)
+	a ^= mix64(b)
+	var k [16]byte
+	binary.BigEndian.PutUint64(k[:8], a)
+	binary.BigEndian.PutUint64(k[8:], b)
+	return k
+}
+
+// TestUnmix: the test's keys are what they are meant to be.
+func TestUnmix(t *testing.T) {
+	for _, w := range [][2]uint64{{0, 0}, {1, 2}, {0x42<<56 | 0x1234, 99}, {^uint64(0), 5}} {
+		if a, b := mix(unmix(w[0], w[1])); a != w[0] || b != w[1] {
+			t.Errorf("mix(unmix(%x, %x)) = %x, %x", w[0], w[1], a, b)
+		}
 	}
 }
