@@ -3,6 +3,7 @@ package benchdata
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"regexp"
@@ -14,11 +15,27 @@ var (
 	uuidRE    = regexp.MustCompile(`"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"`)
 	sidRE     = regexp.MustCompile(`"sessionId":"[^"]*"`)
 	ownUUIDRE = regexp.MustCompile(`"uuid":("[^"]*")`)
+	// the API's ids: tool calls, messages and requests
+	apiIDRE = regexp.MustCompile(`"(toolu|msg|req)_[A-Za-z0-9_]+"`)
 )
 
+// apiID is a fresh id of the same kind and length as the API's id u
+// (quoted), derived from the copy's number k: each copy's tool calls are
+// its own, as a real long session's are.
+func apiID(k int, u []byte) []byte {
+	const digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	cut := bytes.IndexByte(u, '_') + 1
+	h := sha256.Sum256(fmt.Appendf(nil, "%d:%s", k, u))
+	out := append([]byte(nil), u[:cut]...)
+	for i := range len(u) - 1 - cut {
+		out = append(out, digits[int(h[i%len(h)]+byte(i/len(h)))%len(digits)])
+	}
+	return append(out, '"')
+}
+
 // Claude writes a Claude Code session of about size bytes by repeating
-// sample's lines, each copy with fresh uuids derived from the copy's
-// number and the sample's: every copy continues from the last line of the
+// sample's lines, each copy with fresh uuids and API ids (tool calls,
+// messages, requests) derived from the copy's number and the sample's: every copy continues from the last line of the
 // one before, so the file is one long conversation.
 func Claude(w io.Writer, sample []byte, size int64) error {
 	lines := bytes.Split(bytes.TrimRight(sample, "\n"), []byte("\n"))
@@ -32,6 +49,7 @@ func Claude(w io.Writer, sample []byte, size int64) error {
 			l = uuidRE.ReplaceAllFunc(l, func(u []byte) []byte {
 				return []byte(`"` + mapping.UUID(fmt.Sprintf("%d:%s", k, u)) + `"`)
 			})
+			l = apiIDRE.ReplaceAllFunc(l, func(u []byte) []byte { return apiID(k, u) })
 			l = sidRE.ReplaceAll(l, sid)
 			l = bytes.Replace(l, []byte(`"parentUuid":null`), []byte(`"parentUuid":`+string(last)), 1)
 			if m := ownUUIDRE.FindSubmatch(l); m != nil {

@@ -54,6 +54,54 @@ func TestHashed(t *testing.T) {
 	if h.Len() != len(ids)-1 {
 		t.Errorf("Len() = %d, want %d", h.Len(), len(ids)-1)
 	}
+	h.Put("a", 41) // a later call with the same id: the last put wins, as a map's would
+	if k, ok := h.Get("a"); !ok || k != 41 || h.Len() != len(ids)-1 {
+		t.Errorf("after Put again: Get = %d, %v and Len() = %d; want 41, true, %d", k, ok, h.Len(), len(ids)-1)
+	}
+}
+
+// TestUUIDsSet: Set replaces a key's value, from a slot's value to one in
+// the overflow map and back, and adds a key not there, as a map's
+// assignment does.
+func TestUUIDsSet(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	want := map[[16]byte]int32{}
+	var x UUIDs
+	var keys [][16]byte
+	for i := range 20000 {
+		var k [16]byte
+		if i%3 == 0 || len(keys) == 0 {
+			for j := range k {
+				k[j] = byte(rng.Uint32())
+			}
+			keys = append(keys, k)
+		} else {
+			k = keys[rng.IntN(len(keys))]
+		}
+		v := int32(rng.IntN(100))
+		if i%5 == 0 {
+			v = 1<<23 + int32(i) // past a slot's 23 bits
+		}
+		x.Set(k, v)
+		want[k] = v
+	}
+	if x.Len() != len(want) {
+		t.Errorf("Len() = %d, want %d", x.Len(), len(want))
+	}
+	for k, w := range want {
+		if v, ok := x.Get(k); !ok || v != w {
+			t.Fatalf("Get(%x) = %d, %v; want %d", k, v, ok, w)
+		}
+	}
+	over := 0
+	for _, w := range want {
+		if w >= 1<<23-1 {
+			over++
+		}
+	}
+	if len(x.over) != over {
+		t.Errorf("%d values kept past the slots, want %d (a replaced one left behind?)", len(x.over), over)
+	}
 }
 
 // TestUUIDs: against a map, keys of every pattern (random; sequential;

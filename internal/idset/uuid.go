@@ -70,6 +70,30 @@ func (t *UUIDs) Add(k [16]byte, v int32) (int32, bool) {
 	if found {
 		return t.value(s, i, a, b), true
 	}
+	s.insert(i, a&low56, b, t.code(a, b, v), int(a>>56))
+	t.n++
+	return 0, false
+}
+
+// Set puts k with value v, replacing the value k had. v must not be
+// negative.
+func (t *UUIDs) Set(k [16]byte, v int32) {
+	a, b := mix(k)
+	s := &t.shards[a>>56]
+	i, found := s.find(a&low56, b)
+	if !found {
+		s.insert(i, a&low56, b, t.code(a, b, v), int(a>>56))
+		t.n++
+		return
+	}
+	if s.val(i) == overVal {
+		delete(t.over, [2]uint64{a, b})
+	}
+	s.set(i, a&low56, b, t.code(a, b, v))
+}
+
+// code is what a slot holds for v: v itself, or the mark that it is in over.
+func (t *UUIDs) code(a, b uint64, v int32) uint32 {
 	code := uint32(v)
 	if v < 0 || code >= overVal {
 		if t.over == nil {
@@ -78,9 +102,7 @@ func (t *UUIDs) Add(k [16]byte, v int32) (int32, bool) {
 		t.over[[2]uint64{a, b}] = v
 		code = overVal
 	}
-	s.insert(i, a&low56, b, code, int(a>>56))
-	t.n++
-	return 0, false
+	return code
 }
 
 func (t *UUIDs) value(s *uuidShard, i int, a, b uint64) int32 {
