@@ -148,10 +148,10 @@ func (s *docScanner) memberAt(ctx string) (piece, error) {
 	if err != nil {
 		return piece{}, err
 	}
-	key, ok := jsonx.Unquote(raw)
-	if !ok {
-		return piece{}, s.check(ctx, raw, line, col)
+	if err := s.check(ctx, raw, line, col); err != nil {
+		return piece{}, err
 	}
+	key, _ := jsonx.Unquote(raw)
 	if c, err = s.nonSpace(ctxAfterKey); err != nil {
 		return piece{}, err
 	}
