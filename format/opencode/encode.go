@@ -72,6 +72,20 @@ type encoder struct {
 // toDoc encodes a session. project is the project id to file it under ("" to
 // keep the session's own).
 func toDoc(s *session.Session, project string, lost *loss.Counter) (*Doc, error) {
+	var msgs []Msg
+	d, err := toDocEach(s, project, lost, func(_ *Doc, m *Msg) error {
+		msgs = append(msgs, *m)
+		return nil
+	})
+	if d != nil {
+		d.Messages = msgs
+	}
+	return d, err
+}
+
+// toDocEach encodes a session, handing each message to emit as it is made
+// (with the Doc, whose Info is set by then) instead of keeping it.
+func toDocEach(s *session.Session, project string, lost *loss.Counter, emit func(*Doc, *Msg) error) (*Doc, error) {
 	e := &encoder{s: s, lost: lost, results: map[string]*session.Entry{}, used: map[*session.Entry]bool{}}
 	m := &s.Meta
 	own := ours(m.Origin)
@@ -134,7 +148,9 @@ func toDoc(s *session.Session, project string, lost *loss.Counter) (*Doc, error)
 				return nil, err
 			}
 			if msg != nil {
-				d.Messages = append(d.Messages, *msg)
+				if err := emit(d, msg); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
