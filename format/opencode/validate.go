@@ -189,6 +189,10 @@ func (c *checker) warnf(at loc, ptr, rule, f string, args ...any) {
 	c.rep.Warnf(at.filePath(), at.lineOf(at.ptr+ptr), at.ptr+ptr, rule, f, args...)
 }
 
+// gjsonEscape spells a pointer's token as a gjson path component (built
+// once: lineOf runs for every message of an export document).
+var gjsonEscape = strings.NewReplacer(".", `\.`, "*", `\*`, "?", `\?`, "|", `\|`, "#", `\#`, "@", `\@`, "\\", `\\`)
+
 // lineOf finds the 1-based line of the value a JSON pointer names in src; 0
 // for the whole file, for database rows, and when the value is absent.
 func lineOf(src []byte, ptr string) int {
@@ -196,7 +200,7 @@ func lineOf(src []byte, ptr string) int {
 		return 0
 	}
 	var path []string
-	esc := strings.NewReplacer(".", `\.`, "*", `\*`, "?", `\?`, "|", `\|`, "#", `\#`, "@", `\@`, "\\", `\\`)
+	esc := gjsonEscape
 	for _, tok := range strings.Split(ptr[1:], "/") {
 		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
 		path = append(path, esc.Replace(tok))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 
 	"github.com/sesstool/sesstool/format"
@@ -39,10 +40,12 @@ type exportCheck struct {
 	sid     string
 	info    bool
 	pending []piece // messages before info, checked after it
+	msgs    map[string]xmsg
+	parts   []xpart
 }
 
 func validateExportFrom(name string, r io.Reader, rep *report.Report) error {
-	x := &exportCheck{name: name}
+	x := &exportCheck{name: name, msgs: map[string]xmsg{}}
 	x.c = newChecker(nil)
 	x.c.rep = &x.own
 	x.c.lone, x.c.noProj = true, true
@@ -57,7 +60,7 @@ func validateExportFrom(name string, r io.Reader, rep *report.Report) error {
 		rep.Counted(ExportName, 1, 0)
 		return nil
 	}
-	x.c.finish()
+	x.finish()
 	for _, f := range x.own {
 		rep.Add(f)
 	}
@@ -148,15 +151,137 @@ func (x *exportCheck) message(p piece) {
 	}
 	at := mat
 	at.ptr = ptr + "/info"
-	x.c.message(at, []byte(mi.Raw), "", x.sid)
+	o := x.c.checkMessage(at, []byte(mi.Raw), "", x.sid)
+	x.addMessage(at, int32(p.index), o)
 	parts := m.Get("parts")
 	if !parts.IsArray() {
 		x.c.errorf(mat, "/parts", ruleSchema, "message without a parts array")
 	}
-	mid := mi.Get("id").String()
+	// o.id is a copy of its own; gjson's would keep the whole message
+	mid := o.id
 	for j, part := range parts.Array() {
 		at := mat
 		at.ptr = ptr + "/parts/" + strconv.Itoa(j)
-		x.c.part(at, []byte(part.Raw), "", mid, x.sid)
+		x.addPart(at, int32(p.index), int32(j), mid, x.c.checkPart(at, []byte(part.Raw), "", mid, x.sid))
+	}
+}
+
+// xmsg is what the rules across messages (finish) need of one message of
+// an export document: a few words instead of its location (checker.add*
+// keeps a loc, whose size a million messages multiply).
+type xmsg struct {
+	session, role, parent string
+	index                 int32
+	lineSession           int32 // the line of /sessionID, when it names no session
+	lineParent            int32 // the line of /parentID, for an assistant's
+	summary               bool
+}
+
+type xpart struct {
+	id, message, session string
+	msg, index           int32
+	lineMessage          int32
+	lineSession          int32
+}
+
+// addMessage is checker.addMessage for an export document.
+func (x *exportCheck) addMessage(at loc, index int32, o obj) {
+	c := x.c
+	c.entries++
+	if _, dup := x.msgs[o.id]; dup {
+		c.errorf(at, "/id", ruleDuplicate, "message %s appears twice", o.id)
+	}
+	m := xmsg{session: o.session, role: internRole(o.role), parent: o.parent, index: index, summary: o.summary}
+	if o.session == x.sid {
+		m.session = x.sid
+	}
+	if _, ok := c.sessions[m.session]; !ok {
+		m.lineSession = int32(at.lineOf(at.ptr + "/sessionID"))
+	}
+	if m.role == "assistant" && m.parent != "" {
+		m.lineParent = int32(at.lineOf(at.ptr + "/parentID"))
+	}
+	x.msgs[o.id] = m
+}
+
+func internRole(r string) string {
+	switch r {
+	case "user":
+		return "user"
+	case "assistant":
+		return "assistant"
+	}
+	return r
+}
+
+// addPart is checker.addPart for an export document.
+func (x *exportCheck) addPart(at loc, msg, index int32, mid string, o obj) {
+	c := x.c
+	if o.result {
+		c.entries++ // as the reader counts it (docs/commands.md, "entries")
+	}
+	if c.triggerParts == nil {
+		c.triggerParts = map[string][2]int{}
+	}
+	if o.message == mid {
+		o.message = mid
+	}
+	if o.session == x.sid {
+		o.session = x.sid
+	}
+	n := c.triggerParts[o.message]
+	n[0]++
+	if o.summary {
+		n[1]++
+	}
+	c.triggerParts[o.message] = n
+	x.parts = append(x.parts, xpart{id: o.id, message: o.message, session: o.session, msg: msg, index: index,
+		lineMessage: int32(at.lineOf(at.ptr + "/messageID")), lineSession: int32(at.lineOf(at.ptr + "/sessionID"))})
+}
+
+// finish is checker.finish for an export document: the session's rules,
+// then the messages' and the parts', with the same findings in the same
+// order.
+func (x *exportCheck) finish() {
+	c := x.c
+	c.finish() // the session: its messages and parts are x's
+	for _, m := range x.msgs {
+		if !m.summary {
+			continue
+		}
+		if p, ok := x.msgs[m.parent]; ok && triggers(p.role, c.triggerParts[m.parent][0], c.triggerParts[m.parent][1]) {
+			c.entries--
+		}
+	}
+	mids := make([]string, 0, len(x.msgs))
+	for id := range x.msgs {
+		mids = append(mids, id)
+	}
+	sort.Strings(mids)
+	for _, id := range mids {
+		m := x.msgs[id]
+		ptr := "/messages/" + strconv.Itoa(int(m.index)) + "/info"
+		if _, ok := c.sessions[m.session]; !ok {
+			c.rep.Errorf(x.name, int(m.lineSession), ptr+"/sessionID", ruleOrphanMessage, "message %s belongs to session %s, which does not exist", id, m.session)
+		}
+		if m.role == "assistant" && m.parent != "" {
+			p, ok := x.msgs[m.parent]
+			switch {
+			case !ok || p.session != m.session:
+				c.rep.Errorf(x.name, int(m.lineParent), ptr+"/parentID", ruleAssistantPar, "parentID %s names no message of this session", m.parent)
+			case p.role != "user":
+				c.rep.Errorf(x.name, int(m.lineParent), ptr+"/parentID", ruleAssistantPar, "parentID %s names a message with role %s, not a user message", m.parent, p.role)
+			}
+		}
+	}
+	for _, p := range x.parts {
+		m, ok := x.msgs[p.message]
+		ptr := "/messages/" + strconv.Itoa(int(p.msg)) + "/parts/" + strconv.Itoa(int(p.index))
+		switch {
+		case !ok:
+			c.rep.Errorf(x.name, int(p.lineMessage), ptr+"/messageID", ruleOrphanPart, "part %s belongs to message %s, which does not exist", p.id, p.message)
+		case m.session != p.session:
+			c.rep.Errorf(x.name, int(p.lineSession), ptr+"/sessionID", ruleKeyMismatch, "part %s says session %s, its message belongs to session %s", p.id, p.session, m.session)
+		}
 	}
 }
