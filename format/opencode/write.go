@@ -3,8 +3,8 @@ package opencode
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -254,17 +254,16 @@ func Encode(r session.Reader, opt format.WriteOptions) ([]byte, error) {
 
 // encodeTo writes the export document of one session to w a message at a
 // time: the bytes JSON.stringify(doc, null, 2) makes (pretty over the whole
-// document), without the document in memory. The session is held: a tool
-// call's part carries its result, which may come any later.
+// document), without the document in memory. A tool call's part carries
+// its result, which may come any later: with opt.Reopen the session is read
+// twice (its results and first time, then the entries), without it the
+// session is held.
 func encodeTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
-	r, err := mapping.Adapt(r, opt.Reopen, caps, "OpenCode", opt.Loss)
+	s, rs, next, done, err := encodeInput(r, opt)
 	if err != nil {
 		return err
 	}
-	s, err := session.ReadAll(r)
-	if err != nil {
-		return err
-	}
+	defer done()
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var buf bytes.Buffer
 	n := 0
@@ -278,7 +277,7 @@ func encodeTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
 		_, err := bw.WriteString(",\n  \"messages\": ")
 		return err
 	}
-	d, err := toDocEach(s, opt.Extra, opt.Loss, func(d *Doc, m *Msg) error {
+	d, err := toDocEach(s, rs, next, opt.Extra, opt.Loss, func(d *Doc, m *Msg) error {
 		if n == 0 {
 			if err := head(d); err != nil {
 				return err
@@ -309,10 +308,53 @@ func encodeTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
 	return bw.Flush()
 }
 
-// HoldsSession marks the export writer as a format.Holder: a tool call's
-// part carries its result, so the session is read whole before the
-// document is written (a message at a time).
-func (Export) HoldsSession() {}
+// encodeInput opens what encodeTo encodes: the session's Meta, its
+// results, and its entries (done closes what it opened).
+func encodeInput(r session.Reader, opt format.WriteOptions) (*session.Session, *resultScan, func() (*session.Entry, error), func(), error) {
+	if opt.Reopen == nil {
+		r, err := mapping.Adapt(r, opt.Reopen, caps, "OpenCode", opt.Loss)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		s, err := session.ReadAll(r)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		i := 0
+		next := func() (*session.Entry, error) {
+			if i == len(s.Entries) {
+				return nil, io.EOF
+			}
+			i++
+			return s.Entries[i-1], nil
+		}
+		rs, _ := scanResults(&s.Meta, next)
+		i = 0
+		return &session.Session{Meta: s.Meta}, rs, next, func() {}, nil
+	}
+	first, err := opt.Reopen()
+	if err != nil {
+		r.Close()
+		return nil, nil, nil, nil, err
+	}
+	// What the target cannot hold is counted once, by the pass that writes.
+	a, err := mapping.Adapt(first, opt.Reopen, caps, "OpenCode", &loss.Counter{})
+	if err != nil {
+		r.Close()
+		return nil, nil, nil, nil, err
+	}
+	meta := *a.Meta()
+	rs, err := scanResults(&meta, a.Next)
+	a.Close()
+	if err != nil {
+		r.Close()
+		return nil, nil, nil, nil, err
+	}
+	if r, err = mapping.Adapt(r, opt.Reopen, caps, "OpenCode", opt.Loss); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	return &session.Session{Meta: *r.Meta()}, rs, r.Next, func() { r.Close() }, nil
+}
 
 func (Export) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
 	return encodeTo(w, r, opt)
