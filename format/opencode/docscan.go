@@ -306,46 +306,56 @@ func (s *docScanner) advance(b byte) {
 }
 
 // capture reads one value, by its brackets and strings, into s.buf. A value
-// that is not JSON ends where its brackets seem to; check finds why.
+// that is not JSON ends where its brackets seem to; check finds why. It
+// goes through the reader's buffer a chunk at a time.
 func (s *docScanner) capture(ctx string) ([]byte, error) {
 	s.buf = s.buf[:0]
 	depth, inStr, esc := 0, false, false
+	var first byte
 	for {
-		b, err := s.r.ReadByte()
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return s.buf, nil // check says what is missing
+		if s.r.Buffered() == 0 {
+			if _, err := s.r.Peek(1); err != nil {
+				if errors.Is(err, io.EOF) {
+					return s.buf, nil // check says what is missing
+				}
+				return nil, err
 			}
-			return nil, err
 		}
-		if !inStr && depth == 0 && len(s.buf) > 0 && s.buf[0] != '"' && scalarEnd(b) {
-			_ = s.r.UnreadByte()
-			return s.buf, nil
-		}
-		s.buf = append(s.buf, b)
-		s.advance(b)
-		switch {
-		case inStr:
+		chunk, _ := s.r.Peek(s.r.Buffered())
+		for i, b := range chunk {
+			if len(s.buf)+i == 0 {
+				first = b
+			} else if !inStr && depth == 0 && first != '"' && scalarEnd(b) {
+				s.buf = append(s.buf, chunk[:i]...)
+				_, _ = s.r.Discard(i)
+				return s.buf, nil
+			}
+			s.advance(b)
 			switch {
-			case esc:
-				esc = false
-			case b == '\\':
-				esc = true
+			case inStr:
+				switch {
+				case esc:
+					esc = false
+				case b == '\\':
+					esc = true
+				case b == '"':
+					inStr = false
+				}
 			case b == '"':
-				inStr = false
+				inStr = true
+			case b == '{' || b == '[':
+				depth++
+			case b == '}' || b == ']':
+				depth--
 			}
-		case b == '"':
-			inStr = true
-		case b == '{' || b == '[':
-			depth++
-		case b == '}' || b == ']':
-			depth--
-		}
-		if !inStr && depth <= 0 && (b == '"' || b == '}' || b == ']') {
-			if depth < 0 || len(s.buf) > 0 && (s.buf[0] == '"' || s.buf[0] == '{' || s.buf[0] == '[') {
+			if !inStr && depth <= 0 && (b == '"' || b == '}' || b == ']') && (depth < 0 || first == '"' || first == '{' || first == '[') {
+				s.buf = append(s.buf, chunk[:i+1]...)
+				_, _ = s.r.Discard(i + 1)
 				return s.buf, nil
 			}
 		}
+		s.buf = append(s.buf, chunk...)
+		_, _ = s.r.Discard(len(chunk))
 	}
 }
 
