@@ -387,10 +387,9 @@ func (s *docScanner) check(ctx string, raw []byte, line, col int) error {
 func (s *docScanner) structural(ctx string) error {
 	line, col := s.line, s.col
 	syn := []byte(ctx)
-	if b, err := s.r.Peek(utf8.UTFMax); len(b) > 0 {
+	if b, _ := s.r.Peek(utf8.UTFMax); len(b) > 0 { // fewer at the end
 		_, n := utf8.DecodeRune(b)
 		syn = append(syn, b[:n]...)
-		_ = err
 	}
 	return s.locate(syn, len(ctx), line, col)
 }
@@ -398,8 +397,7 @@ func (s *docScanner) structural(ctx string) error {
 // atEOF reports the end of the input in state ctx: encoding/json points at
 // the last character.
 func (s *docScanner) atEOF(ctx string) error {
-	col, msg, _ := jsonx.SyntaxError([]byte(ctx))
-	_ = col
+	_, msg, _ := jsonx.SyntaxError([]byte(ctx))
 	if s.line == 1 && s.col == 1 {
 		return &docSyntax{line: 1, col: 1, msg: msg}
 	}
