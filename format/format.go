@@ -103,6 +103,16 @@ type Holder interface {
 	HoldsSession()
 }
 
+// Accumulator is implemented by single-file layouts whose validator keeps
+// a few bytes per entry until the file's end, for rules across the file
+// (OpenCode's export: its message ids): an input of such a layout is
+// validated before it is read, not alongside (pipeline.GatherOptions), so
+// what the validator keeps and what the reader's caller keeps do not add up.
+type Accumulator interface {
+	// AccumulatesWhenValidating only marks the layout; it does nothing.
+	AccumulatesWhenValidating()
+}
+
 // Copier is implemented by writers that write a session read by their own
 // layout, which nothing has changed, as a copy of its source lines (blank
 // lines left out) instead of encoding it. Verbatim reports whether WriteTo

@@ -108,7 +108,7 @@ func (in *Input) load(units []Unit, o GatherOptions) error {
 	rep := &report.Report{MaxErrors: 20}
 	for i, u := range units {
 		l, loader := u.Format.(format.Loader)
-		if o.Alongside && isStream(u.Format) && !loader {
+		if _, acc := u.Format.(format.Accumulator); o.Alongside && isStream(u.Format) && !loader && !acc {
 			in.deferred = append(in.deferred, u)
 			continue
 		}

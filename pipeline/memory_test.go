@@ -15,7 +15,7 @@ func TestStreams(t *testing.T) {
 		{[]string{"convert", "--to=goat", "x"}, true},
 		{[]string{"convert", "--to", "opencode", "x"}, false},
 		{[]string{"convert", "--to", "ash", "x"}, false},
-		{[]string{"convert", "--to", "opencode-export", "x"}, false},
+		{[]string{"convert", "--to", "opencode-export", "x"}, true}, // written a message at a time
 		{[]string{"export", "html", "x"}, false},
 		{[]string{"info", "x"}, false},
 		{nil, false},

@@ -2,7 +2,9 @@ package opencode
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/sesstool/sesstool/format"
@@ -52,7 +54,8 @@ func num(n int64) []byte { return []byte(fmt.Sprint(n)) }
 // encoder turns the model back into Docs: canonical JSON built from the
 // model, merged with the source bytes when they are OpenCode's own.
 type encoder struct {
-	s        *session.Session
+	s        *session.Session // its Meta
+	first    int64            // the session's first time (resultScan)
 	lost     *loss.Counter
 	sid      string
 	renumber bool              // message and part ids are made anew (see toDoc)
@@ -72,17 +75,84 @@ type encoder struct {
 // toDoc encodes a session. project is the project id to file it under ("" to
 // keep the session's own).
 func toDoc(s *session.Session, project string, lost *loss.Counter) (*Doc, error) {
-	e := &encoder{s: s, lost: lost, results: map[string]*session.Entry{}, used: map[*session.Entry]bool{}}
+	var msgs []Msg
+	i := 0
+	next := func() (*session.Entry, error) {
+		if i == len(s.Entries) {
+			return nil, io.EOF
+		}
+		i++
+		return s.Entries[i-1], nil
+	}
+	rs, _ := scanResults(&s.Meta, next)
+	i = 0
+	head := &session.Session{Meta: s.Meta}
+	d, err := toDocEach(head, rs, next, project, lost, func(_ *Doc, m *Msg) error {
+		msgs = append(msgs, *m)
+		return nil
+	})
+	if d != nil {
+		d.Messages = msgs
+	}
+	return d, err
+}
+
+// resultScan is what the encoder needs of a session before its first
+// message: its tool results (a call's part carries its result, which comes
+// any later) and its first time.
+type resultScan struct {
+	first   int64
+	results []*session.Entry // tool results, and ash's result blocks as results, in session order
+}
+
+// scanResults reads a session's entries for what resultScan keeps.
+func scanResults(meta *session.Meta, next func() (*session.Entry, error)) (*resultScan, error) {
+	rs := &resultScan{first: max(meta.Created.UnixMilli(), 0)}
+	found := rs.first > 0
+	for {
+		en, err := next()
+		if errors.Is(err, io.EOF) {
+			return rs, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if ms := en.Time.UnixMilli(); !found && ms > 0 {
+			rs.first, found = ms, true
+		}
+		if en.Message == nil {
+			continue
+		}
+		if en.Message.Role == session.RoleTool {
+			rs.results = append(rs.results, en)
+		}
+		// ash keeps results as blocks of a user message: treat each as a result entry.
+		for _, b := range en.Message.Content {
+			if b.Type == session.BlockToolResult {
+				rs.results = append(rs.results, &session.Entry{Kind: session.KindMessage, Time: en.Time, Source: session.Source{Origin: en.Origin}, Message: &session.Message{
+					Role: session.RoleTool, ToolCallID: b.ToolCallID, IsError: b.IsError,
+					Content: []session.Block{{Type: session.BlockText, Text: b.Text}}}})
+			}
+		}
+	}
+}
+
+// toDocEach encodes a session: s's Meta (its entries are not used), the
+// results rs found in them, then its entries from next, handing each
+// message to emit as it is made (with the Doc, whose Info is set by then)
+// instead of keeping it.
+func toDocEach(s *session.Session, rs *resultScan, next func() (*session.Entry, error), project string, lost *loss.Counter, emit func(*Doc, *Msg) error) (*Doc, error) {
+	e := &encoder{s: s, first: rs.first, lost: lost, results: map[string]*session.Entry{}, used: map[*session.Entry]bool{}}
 	m := &s.Meta
 	own := ours(m.Origin)
-	e.sid = mapping.SessionID(caps.IDs, m, firstMillis(s))
+	e.sid = mapping.SessionID(caps.IDs, m, e.first)
 	// A session of ours written under another id than it was read with (a
 	// second copy of one session in a run: pipeline.Distinct) gets new
 	// message and part ids as well: OpenCode files parts by message id,
 	// store-wide, so the copy's would land on the first's.
 	e.renumber = own && m.Raw != nil && gjson.GetBytes(m.Raw, "id").String() != m.ID
 	e.renamed = map[string]string{}
-	e.lastMS = firstMillis(s)
+	e.lastMS = e.first
 	d := &Doc{ProjectID: project}
 	if n := notes[metaNote](&m.Source); n != nil {
 		d.Todo, d.Diff, d.Project = n.Todo, n.Diff, n.Project
@@ -100,27 +170,18 @@ func toDoc(s *session.Session, project string, lost *loss.Counter) (*Doc, error)
 	if own && m.Raw != nil {
 		d.Info = jsonx.Merge(m.Raw, d.Info)
 	}
-	entries := s.Entries // a session of another layout is its active path (mapping.Adapt)
-	var pseudo []*session.Entry
-	for _, en := range entries {
-		if en.Message == nil {
-			continue
-		}
-		if en.Message.Role == session.RoleTool {
-			e.addResult(en)
-		}
-		// ash keeps results as blocks of a user message: treat each as a result entry.
-		for _, b := range en.Message.Content {
-			if b.Type == session.BlockToolResult {
-				r := &session.Entry{Kind: session.KindMessage, Time: en.Time, Source: session.Source{Origin: en.Origin}, Message: &session.Message{
-					Role: session.RoleTool, ToolCallID: b.ToolCallID, IsError: b.IsError,
-					Content: []session.Block{{Type: session.BlockText, Text: b.Text}}}}
-				pseudo = append(pseudo, r)
-				e.addResult(r)
-			}
-		}
+	for _, en := range rs.results {
+		e.addResult(en)
 	}
-	for _, en := range entries {
+	// a session of another layout is its active path (mapping.Adapt)
+	for {
+		en, err := next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 		ens := []*session.Entry{en}
 		if n := notes[msgNote](&en.Source); n != nil && n.Trigger != nil {
 			ens = []*session.Entry{n.Trigger, en} // the request for the summary, before it
@@ -131,12 +192,14 @@ func toDoc(s *session.Session, project string, lost *loss.Counter) (*Doc, error)
 				return nil, err
 			}
 			if msg != nil {
-				d.Messages = append(d.Messages, *msg)
+				if err := emit(d, msg); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
-	for _, en := range append(entries, pseudo...) {
-		if en.Message != nil && en.Message.Role == session.RoleTool && !e.used[en] {
+	for _, en := range rs.results {
+		if !e.used[en] {
 			lost.Add(loss.ToolResult, loss.Dropped, "no tool call with this id in an assistant message", 1)
 		}
 	}
@@ -152,18 +215,6 @@ func (e *encoder) addResult(en *session.Entry) {
 	}
 }
 
-func firstMillis(s *session.Session) int64 {
-	if ms := s.Meta.Created.UnixMilli(); ms > 0 {
-		return ms
-	}
-	for _, e := range s.Entries {
-		if ms := e.Time.UnixMilli(); ms > 0 {
-			return ms
-		}
-	}
-	return 0
-}
-
 func (e *encoder) info(project string) []byte {
 	m := &e.s.Meta
 	own := ours(m.Origin)
@@ -173,7 +224,7 @@ func (e *encoder) info(project string) []byte {
 	}
 	created, updated := m.Created.UnixMilli(), m.Updated.UnixMilli()
 	if created == 0 {
-		created = firstMillis(e.s)
+		created = e.first
 	}
 	if updated == 0 {
 		updated = created

@@ -351,12 +351,20 @@ type exportStore struct{ path string }
 
 func (e *exportStore) Close() error { return nil }
 
+// list reads the document up to its info member: the messages are read
+// when the session is (exportStreamReader), a message at a time.
 func (e *exportStore) list() ([]sessionRef, error) {
-	d, err := e.load(sessionRef{})
+	f, err := openRegular(e.path)
 	if err != nil {
 		return nil, err
 	}
-	return []sessionRef{{ID: d.ID(), ProjectID: d.ProjectID, ParentID: gjson.GetBytes(d.Info, "parentID").String(), File: e.path}}, nil
+	defer f.Close()
+	s, err := openExport(f)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", e.path, err)
+	}
+	info := gjson.ParseBytes(s.info)
+	return []sessionRef{{ID: info.Get("id").String(), ProjectID: info.Get("projectID").String(), ParentID: info.Get("parentID").String(), File: e.path}}, nil
 }
 
 func (e *exportStore) load(sessionRef) (*Doc, error) {

@@ -17,12 +17,16 @@ import (
 // top of them. Batches ahead of the caller are mapped on other goroutines
 // (the caller, a writer, works meanwhile); entries come out in order.
 type docReader struct {
-	meta   session.Meta
-	msgs   []Msg // not yet handed to a batch
-	ahead  []*mapped
-	cur    []*session.Entry
-	prev   string
-	origin string // when set, every entry's Origin (the export document)
+	meta    session.Meta
+	src     msgSource // the messages not yet handed to a batch
+	srcDone bool
+	err     error // the source's, returned once the entries before it are
+	ahead   []*mapped
+	cur     []*session.Entry
+	prev    string
+	origin  string    // when set, every entry's Origin (the export document)
+	name    string    // the file read, for errors
+	closer  io.Closer // the file read, when the reader opened it
 }
 
 // mapped is one batch of messages mapped onto entries.
@@ -37,25 +41,11 @@ type mapped struct {
 const batchMsgs = 64
 
 func newDocReader(d *Doc, children []string) *docReader {
-	r := &docReader{meta: metaOf(d, children), msgs: d.Messages}
+	r := &docReader{meta: metaOf(d, children), src: &sliceSource{msgs: d.Messages}}
 	// task tools name their child session: link it even when the store
-	// does not hold it (a lone export). The call carries it in its part's
-	// metadata, the result in its state's: the tool blocks say which.
+	// does not hold it (a lone export).
 	for _, m := range d.Messages {
-		for _, p := range m.Parts {
-			if gjson.GetBytes(p, "type").String() != "tool" {
-				continue
-			}
-			b, res := toolBlocks(p, &session.Entry{})
-			if c := gjson.GetBytes(b.Extra.Get("metadata"), "sessionId").String(); c != "" {
-				r.meta.Children = appendUnique(r.meta.Children, c)
-			}
-			if res != nil {
-				if c := gjson.GetBytes(res.Message.Extra.Get("metadata"), "sessionId").String(); c != "" {
-					r.meta.Children = appendUnique(r.meta.Children, c)
-				}
-			}
-		}
+		r.meta.Children = childrenOf(m, r.meta.Children)
 	}
 	sort.Strings(r.meta.Children)
 	return r
@@ -66,6 +56,9 @@ func (r *docReader) Meta() *session.Meta { return &r.meta }
 func (r *docReader) Next() (*session.Entry, error) {
 	e, ok := r.pop()
 	if !ok {
+		if r.err != nil {
+			return nil, r.err
+		}
 		return nil, io.EOF
 	}
 	if !isTrigger(e) {
@@ -130,21 +123,30 @@ func triggers(role string, parts, compactions int) bool {
 
 // advance makes the next batch current, false at the end.
 func (r *docReader) advance() bool {
-	if len(r.ahead) == 0 && len(r.msgs) <= batchMsgs {
-		if len(r.msgs) == 0 {
-			return false
-		}
-		r.cur = r.link(mapMessages(r.msgs))
-		r.msgs = nil
-		return true
-	}
 	// Keep a few batches in flight per core; a goroutine maps one batch
 	// and ends, so a reader left unfinished leaves nothing running.
-	for window := 2 * runtime.GOMAXPROCS(0); len(r.ahead) < window && len(r.msgs) > 0; {
-		n := min(batchMsgs, len(r.msgs))
+	for window := 2 * runtime.GOMAXPROCS(0); len(r.ahead) < window && !r.srcDone; {
+		msgs, err := r.src.take(batchMsgs)
+		if err != nil || len(msgs) < batchMsgs {
+			r.srcDone = true
+			if err != nil {
+				r.err = r.wrap(err)
+			}
+		}
+		if len(msgs) == 0 {
+			break
+		}
+		if len(r.ahead) == 0 && r.srcDone {
+			// a session of at most one batch is mapped by the caller
+			r.cur = r.link(mapMessages(msgs))
+			return true
+		}
 		m := &mapped{done: make(chan struct{})}
-		go m.run(r.msgs[:n])
-		r.ahead, r.msgs = append(r.ahead, m), r.msgs[n:]
+		go m.run(msgs)
+		r.ahead = append(r.ahead, m)
+	}
+	if len(r.ahead) == 0 {
+		return false
 	}
 	m := r.ahead[0]
 	r.ahead = r.ahead[1:]
@@ -154,6 +156,13 @@ func (r *docReader) advance() bool {
 	}
 	r.cur = r.link(m.entries)
 	return true
+}
+
+func (r *docReader) wrap(err error) error {
+	if r.name == "" {
+		return err
+	}
+	return fmt.Errorf("read %s: %w", r.name, err)
 }
 
 func (m *mapped) run(msgs []Msg) {
@@ -182,22 +191,32 @@ func (r *docReader) link(es []*session.Entry) []*session.Entry {
 	return es
 }
 
-func (r *docReader) Close() error { return nil }
+func (r *docReader) Close() error {
+	if r.closer != nil {
+		return r.closer.Close()
+	}
+	return nil
+}
 
 func (Format) Open(ref format.Ref) (session.Reader, error) { return open(ref) }
 
 func (Export) Open(ref format.Ref) (session.Reader, error) { return open(ref) }
 
 func (Export) OpenReader(name string, r io.Reader) (session.Reader, error) {
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", name, err)
-	}
-	d, err := decodeDoc(b)
+	// Read once, as it comes: the child sessions the messages name join
+	// Meta's as they are read.
+	s, err := openExport(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return exportReader(d, nil), nil
+	dr := newStreamReader(s, nil, nil)
+	s.children = &dr.meta.Children
+	for _, m := range s.pending {
+		dr.meta.Children = childrenOf(m, dr.meta.Children)
+	}
+	sort.Strings(dr.meta.Children)
+	dr.name = name
+	return dr, nil
 }
 
 func open(ref format.Ref) (session.Reader, error) { return openIn(ref, nil) }
@@ -212,12 +231,12 @@ func openIn(ref format.Ref, snap *snapshot) (session.Reader, error) {
 	if err != nil {
 		return nil, err
 	}
+	if l == layoutExport {
+		return exportStreamReader(found.File, children)
+	}
 	d, err := st.load(*found)
 	if err != nil {
 		return nil, err
-	}
-	if l == layoutExport {
-		return exportReader(d, children), nil
 	}
 	return newDocReader(d, children), nil
 }
@@ -258,11 +277,4 @@ func findSession(st store, ref format.Ref, snap *snapshot) (*sessionRef, []strin
 		}
 	}
 	return found, children, nil
-}
-
-// exportReader reads a session of an export document: its entries say so.
-func exportReader(d *Doc, children []string) session.Reader {
-	r := newDocReader(d, children)
-	r.meta.Origin, r.origin = ExportName, ExportName
-	return r
 }

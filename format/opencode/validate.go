@@ -9,7 +9,6 @@ import (
 	"io"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -56,15 +55,50 @@ type loc struct {
 	ptr  string
 	src  []byte // the file's bytes, to turn pointers into line numbers; nil for database rows
 	file bool   // path is the object's own file: src can be read again when needed
+	// With line0 set, src is one piece of the file (a message of an export
+	// document read a message at a time): the value at pointer base,
+	// starting on line line0.
+	base  string
+	line0 int
+	lines []ptrLine // a kept piece's lines, in place of its bytes
+}
+
+// ptrLine is the line of the value at pointer ptr (under a loc's ptr).
+type ptrLine struct {
+	ptr  string
+	line int
 }
 
 // kept is at as stored until the store is read: without the bytes of a
-// file, which are read again only if a finding needs a line number.
-func (at loc) kept() loc {
+// file, which are read again only if a finding needs a line number. A
+// piece of a file, which is not read again, keeps the lines of the values
+// ptrs name, those the store-wide rules may report.
+func (at loc) kept(ptrs ...string) loc {
+	if at.line0 != 0 {
+		at.lines = make([]ptrLine, len(ptrs))
+		for i, p := range ptrs {
+			at.lines[i] = ptrLine{p, at.lineOf(at.ptr + p)}
+		}
+		at.src = nil
+	}
 	if at.file {
 		at.src = nil
 	}
 	return at
+}
+
+// lineOf is the line of the value a whole pointer names (lineOf).
+func (at loc) lineOf(ptr string) int {
+	for _, l := range at.lines {
+		if strings.HasPrefix(ptr, at.ptr) && ptr[len(at.ptr):] == l.ptr {
+			return l.line
+		}
+	}
+	if at.line0 == 0 {
+		return lineOf(at.source(), ptr)
+	}
+	// the piece itself when its pointer names nothing in it
+	return at.line0 - 1 + max(lineOf(at.src, strings.TrimPrefix(ptr, at.base)), 1)
 }
 
 func (at loc) source() []byte {
@@ -148,12 +182,16 @@ func newChecker(rep *report.Report) *checker {
 }
 
 func (c *checker) errorf(at loc, ptr, rule, f string, args ...any) {
-	c.rep.Errorf(at.filePath(), lineOf(at.source(), at.ptr+ptr), at.ptr+ptr, rule, f, args...)
+	c.rep.Errorf(at.filePath(), at.lineOf(at.ptr+ptr), at.ptr+ptr, rule, f, args...)
 }
 
 func (c *checker) warnf(at loc, ptr, rule, f string, args ...any) {
-	c.rep.Warnf(at.filePath(), lineOf(at.source(), at.ptr+ptr), at.ptr+ptr, rule, f, args...)
+	c.rep.Warnf(at.filePath(), at.lineOf(at.ptr+ptr), at.ptr+ptr, rule, f, args...)
 }
+
+// gjsonEscape spells a pointer's token as a gjson path component (built
+// once: lineOf runs for every message of an export document).
+var gjsonEscape = strings.NewReplacer(".", `\.`, "*", `\*`, "?", `\?`, "|", `\|`, "#", `\#`, "@", `\@`, "\\", `\\`)
 
 // lineOf finds the 1-based line of the value a JSON pointer names in src; 0
 // for the whole file, for database rows, and when the value is absent.
@@ -162,7 +200,7 @@ func lineOf(src []byte, ptr string) int {
 		return 0
 	}
 	var path []string
-	esc := strings.NewReplacer(".", `\.`, "*", `\*`, "?", `\?`, "|", `\|`, "#", `\#`, "@", `\@`, "\\", `\\`)
+	esc := gjsonEscape
 	for _, tok := range strings.Split(ptr[1:], "/") {
 		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
 		path = append(path, esc.Replace(tok))
@@ -219,7 +257,7 @@ func lineCol(b []byte, col int) (int, int) {
 // schema validates v, leaving id format to bad-id (one finding, not two).
 func (c *checker) schema(at loc, name string, v []byte) {
 	d := schema.Doc{Path: at.filePath(), Pointer: at.ptr,
-		LineOf: func(ptr string) int { return lineOf(at.source(), ptr) },
+		LineOf: at.lineOf,
 		Skip:   func(is schema.Issue) bool { return strings.HasSuffix(is.Keyword, "ID/pattern") }}
 	for _, f := range d.Check(name, v) {
 		c.rep.Add(f)
@@ -303,7 +341,7 @@ func (c *checker) addSession(at loc, o obj) {
 	if _, dup := c.sessions[o.id]; dup {
 		c.errorf(at, "/id", ruleDuplicate, "session %s appears twice", o.id)
 	}
-	c.sessions[o.id] = at.kept()
+	c.sessions[o.id] = at.kept("", "/parentID")
 	c.sessProj[o.id] = o.session
 	c.sessPar[o.id] = o.parent
 }
@@ -342,7 +380,7 @@ func (c *checker) addMessage(at loc, o obj) {
 	if _, dup := c.messages[o.id]; dup {
 		c.errorf(at, "/id", ruleDuplicate, "message %s appears twice", o.id)
 	}
-	c.messages[o.id] = msgInfo{session: c.intern(o.session), role: o.role, parent: o.parent, summary: o.summary, at: at.kept()}
+	c.messages[o.id] = msgInfo{session: c.intern(o.session), role: o.role, parent: o.parent, summary: o.summary, at: at.kept("/sessionID", "/parentID")}
 }
 
 func (c *checker) part(at loc, v []byte, key, dirMessage, dirSession string) {
@@ -388,7 +426,7 @@ func (c *checker) addPart(at loc, o obj) {
 		n[1]++
 	}
 	c.triggerParts[o.message] = n
-	c.parts = append(c.parts, partRef{id: o.id, message: c.intern(o.message), session: c.intern(o.session), at: at.kept()})
+	c.parts = append(c.parts, partRef{id: o.id, message: c.intern(o.message), session: c.intern(o.session), at: at.kept("/messageID", "/sessionID")})
 }
 
 // intern returns one copy of each session and message id the store-wide
@@ -484,12 +522,7 @@ func checkPath(path string, rep *report.Report, workers int, keep bool) (*snapsh
 			return nil, nil
 		}
 	case layoutExport:
-		b, rerr := regfile.ReadFile(p)
-		if rerr != nil {
-			return nil, fmt.Errorf("read %s: %w", p, rerr)
-		}
-		validateExport(p, b, rep)
-		return nil, nil
+		return nil, validateExportFile(p, rep)
 	default:
 		rep.Errorf(path, 0, "", "unknown-format", "not an OpenCode store, database or export")
 		rep.Counted("", 1, 0)
@@ -498,44 +531,6 @@ func checkPath(path string, rep *report.Report, workers int, keep bool) (*snapsh
 	c.finish()
 	rep.Counted(Name, c.files, c.entries)
 	return c.snap, nil
-}
-
-func validateExport(name string, b []byte, rep *report.Report) {
-	c := newChecker(rep)
-	c.lone, c.noProj = true, true
-	c.files = 1
-	defer func() { rep.Counted(ExportName, c.files, c.entries) }()
-	at := loc{path: name, src: b}
-	v := c.parse(at, b)
-	if v == nil {
-		return
-	}
-	// The envelope is checked here; info, messages and parts each get their
-	// own schema below, so a problem is reported once, at its place.
-	r := gjson.ParseBytes(v)
-	info := r.Get("info")
-	if !r.IsObject() || !info.IsObject() || !r.Get("messages").IsArray() {
-		c.errorf(at, "", ruleSchema, "not an export document: want {info: object, messages: array} [schema opencode/export.json#/required]")
-		return
-	}
-	c.session(loc{path: name, ptr: "/info", src: b}, []byte(info.Raw), "", "")
-	sid := info.Get("id").String()
-	for i, m := range r.Get("messages").Array() {
-		mat := loc{path: name, ptr: "/messages/" + strconv.Itoa(i), src: b}
-		mi := m.Get("info")
-		if !mi.IsObject() {
-			c.errorf(mat, "/info", ruleSchema, "message without an info object")
-			continue
-		}
-		c.message(loc{path: name, ptr: mat.ptr + "/info", src: b}, []byte(mi.Raw), "", sid)
-		if !m.Get("parts").IsArray() {
-			c.errorf(mat, "/parts", ruleSchema, "message without a parts array")
-		}
-		for j, p := range m.Get("parts").Array() {
-			c.part(loc{path: name, ptr: mat.ptr + "/parts/" + strconv.Itoa(j), src: b}, []byte(p.Raw), "", mi.Get("id").String(), sid)
-		}
-	}
-	c.finish()
 }
 
 // dbFinding reports a database refused as invalid (its schema, or a value
@@ -642,21 +637,11 @@ func (Format) Validate(path string, rep *report.Report, opt format.ValidateOptio
 }
 
 func (Export) Validate(path string, rep *report.Report, opt format.ValidateOptions) error {
-	b, err := regfile.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
-	}
-	validateExport(path, b, rep)
-	return nil
+	return validateExportFile(path, rep)
 }
 
 func (Export) ValidateReader(name string, r io.Reader, rep *report.Report, opt format.ValidateOptions) error {
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", name, err)
-	}
-	validateExport(name, b, rep)
-	return nil
+	return validateExportFrom(name, r, rep)
 }
 
 // foldedTriggers counts the triggers (read.go, triggers) the reader folds

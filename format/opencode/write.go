@@ -1,8 +1,10 @@
 package opencode
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -243,41 +245,168 @@ func fromDB(s *session.Session) bool {
 
 // Encode returns the export document of one session, as OpenCode prints it.
 func Encode(r session.Reader, opt format.WriteOptions) ([]byte, error) {
-	r, err := mapping.Adapt(r, opt.Reopen, caps, "OpenCode", opt.Loss)
-	if err != nil {
+	var buf bytes.Buffer
+	if err := encodeTo(&buf, r, opt); err != nil {
 		return nil, err
 	}
-	s, err := session.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	d, err := toDoc(s, opt.Extra, opt.Loss)
-	if err != nil {
-		return nil, err
-	}
-	return append(pretty(encodeDoc(d)), '\n'), nil
+	return buf.Bytes(), nil
 }
 
-// HoldsSession marks the export writer as a format.Holder: an export is
-// one JSON document, encoded whole.
-func (Export) HoldsSession() {}
-
-func (Export) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
-	b, err := Encode(r, opt)
+// encodeTo writes the export document of one session to w a message at a
+// time: the bytes JSON.stringify(doc, null, 2) makes (pretty over the whole
+// document), without the document in memory. A tool call's part carries
+// its result, which may come any later: with opt.Reopen the session is read
+// twice (its results and first time, then the entries), without it the
+// session is held.
+func encodeTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
+	s, rs, next, done, err := encodeInput(r, opt)
 	if err != nil {
 		return err
 	}
-	_, err = io.Copy(w, bytes.NewReader(b))
-	return err
+	defer done()
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var buf bytes.Buffer
+	n := 0
+	head := func(d *Doc) error {
+		bw.WriteString("{\n  \"info\": ")
+		if err := json.Indent(&buf, d.Info, "  ", "  "); err != nil {
+			return fmt.Errorf("encode session info: %w", err)
+		}
+		bw.Write(buf.Bytes())
+		buf.Reset()
+		_, err := bw.WriteString(",\n  \"messages\": ")
+		return err
+	}
+	d, err := toDocEach(s, rs, next, opt.Extra, opt.Loss, func(d *Doc, m *Msg) error {
+		if n == 0 {
+			if err := head(d); err != nil {
+				return err
+			}
+			bw.WriteString("[\n    ")
+		} else {
+			bw.WriteString(",\n    ")
+		}
+		n++
+		if err := json.Indent(&buf, m.encode(), "    ", "  "); err != nil {
+			return fmt.Errorf("encode message %d: %w", n, err)
+		}
+		_, err := bw.Write(buf.Bytes())
+		buf.Reset()
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		if err := head(d); err != nil {
+			return err
+		}
+		bw.WriteString("[]\n}\n")
+	} else {
+		bw.WriteString("\n  ]\n}\n")
+	}
+	return bw.Flush()
+}
+
+// encodeInput opens what encodeTo encodes: the session's Meta, its
+// results, and its entries (done closes what it opened).
+func encodeInput(r session.Reader, opt format.WriteOptions) (*session.Session, *resultScan, func() (*session.Entry, error), func(), error) {
+	if opt.Reopen == nil {
+		r, err := mapping.Adapt(r, opt.Reopen, caps, "OpenCode", opt.Loss)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		s, err := session.ReadAll(r)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		i := 0
+		next := func() (*session.Entry, error) {
+			if i == len(s.Entries) {
+				return nil, io.EOF
+			}
+			i++
+			return s.Entries[i-1], nil
+		}
+		rs, _ := scanResults(&s.Meta, next)
+		i = 0
+		return &session.Session{Meta: s.Meta}, rs, next, func() {}, nil
+	}
+	first, err := opt.Reopen()
+	if err != nil {
+		r.Close()
+		return nil, nil, nil, nil, err
+	}
+	// What the target cannot hold is counted once, by the pass that writes.
+	a, err := mapping.Adapt(first, opt.Reopen, caps, "OpenCode", &loss.Counter{})
+	if err != nil {
+		r.Close()
+		return nil, nil, nil, nil, err
+	}
+	meta := *a.Meta()
+	rs, err := scanResults(&meta, a.Next)
+	a.Close()
+	if err != nil {
+		r.Close()
+		return nil, nil, nil, nil, err
+	}
+	if r, err = mapping.Adapt(r, opt.Reopen, caps, "OpenCode", opt.Loss); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	return &session.Session{Meta: *r.Meta()}, rs, r.Next, func() { r.Close() }, nil
+}
+
+func (Export) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
+	return encodeTo(w, r, opt)
 }
 
 func (Export) Write(r session.Reader, out string, opt format.WriteOptions) ([]string, error) {
-	b, err := Encode(r, opt)
-	if err != nil {
+	lf := &lazyFile{path: out, force: opt.Force}
+	if err := encodeTo(lf, r, opt); err != nil {
+		lf.abort()
 		return nil, err
 	}
-	if err := atomicfile.WriteFile(out, b, 0o644, opt.Force); err != nil {
+	if err := lf.commit(); err != nil {
 		return nil, err
 	}
 	return []string{out}, nil
+}
+
+// lazyFile creates its staged file at the first write: a session the
+// writer refuses leaves nothing, and is refused before an existing output
+// is, as when the document was encoded before the file was created.
+type lazyFile struct {
+	path  string
+	force bool
+	f     *atomicfile.File
+}
+
+func (l *lazyFile) Write(p []byte) (int, error) {
+	if l.f == nil {
+		f, err := atomicfile.Create(l.path, 0o644, l.force)
+		if err != nil {
+			return 0, err
+		}
+		l.f = f
+	}
+	n, err := l.f.Write(p)
+	if err != nil {
+		return n, fmt.Errorf("write %s: %w", l.path, err)
+	}
+	return n, nil
+}
+
+func (l *lazyFile) abort() {
+	if l.f != nil {
+		l.f.Abort()
+	}
+}
+
+func (l *lazyFile) commit() error {
+	if l.f == nil {
+		if _, err := l.Write(nil); err != nil {
+			return err
+		}
+	}
+	return l.f.Commit()
 }
