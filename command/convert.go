@@ -19,6 +19,16 @@ import (
 	"github.com/sesstool/sesstool/session"
 )
 
+// sameLayout reports whether every session of in is of target's layout.
+func sameLayout(in *pipeline.Input, target format.Format) bool {
+	for _, j := range in.Jobs {
+		if j.Format.Name() != target.Name() {
+			return false
+		}
+	}
+	return true
+}
+
 // Convert moves sessions from one layout to another: the source layout's
 // reader into the neutral model, the target layout's writer out of it. It
 // never pairs layouts directly.
@@ -64,6 +74,19 @@ func Convert(env *Env, o ConvertOptions) error {
 		}()
 		checked <- in.Check()
 	}()
+	// Into another layout every entry is decoded, and the writer and the
+	// output's validator keep state per entry: the input's validator,
+	// which keeps its own, is done before they start, so the three never
+	// add up (1 GB tree → flat: 52 MiB peak instead of 70-77, for about
+	// 10% more wall time; the same at 100 MB). A copy into the same
+	// layout keeps little and runs alongside.
+	first := !sameLayout(in, target)
+	if first {
+		if err := <-checked; err != nil {
+			return err
+		}
+		checked <- nil
+	}
 	out := &report.Report{MaxErrors: 20}
 	ix, _ := w.(format.Indexer)
 	opt := format.WriteOptions{Loss: lost, Extra: o.Project, Batch: batch, Truncate: o.TruncateMessages, Home: ix != nil && pl.Placed()}
