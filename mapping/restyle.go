@@ -87,6 +87,11 @@ func (x *IDs) Of(src string) string {
 	if src == "" {
 		return ""
 	}
+	if x.style.Fresh && x.style.Form == format.IDUUID {
+		// a hash of src alone, whatever came before: nothing to remember,
+		// so a writer's memory stays flat in the session's size (ash)
+		return x.derive(x.source+":"+src, 0, nil)
+	}
 	if v, ok := x.ids[src]; ok {
 		return v
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/idset"
 	"github.com/sesstool/sesstool/internal/regfile"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/report"
@@ -71,18 +72,52 @@ func brokenInStore(store string, rep *report.Report) {
 	}
 }
 
-// msgInfo is what later checks need of a message: where it is, its role and
-// a hash of its flattened text (not the text, to keep memory small).
+// What the checks across lines keep is a few words per entry, so that
+// validating a session of a million entries stays well under 1 GiB: no
+// copy of a path, a rule's name or a role per entry, and a message's id
+// once (a parent_id naming the message before it shares that id's copy).
+
+// msgInfo is what later checks need of a message: its role (an index into
+// checker.roles) and a hash of its flattened text (not the text).
 type msgInfo struct {
-	role      string
-	text      [32]byte
+	text      [16]byte
+	role      uint8
 	inContext bool
 }
 
+// loc is a line of one of the session's files (checker.paths).
+type loc struct {
+	file int32
+	line int32
+}
+
+// refKind is what a reference names and where: refKinds' index.
+type refKind uint8
+
+const (
+	refParent refKind = iota
+	refMessage
+	refToolUse
+	refParentToolUse
+)
+
+var refKinds = []struct{ rule, what, pointer string }{
+	refParent:        {"dangling-parent", "message", "/parent_id"},
+	refMessage:       {"dangling-message", "message", "/message_id"},
+	refToolUse:       {"dangling-tool-use", "tool_use", "/tool_use_id"},
+	refParentToolUse: {"dangling-tool-use", "tool_use", "/parent_tool_use_id"},
+}
+
 type ref struct {
-	path, rule, what string
-	line             int
-	pointer, id      string
+	id   string
+	at   loc
+	kind refKind
+}
+
+// link is a message's parent_id and the message's line, for the cycle check.
+type link struct {
+	parent string
+	at     loc
 }
 
 // checker holds the cross-file state of one session directory's validation.
@@ -92,20 +127,52 @@ type checker struct {
 	rep       *report.Report
 	version   string
 	legacyOK  bool // migration validates a v1 session by its own rules
-	entryIDs  map[string]string
-	parents   map[string]string // message id -> parent_id, for the cycle check
-	toolUses  map[string]bool
+	paths     []string
+	roles     []string
+	entryIDs  map[string]loc
+	parents   map[string]link // message id -> parent_id, for the cycle check
+	toolUses  idset.Hashed
 	messages  map[string]msgInfo
 	subagents map[string]bool
 	refs      []ref
-	where     map[string]where // message id -> its line, for messages with a parent
+	lastID    string // the last message's id, which the next one's parent_id most often names
 	entries   int
 	files     int
 }
 
-type where struct {
-	path string
-	line int
+// at is line n of path, which must be the file being read.
+func (c *checker) at(path string, n int) loc {
+	if len(c.paths) == 0 || c.paths[len(c.paths)-1] != path {
+		c.paths = append(c.paths, path)
+	}
+	return loc{int32(len(c.paths) - 1), int32(n)}
+}
+
+// role is the index of role in c.roles, added when new.
+func (c *checker) role(role string) uint8 {
+	for i, r := range c.roles {
+		if r == role {
+			return uint8(i)
+		}
+	}
+	if len(c.roles) == 255 { // the schema allows four: never reached
+		return 255
+	}
+	c.roles = append(c.roles, strings.Clone(role))
+	return uint8(len(c.roles) - 1)
+}
+
+func (c *checker) roleName(i uint8) string {
+	if int(i) < len(c.roles) {
+		return c.roles[i]
+	}
+	return ""
+}
+
+func textHash(s string) (h [16]byte) {
+	sum := sha256.Sum256([]byte(s))
+	copy(h[:], sum[:16])
+	return h
 }
 
 // validateSession checks one directory. name, when set, stands for the
@@ -113,7 +180,7 @@ type where struct {
 // result under a temporary name). legacyOK accepts version "1" sessions
 // (ash today rejects them; migrate reads them).
 func validateSession(dir, name string, rep *report.Report, opt format.ValidateOptions, legacyOK bool) error {
-	c := &checker{dir: dir, name: name, rep: rep, legacyOK: legacyOK, entryIDs: map[string]string{}, parents: map[string]string{}, where: map[string]where{}, toolUses: map[string]bool{},
+	c := &checker{dir: dir, name: name, rep: rep, legacyOK: legacyOK, entryIDs: map[string]loc{}, parents: map[string]link{},
 		messages: map[string]msgInfo{}, subagents: map[string]bool{}}
 	c.version = Current
 	if h, ok := headerOf(dir); ok && (h.Get("version").String() == "1") {
@@ -190,7 +257,7 @@ type lineRules struct {
 	sch   *jsonschema.Schema
 	first bool
 	seen  bool
-	hist  map[string]int
+	hist  idset.Hashed // history id -> its line
 	// entries counts what the reader makes of the lines (docs/commands.md,
 	// "entries"): not the header, nor a tool_use line folded into the
 	// message it follows; held is that message's id.
@@ -269,22 +336,33 @@ func (r *lineRules) Check(l validate.Line) {
 	case "message":
 		id := strings.Clone(v.Get("id").String()) // kept: must not pin the line
 		c.entryID(r.path, l.N, id)
-		c.messages[id] = msgInfo{role: strings.Clone(v.Get("role").String()), text: sha256.Sum256([]byte(flatText(v.Get("content")))), inContext: r.kind == kindContext}
+		c.messages[id] = msgInfo{role: c.role(v.Get("role").String()), text: textHash(flatText(v.Get("content"))), inContext: r.kind == kindContext}
 		if p := v.Get("parent_id"); c.version != "1" && p.Type == gjson.String && p.String() != "" {
-			c.refs = append(c.refs, ref{r.path, "dangling-parent", "message", l.N, "/parent_id", strings.Clone(p.String())})
-			c.parents[id] = strings.Clone(p.String())
-			c.where[id] = where{r.path, l.N}
+			parent := c.lastID
+			if p.String() != parent {
+				parent = strings.Clone(p.String())
+			}
+			at := c.at(r.path, l.N)
+			c.refs = append(c.refs, ref{parent, at, refParent})
+			c.parents[id] = link{parent, at}
 		}
+		c.lastID = id
 		r.time(l, "created_at")
 	case "tool_use":
 		id := strings.Clone(v.Get("id").String())
-		if c.toolUses[id] {
+		if c.toolUses.Has(id) {
 			c.rep.Errorf(r.path, l.N, "/id", "duplicate-id", "tool_use id %q is used twice", id)
 		}
-		c.toolUses[id] = true
-		c.refs = append(c.refs, ref{r.path, "dangling-message", "message", l.N, "/message_id", strings.Clone(v.Get("message_id").String())})
+		c.toolUses.Put(id, 0)
+		msg := v.Get("message_id").String()
+		if msg == c.lastID {
+			msg = c.lastID // shares its copy
+		} else {
+			msg = strings.Clone(msg)
+		}
+		c.refs = append(c.refs, ref{msg, c.at(r.path, l.N), refMessage})
 	case "tool_result":
-		c.refs = append(c.refs, ref{r.path, "dangling-tool-use", "tool_use", l.N, "/tool_use_id", strings.Clone(v.Get("tool_use_id").String())})
+		c.refs = append(c.refs, ref{strings.Clone(v.Get("tool_use_id").String()), c.at(r.path, l.N), refToolUse})
 	case "compaction":
 		c.entryID(r.path, l.N, strings.Clone(v.Get("id").String()))
 		r.time(l, "created_at")
@@ -294,7 +372,7 @@ func (r *lineRules) Check(l validate.Line) {
 		c.subagents[id] = true
 		r.safeID(l, "id")
 		r.safeID(l, "agent_session_id")
-		c.refs = append(c.refs, ref{r.path, "dangling-tool-use", "tool_use", l.N, "/parent_tool_use_id", strings.Clone(v.Get("parent_tool_use_id").String())})
+		c.refs = append(c.refs, ref{strings.Clone(v.Get("parent_tool_use_id").String()), c.at(r.path, l.N), refParentToolUse})
 		r.time(l, "created_at")
 	case "agent_session_complete":
 		r.time(l, "created_at")
@@ -344,22 +422,19 @@ func (r *lineRules) time(l validate.Line, key string) {
 func (r *lineRules) history(l validate.Line) {
 	c := r.c
 	v := l.Value
-	id := strings.Clone(v.Get("id").String())
-	if r.hist == nil {
-		r.hist = map[string]int{}
-	}
-	if prev, ok := r.hist[id]; ok {
+	id := v.Get("id").String()
+	if prev, ok := r.hist.Get(id); ok {
 		c.rep.Errorf(r.path, l.N, "/id", "duplicate-id", "history id %q already used on line %d", id, prev)
 	}
-	r.hist[id] = l.N
+	r.hist.Put(id, int32(l.N))
 	r.time(l, "created_at")
 	m, ok := c.messages[id]
 	switch {
 	case !ok || !m.inContext:
 		c.rep.Errorf(r.path, l.N, "/id", "history-mismatch", "history message %q has no message in context.jsonl", id)
-	case m.role != v.Get("role").String():
-		c.rep.Errorf(r.path, l.N, "/role", "history-mismatch", "history message %q has role %q, context.jsonl has %q", id, v.Get("role").String(), m.role)
-	case m.text != sha256.Sum256([]byte(v.Get("content").String())):
+	case c.roleName(m.role) != v.Get("role").String():
+		c.rep.Errorf(r.path, l.N, "/role", "history-mismatch", "history message %q has role %q, context.jsonl has %q", id, v.Get("role").String(), c.roleName(m.role))
+	case m.text != textHash(v.Get("content").String()):
 		c.rep.Errorf(r.path, l.N, "/content", "history-mismatch", "history message %q has other text than in context.jsonl", id)
 	}
 }
@@ -372,10 +447,10 @@ func (r *lineRules) Finish() {
 
 func (c *checker) entryID(path string, line int, id string) {
 	if prev, ok := c.entryIDs[id]; ok {
-		c.rep.Errorf(path, line, "/id", "duplicate-id", "id %q already used (%s)", id, prev)
+		c.rep.Errorf(path, line, "/id", "duplicate-id", "id %q already used (%s:%d)", id, filepath.Base(c.paths[prev.file]), prev.line)
 		return
 	}
-	c.entryIDs[id] = fmt.Sprintf("%s:%d", filepath.Base(path), line)
+	c.entryIDs[id] = c.at(path, line)
 }
 
 // cycles reports parent_id chains that loop (ash's branch walk stops at
@@ -392,7 +467,7 @@ func (c *checker) cycles() {
 			}
 			state[id] = 1
 			walk = append(walk, id)
-			id = c.parents[id]
+			id = c.parents[id].parent
 		}
 		if state[id] == 1 {
 			var loop []string
@@ -404,13 +479,13 @@ func (c *checker) cycles() {
 			}
 			first := loop[0]
 			for _, m := range loop {
-				a, b := c.where[m], c.where[first]
-				if a.path < b.path || a.path == b.path && a.line < b.line {
+				a, b := c.parents[m].at, c.parents[first].at
+				if pa, pb := c.paths[a.file], c.paths[b.file]; pa < pb || pa == pb && a.line < b.line {
 					first = m
 				}
 			}
-			w := c.where[first]
-			c.rep.Errorf(w.path, w.line, "/parent_id", "cycle", "parent_id links loop through %d messages (%s ... back to itself)", len(loop), first)
+			w := c.parents[first].at
+			c.rep.Errorf(c.paths[w.file], int(w.line), "/parent_id", "cycle", "parent_id links loop through %d messages (%s ... back to itself)", len(loop), first)
 		}
 		for _, m := range walk {
 			state[m] = 2
@@ -422,15 +497,16 @@ func (c *checker) cycles() {
 func (c *checker) resolve() {
 	c.cycles()
 	for _, r := range c.refs {
+		k := refKinds[r.kind]
 		var ok bool
-		switch r.what {
+		switch k.what {
 		case "message":
 			_, ok = c.messages[r.id]
 		case "tool_use":
-			ok = c.toolUses[r.id]
+			ok = c.toolUses.Has(r.id)
 		}
 		if !ok {
-			c.rep.Errorf(r.path, r.line, r.pointer, r.rule, "%s names no %s: %q", strings.TrimPrefix(r.pointer, "/"), strings.ReplaceAll(r.what, "_", " "), r.id)
+			c.rep.Errorf(c.paths[r.at.file], int(r.at.line), k.pointer, k.rule, "%s names no %s: %q", strings.TrimPrefix(k.pointer, "/"), strings.ReplaceAll(k.what, "_", " "), r.id)
 		}
 	}
 }

@@ -19,10 +19,6 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// HoldsSession marks ash's writer as a format.Holder: it keeps every
-// entry's parent while it writes, so its memory grows with the session.
-func (Format) HoldsSession() {}
-
 // Write writes one session as out/<session key>/. The directory is built
 // complete under a temporary name next to it and renamed into place, so a
 // failure leaves nothing half-written; an existing session directory is
