@@ -247,10 +247,6 @@ func syncFiles(files []string, dirs map[string]bool) error {
 
 func fileExists(p string) bool { _, err := os.Lstat(p); return err == nil }
 
-// HoldsSession marks the storage writer as a format.Holder: it assigns
-// every message and part its id before writing any file.
-func (Format) HoldsSession() {}
-
 // Write writes one session into the storage root out (out/session/...),
 // filed under opt.Extra's project id, or the one OpenCode would choose for
 // the session's directory. With opt.Reopen the session is read twice (its
