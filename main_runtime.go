@@ -19,7 +19,7 @@ import (
 // validate at 16% more CPU time.
 //
 // It is set only for commands that stream: a command that holds a whole
-// session (export; convert to OpenCode, whose writer needs the session)
+// session (export; convert to ash, whose writer needs the session)
 // would keep the heap above the limit, and the collector would then run all
 // the time (export of 100 MB took 277 CPU seconds with
 // the limit). GOMEMLIMIT, when set, always wins.

@@ -13,7 +13,7 @@ func TestStreams(t *testing.T) {
 		{[]string{"convert", "--to=pi", "x"}, true},
 		{[]string{"convert", "--to", "flat", "x"}, true},
 		{[]string{"convert", "--to=goat", "x"}, true},
-		{[]string{"convert", "--to", "opencode", "x"}, false},
+		{[]string{"convert", "--to", "opencode", "x"}, true},        // a message's files as it is made
 		{[]string{"convert", "--to", "ash", "x"}, true},             // read twice, written a line at a time
 		{[]string{"convert", "--to", "opencode-export", "x"}, true}, // written a message at a time
 		{[]string{"export", "html", "x"}, false},

@@ -58,7 +58,7 @@ type encoder struct {
 	first    int64            // the session's first time (resultScan)
 	lost     *loss.Counter
 	sid      string
-	renumber bool              // message and part ids are made anew (see toDoc)
+	renumber bool              // message and part ids are made anew (see toDocEach)
 	renamed  map[string]string // with renumber: each message's new id by its old
 	msgIDs   mapping.Ascending
 	partIDs  mapping.Ascending
@@ -70,31 +70,6 @@ type encoder struct {
 	// read back (mapping.Calls)
 	calls   mapping.Calls
 	lastMsg string
-}
-
-// toDoc encodes a session. project is the project id to file it under ("" to
-// keep the session's own).
-func toDoc(s *session.Session, project string, lost *loss.Counter) (*Doc, error) {
-	var msgs []Msg
-	i := 0
-	next := func() (*session.Entry, error) {
-		if i == len(s.Entries) {
-			return nil, io.EOF
-		}
-		i++
-		return s.Entries[i-1], nil
-	}
-	rs, _ := scanResults(&s.Meta, next)
-	i = 0
-	head := &session.Session{Meta: s.Meta}
-	d, err := toDocEach(head, rs, next, project, lost, func(_ *Doc, m *Msg) error {
-		msgs = append(msgs, *m)
-		return nil
-	})
-	if d != nil {
-		d.Messages = msgs
-	}
-	return d, err
 }
 
 // resultScan is what the encoder needs of a session before its first
@@ -500,7 +475,7 @@ func (e *encoder) part(b session.Block, mid string, ms int64, i int, own bool) (
 	case session.BlockToolCall:
 		return e.tool(b, head, ms, own), nil
 	case session.BlockToolResult:
-		return nil, nil // carried into its call's tool part (or counted as lost in toDoc)
+		return nil, nil // carried into its call's tool part (or counted as lost in toDocEach)
 	}
 	e.lost.Add(loss.Block(b.Type), loss.Dropped, "OpenCode has no such part", 1)
 	return nil, nil

@@ -66,75 +66,124 @@ type file struct {
 	keep bool // shared file (project, migration): written only when absent
 }
 
-// writeTree writes d as OpenCode 1.x writes its storage: one pretty-printed
-// file per key, no trailing newline. Nothing is written when any of the
-// session's files exists and force is false.
-func writeTree(d *Doc, cwd, root string, force bool) ([]string, error) {
-	sid := d.ID()
-	if !mapping.IsOpenCodeID("ses", sid) {
-		return nil, fmt.Errorf("session id %q is not an OpenCode id", sid)
+// treeWriter writes a session as OpenCode 1.x writes its storage: one
+// pretty-printed file per key, no trailing newline, a message's files as
+// the message is made. Without force a file that exists is refused
+// (writeOne); on any error every file it wrote is removed again.
+type treeWriter struct {
+	root, cwd string
+	force     bool
+	sid       string
+	started   bool
+	made      bool     // the session's own file was written by this writer
+	written   []string // the session's own file first, as format.Writer asks
+	dirs      map[string]bool
+}
+
+// head writes the store's files and the session's own, from d's Info.
+func (t *treeWriter) head(d *Doc) error {
+	t.started = true
+	t.sid = d.ID()
+	if !mapping.IsOpenCodeID("ses", t.sid) {
+		return fmt.Errorf("session id %q is not an OpenCode id", t.sid)
 	}
-	files := []file{{path: filepath.Join(root, "migration"), data: []byte("2"), keep: true}}
+	files := []file{{path: filepath.Join(t.root, "migration"), data: []byte("2"), keep: true}}
 	switch {
 	case d.Project != nil && gjson.GetBytes(d.Project, "id").String() == d.ProjectID:
-		files = append(files, file{filepath.Join(root, "project", d.ProjectID+".json"), d.Project, true})
+		files = append(files, file{filepath.Join(t.root, "project", d.ProjectID+".json"), d.Project, true})
 	case d.ProjectID != "global":
-		var o, t jsonx.Obj
+		var o, tm jsonx.Obj
 		now := gjson.GetBytes(d.Info, "time.created").Int()
-		o.Str("id", d.ProjectID).Str("worktree", cwd).Str("vcs", "git").Raw("sandboxes", []byte("[]")).
-			Raw("time", t.Int("created", now).Int("updated", now).Bytes())
-		files = append(files, file{filepath.Join(root, "project", d.ProjectID+".json"), o.Bytes(), true})
+		o.Str("id", d.ProjectID).Str("worktree", t.cwd).Str("vcs", "git").Raw("sandboxes", []byte("[]")).
+			Raw("time", tm.Int("created", now).Int("updated", now).Bytes())
+		files = append(files, file{filepath.Join(t.root, "project", d.ProjectID+".json"), o.Bytes(), true})
 	}
-	sessionFile := filepath.Join(root, "session", d.ProjectID, sid+".json")
+	sessionFile := filepath.Join(t.root, "session", d.ProjectID, t.sid+".json")
 	files = append(files, file{path: sessionFile, data: d.Info})
-	for _, m := range d.Messages {
-		mid := gjson.GetBytes(m.Info, "id").String()
-		if !mapping.IsOpenCodeID("msg", mid) {
-			return nil, fmt.Errorf("message id %q is not an OpenCode id", mid)
-		}
-		files = append(files, file{path: filepath.Join(root, "message", sid, mid+".json"), data: m.Info})
-		for _, p := range m.Parts {
-			pid := gjson.GetBytes(p, "id").String()
-			if !mapping.IsOpenCodeID("prt", pid) {
-				return nil, fmt.Errorf("part id %q is not an OpenCode id", pid)
-			}
-			files = append(files, file{path: filepath.Join(root, "part", mid, pid+".json"), data: p})
-		}
+	if !t.force && fileExists(sessionFile) {
+		return fmt.Errorf("%s: %w", sessionFile, atomicfile.ErrExists)
 	}
-	if d.Todo != nil {
-		files = append(files, file{path: filepath.Join(root, "todo", sid+".json"), data: d.Todo})
-	}
-	if d.Diff != nil {
-		files = append(files, file{path: filepath.Join(root, "session_diff", sid+".json"), data: d.Diff})
-	}
-	if !force {
-		for _, f := range files {
-			if !f.keep && fileExists(f.path) {
-				return nil, fmt.Errorf("%s: %w", f.path, atomicfile.ErrExists)
-			}
-		}
-	}
-	written := []string{sessionFile} // the session's own file first, as format.Writer asks
-	dirs := map[string]bool{}
+	t.written = []string{sessionFile}
 	for _, f := range files {
-		if f.path == sessionFile {
-			if err := writeOne(f, force, dirs); err != nil {
-				return nil, err
-			}
-			continue
-		}
 		if f.keep && fileExists(f.path) {
 			continue
 		}
-		if err := writeOne(f, force, dirs); err != nil {
-			return written, err
+		if err := t.write(f); err != nil {
+			return err
 		}
-		written = append(written, f.path)
 	}
-	if err := syncTree(root, written, dirs); err != nil {
-		return written, err
+	return nil
+}
+
+// write writes f and notes it (the session file is already first).
+func (t *treeWriter) write(f file) error {
+	if err := writeOne(f, t.force, t.dirs); err != nil {
+		return err
 	}
-	return written, nil
+	if f.path == t.written[0] {
+		t.made = true
+	} else {
+		t.written = append(t.written, f.path)
+	}
+	return nil
+}
+
+// message writes one message's file and its parts'.
+func (t *treeWriter) message(m *Msg) error {
+	mid := gjson.GetBytes(m.Info, "id").String()
+	if !mapping.IsOpenCodeID("msg", mid) {
+		return fmt.Errorf("message id %q is not an OpenCode id", mid)
+	}
+	for _, p := range m.Parts {
+		if pid := gjson.GetBytes(p, "id").String(); !mapping.IsOpenCodeID("prt", pid) {
+			return fmt.Errorf("part id %q is not an OpenCode id", pid)
+		}
+	}
+	if err := t.write(file{path: filepath.Join(t.root, "message", t.sid, mid+".json"), data: m.Info}); err != nil {
+		return err
+	}
+	for _, p := range m.Parts {
+		pid := gjson.GetBytes(p, "id").String()
+		if err := t.write(file{path: filepath.Join(t.root, "part", mid, pid+".json"), data: p}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tail writes the session's todo and diff files.
+func (t *treeWriter) tail(d *Doc) error {
+	if d.Todo != nil {
+		if err := t.write(file{path: filepath.Join(t.root, "todo", t.sid+".json"), data: d.Todo}); err != nil {
+			return err
+		}
+	}
+	if d.Diff != nil {
+		return t.write(file{path: filepath.Join(t.root, "session_diff", t.sid+".json"), data: d.Diff})
+	}
+	return nil
+}
+
+// undo removes what the writer wrote, and the directories it left empty, so
+// a refused session leaves nothing in the stage: the session file is
+// removed only when this writer made it.
+func (t *treeWriter) undo() {
+	for i, p := range t.written {
+		if i == 0 && !t.made {
+			continue
+		}
+		os.Remove(p)
+	}
+	dirs := make([]string, 0, len(t.dirs))
+	for d := range t.dirs {
+		for ; d != t.root && strings.HasPrefix(d, t.root); d = filepath.Dir(d) {
+			dirs = append(dirs, d)
+		}
+	}
+	sort.Slice(dirs, func(i, j int) bool { return len(dirs[i]) > len(dirs[j]) })
+	for _, d := range dirs {
+		os.Remove(d) // only an empty one goes
+	}
 }
 
 // writeOne writes one file of the tree. The tree is written into a
@@ -198,26 +247,22 @@ func syncFiles(files []string, dirs map[string]bool) error {
 
 func fileExists(p string) bool { _, err := os.Lstat(p); return err == nil }
 
-// HoldsSession marks the storage writer as a format.Holder: it assigns
-// every message and part its id before writing any file.
-func (Format) HoldsSession() {}
-
 // Write writes one session into the storage root out (out/session/...),
 // filed under opt.Extra's project id, or the one OpenCode would choose for
-// the session's directory.
+// the session's directory. With opt.Reopen the session is read twice (its
+// tool results and first time, then its entries: encodeInput) and each
+// message's files are written as it is made; without it the session is
+// held.
 func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]string, error) {
-	r, err := mapping.Adapt(r, opt.Reopen, caps, "OpenCode", opt.Loss)
+	s, rs, next, done, err := encodeInput(r, opt)
 	if err != nil {
 		return nil, err
 	}
-	s, err := session.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
+	defer done()
 	project := opt.Extra
 	if project == "" && (!ours(s.Meta.Origin) || fromDB(s)) {
 		// A session read from an OpenCode JSON tree or export keeps the
-		// project it is filed under (toDoc takes it from the session), so
+		// project it is filed under (toDocEach takes it from the session), so
 		// A -> A is exact. One from a database, like one of any other
 		// layout, is filed where OpenCode looks for its directory: a
 		// database's project ids are not the ones the JSON tree's OpenCode
@@ -230,11 +275,29 @@ func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]st
 		opt.Loss.Add(loss.ParentLink, loss.Dropped, "the parent session is not converted with it, and OpenCode hides a child whose parent is missing", 1)
 		s.Meta.Parent = nil
 	}
-	d, err := toDoc(s, project, opt.Loss)
+	t := &treeWriter{root: out, cwd: s.Meta.Cwd, force: opt.Force, dirs: map[string]bool{}}
+	d, err := toDocEach(s, rs, next, project, opt.Loss, func(d *Doc, m *Msg) error {
+		if !t.started {
+			if err := t.head(d); err != nil {
+				return err
+			}
+		}
+		return t.message(m)
+	})
+	if err == nil && !t.started {
+		err = t.head(d)
+	}
+	if err == nil {
+		err = t.tail(d)
+	}
+	if err == nil {
+		err = syncTree(out, t.written, t.dirs)
+	}
 	if err != nil {
+		t.undo()
 		return nil, err
 	}
-	return writeTree(d, s.Meta.Cwd, out, opt.Force)
+	return t.written, nil
 }
 
 // fromDB: the session was read from an opencode.db.

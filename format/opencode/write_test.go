@@ -317,3 +317,51 @@ func TestDBSessionRefiled(t *testing.T) {
 		t.Errorf("from the database, in a repository: filed under %s, want its root commit %s", p, want)
 	}
 }
+
+// The files are written as each message is made, so a file found to exist
+// part way (without Force) is refused after others are written: they are
+// removed again, and the existing file is left as it was.
+func TestWriteRefusedPartWayLeavesNothing(t *testing.T) {
+	paths := writeForeign(t, t.TempDir(), format.WriteOptions{})
+	var last string // a file written after the session's own and a message's
+	for _, p := range paths {
+		if strings.Contains(p, string(filepath.Separator)+"part"+string(filepath.Separator)) {
+			last = p
+		}
+	}
+	if last == "" {
+		t.Fatalf("no part file among %v", paths)
+	}
+	out := t.TempDir()
+	// paths[0] is out/session/<project>/<sid>.json: the store's root is three up
+	root := filepath.Dir(filepath.Dir(filepath.Dir(paths[0])))
+	rel, err := filepath.Rel(root, last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	existing := filepath.Join(out, rel)
+	if err := os.MkdirAll(filepath.Dir(existing), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(existing, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Format{}.Write(&session.SliceReader{S: foreignSession()}, out, format.WriteOptions{})
+	if !errors.Is(err, atomicfile.ErrExists) {
+		t.Fatalf("write: %v, want ErrExists", err)
+	}
+	var left []string
+	filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+		if err == nil && p != out {
+			left = append(left, p)
+		}
+		return nil
+	})
+	want := []string{filepath.Join(out, "part"), filepath.Dir(existing), existing}
+	if d := cmp.Diff(want, left); d != "" {
+		t.Errorf("left behind (-want +got):\n%s", d)
+	}
+	if b, _ := os.ReadFile(existing); string(b) != "old" {
+		t.Errorf("existing file now %q", b)
+	}
+}
