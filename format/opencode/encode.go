@@ -197,11 +197,14 @@ func (e *encoder) info(project string) []byte {
 	if own {
 		tm = m.Extra.Get("time")
 	}
+	// OpenCode keeps times as milliseconds since 1970, never before: an
+	// earlier time (a year 0026 that another layout allows) is replaced as
+	// a message's is, by the first time of the session it can hold.
 	created, updated := m.Created.UnixMilli(), m.Updated.UnixMilli()
-	if created == 0 {
+	if created <= 0 {
 		created = e.first
 	}
-	if updated == 0 {
+	if updated <= 0 {
 		updated = created
 	}
 	tm = setMember(tm, "created", timeVal(m.Created, created))
@@ -227,7 +230,7 @@ func (e *encoder) info(project string) []byte {
 }
 
 func timeVal(t session.Time, ms int64) []byte {
-	if t.Raw != "" && gjson.Valid(t.Raw) && gjson.Parse(t.Raw).Type == gjson.Number {
+	if t.UnixMilli() >= 0 && t.Raw != "" && gjson.Valid(t.Raw) && gjson.Parse(t.Raw).Type == gjson.Number {
 		return []byte(t.Raw)
 	}
 	return num(ms)
