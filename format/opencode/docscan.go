@@ -143,12 +143,8 @@ func (s *docScanner) memberAt(ctx string) (piece, error) {
 	if c != '"' {
 		return piece{}, s.structural(ctx)
 	}
-	line, col := s.line, s.col
-	raw, err := s.capture(ctx)
+	raw, _, err := s.captureChecked(ctx)
 	if err != nil {
-		return piece{}, err
-	}
-	if err := s.check(ctx, raw, line, col); err != nil {
 		return piece{}, err
 	}
 	key, _ := jsonx.Unquote(raw)
@@ -171,11 +167,8 @@ func (s *docScanner) memberAt(ctx string) (piece, error) {
 		s.inMsgs, s.msgsArray, s.index = true, true, 0
 		return s.element()
 	}
-	line, col = s.line, s.col
-	if raw, err = s.capture(ctxValue); err != nil {
-		return piece{}, err
-	}
-	if err := s.check(ctxValue, raw, line, col); err != nil {
+	raw, line, err := s.captureChecked(ctxValue)
+	if err != nil {
 		return piece{}, err
 	}
 	if !first {
@@ -214,12 +207,8 @@ func (s *docScanner) element() (piece, error) {
 		s.inMsgs = false
 		return s.afterMember()
 	}
-	line, col := s.line, s.col
-	raw, err := s.capture(ctx)
+	raw, line, err := s.captureChecked(ctx)
 	if err != nil {
-		return piece{}, err
-	}
-	if err := s.check(ctx, raw, line, col); err != nil {
 		return piece{}, err
 	}
 	s.index++
@@ -248,12 +237,7 @@ var (
 // notObject reads a document that does not start with {: JSON that is not
 // an object (errNotObject), or the syntax error it holds.
 func (s *docScanner) notObject() error {
-	line, col := s.line, s.col
-	raw, err := s.capture(ctxStart)
-	if err != nil {
-		return err
-	}
-	if err := s.check(ctxStart, raw, line, col); err != nil {
+	if _, _, err := s.captureChecked(ctxStart); err != nil {
 		return err
 	}
 	if err := s.end(); !errors.Is(err, io.EOF) {
@@ -303,6 +287,20 @@ func (s *docScanner) advance(b byte) {
 	} else {
 		s.col++
 	}
+}
+
+// captureChecked captures the value that starts here and checks it as
+// JSON, returning it and the line it starts on.
+func (s *docScanner) captureChecked(ctx string) ([]byte, int, error) {
+	line, col := s.line, s.col
+	raw, err := s.capture(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := s.check(ctx, raw, line, col); err != nil {
+		return nil, 0, err
+	}
+	return raw, line, nil
 }
 
 // capture reads one value, by its brackets and strings, into s.buf. A value
