@@ -58,3 +58,22 @@ func sessionsUnder(dir string, max int) []string {
 	sort.Strings(out)
 	return out
 }
+
+// sessionContents is what a goat session directory holds: the files the
+// layout reads, and the lock files goat's writer takes beside them.
+var sessionContents = format.Contents{
+	Read: []string{
+		MetadataFile, MessagesFile, TranscriptFile,
+		CheckpointsDir + "/*/" + ManifestFile, CheckpointsDir + "/*/" + BlobsDir + "/*",
+	},
+	Known: []string{MessagesFile + ".lock", TranscriptFile + ".lock"},
+}
+
+// Unread lists what a session directory holds beside goat's files. A store
+// is walked, each session directory a unit of its own.
+func (Format) Unread(path string) []format.Stray {
+	if !isSession(path) {
+		return nil
+	}
+	return sessionContents.Strays(path)
+}
