@@ -48,8 +48,9 @@ type Contents struct {
 }
 
 // Strays lists what under root matches neither Read nor Known, in name
-// order. A directory some pattern reaches into is looked inside; any other
-// directory matching no pattern is one stray, not looked inside.
+// order. A directory named by a folder pattern is taken whole; else one
+// some pattern reaches into is looked inside; any other directory
+// matching no pattern is one stray, not looked inside.
 func (c Contents) Strays(root string) []Stray {
 	var out []Stray
 	c.walk(root, nil, &out)
@@ -73,6 +74,7 @@ func (c Contents) walk(dir string, rel []string, out *[]Stray) {
 		// follow them either (a linked folder is not read).
 		isDir := e.IsDir()
 		switch {
+		case isDir && c.whole(r):
 		case isDir && c.reachesInto(r):
 			c.walk(p, r, out)
 		case !c.matches(r, isDir):
@@ -94,6 +96,19 @@ func (c Contents) matches(rel []string, isDir bool) bool {
 				continue
 			}
 			if match(split(p), rel) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// whole reports whether a folder pattern (ending in "/") names the folder
+// rel: it is taken whole, even where another pattern reaches into it.
+func (c Contents) whole(rel []string) bool {
+	for _, ps := range [][]string{c.Read, c.Known} {
+		for _, p := range ps {
+			if strings.HasSuffix(p, "/") && match(split(p), rel) {
 				return true
 			}
 		}
