@@ -1,7 +1,6 @@
 package format
 
 import (
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -45,6 +44,9 @@ type Contents struct {
 	// Known is what the agent keeps there that the layout does not read
 	// (its settings, logs, lock files, caches): expected, never reported.
 	Known []string
+	// Keep is set when the layout lists the unit's folders again as it
+	// reads them, through ReadDir (listing.go).
+	Keep bool
 }
 
 // Strays lists what under root matches neither Read nor Known, in name
@@ -52,13 +54,106 @@ type Contents struct {
 // some pattern reaches into is looked inside; any other directory
 // matching no pattern is one stray, not looked inside.
 func (c Contents) Strays(root string) []Stray {
+	if c.Keep {
+		listings.Clear() // at most one unit's listings are held
+	}
 	var out []Stray
-	c.walk(root, nil, &out)
+	walk(root, closure(c.states()), c.Keep, &out)
 	return out
 }
 
-func (c Contents) walk(dir string, rel []string, out *[]Stray) {
-	ents, err := os.ReadDir(dir)
+// Has reports whether some pattern names the slash-separated path rel
+// itself (a directory when isDir).
+func (c Contents) Has(rel string, isDir bool) bool {
+	states := c.states()
+	segs := strings.Split(rel, "/")
+	for i, name := range segs {
+		states = closure(states)
+		if i == len(segs)-1 {
+			return judge(states, name, isDir).named
+		}
+		states = judge(states, name, true).inside
+	}
+	return false
+}
+
+// states are the patterns, none matched yet.
+func (c Contents) states() []state {
+	var out []state
+	for _, ps := range [][]string{c.Read, c.Known} {
+		for _, p := range ps {
+			out = append(out, state{&pattern{segs: split(p), dir: strings.HasSuffix(p, "/")}, 0})
+		}
+	}
+	return out
+}
+
+type pattern struct {
+	segs []string
+	dir  bool // a folder, taken whole
+}
+
+// state is a pattern matched up to segs[i], the segment the next entry
+// down must match. The walk carries the states alive in each folder, so
+// an entry is matched against those alone: a store of many small folders
+// (OpenCode's part/<message>/) is listed at the cost of one match per file.
+type state struct {
+	p *pattern
+	i int
+}
+
+// closure adds, for each state at "**", the state past it ("**" matching
+// no folder at all).
+func closure(states []state) []state {
+	for k := 0; k < len(states); k++ {
+		if s := states[k]; s.i < len(s.p.segs) && s.p.segs[s.i] == "**" {
+			states = append(states, state{s.p, s.i + 1})
+		}
+	}
+	return states
+}
+
+// verdict is what the states make of one entry.
+type verdict struct {
+	named  bool    // a pattern names it
+	whole  bool    // a folder pattern names it: taken whole
+	inside []state // the states alive inside it, a folder
+}
+
+func judge(states []state, name string, isDir bool) verdict {
+	var v verdict
+	for _, s := range states {
+		if s.i >= len(s.p.segs) {
+			continue
+		}
+		seg := s.p.segs[s.i]
+		if seg == "**" {
+			if isDir {
+				v.inside = append(v.inside, s) // one more folder
+			}
+			continue
+		}
+		if ok, _ := path.Match(seg, name); !ok {
+			continue
+		}
+		switch {
+		case s.i < len(s.p.segs)-1:
+			if isDir {
+				v.inside = append(v.inside, state{s.p, s.i + 1})
+			}
+		case s.p.dir:
+			if isDir {
+				v.named, v.whole = true, true
+			}
+		default:
+			v.named = true
+		}
+	}
+	return v
+}
+
+func walk(dir string, states []state, keep bool, out *[]Stray) {
+	ents, err := readDir(dir, keep)
 	if err != nil {
 		*out = append(*out, Stray{Path: dir, Err: err})
 		return
@@ -68,98 +163,18 @@ func (c Contents) walk(dir string, rel []string, out *[]Stray) {
 		if strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".bak") {
 			continue
 		}
-		r := append(rel[:len(rel):len(rel)], name)
-		p := filepath.Join(dir, name)
 		// Links are not followed: the layouts' own listings do not
 		// follow them either (a linked folder is not read).
 		isDir := e.IsDir()
+		v := judge(states, name, isDir)
 		switch {
-		case isDir && c.whole(r):
-		case isDir && c.reachesInto(r):
-			c.walk(p, r, out)
-		case !c.matches(r, isDir):
-			*out = append(*out, Stray{Path: p})
+		case v.whole:
+		case len(v.inside) > 0:
+			walk(filepath.Join(dir, name), closure(v.inside), keep, out)
+		case !v.named:
+			*out = append(*out, Stray{Path: filepath.Join(dir, name)})
 		}
 	}
-}
-
-// Has reports whether some pattern names the slash-separated path rel
-// itself (a directory when isDir).
-func (c Contents) Has(rel string, isDir bool) bool { return c.matches(strings.Split(rel, "/"), isDir) }
-
-// matches reports whether some pattern names rel itself.
-func (c Contents) matches(rel []string, isDir bool) bool {
-	for _, ps := range [][]string{c.Read, c.Known} {
-		for _, p := range ps {
-			dirOnly := strings.HasSuffix(p, "/")
-			if dirOnly && !isDir {
-				continue
-			}
-			if match(split(p), rel) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// whole reports whether a folder pattern (ending in "/") names the folder
-// rel: it is taken whole, even where another pattern reaches into it.
-func (c Contents) whole(rel []string) bool {
-	for _, ps := range [][]string{c.Read, c.Known} {
-		for _, p := range ps {
-			if strings.HasSuffix(p, "/") && match(split(p), rel) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// reachesInto reports whether some pattern names a path below rel.
-func (c Contents) reachesInto(rel []string) bool {
-	for _, ps := range [][]string{c.Read, c.Known} {
-		for _, p := range ps {
-			if below(split(p), rel) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func split(p string) []string { return strings.Split(strings.TrimSuffix(p, "/"), "/") }
-
-// match reports whether the pattern segments pat match the path segments name.
-func match(pat, name []string) bool {
-	if len(pat) == 0 {
-		return len(name) == 0
-	}
-	if pat[0] == "**" {
-		for i := 0; i <= len(name); i++ {
-			if match(pat[1:], name[i:]) {
-				return true
-			}
-		}
-		return false
-	}
-	if len(name) == 0 {
-		return false
-	}
-	ok, _ := path.Match(pat[0], name[0])
-	return ok && match(pat[1:], name[1:])
-}
-
-// below reports whether pat can match a path strictly below the folder name.
-func below(pat, name []string) bool {
-	switch {
-	case len(name) == 0:
-		return len(pat) > 0
-	case len(pat) == 0:
-		return false
-	case pat[0] == "**":
-		return len(pat) > 1 // any folder, then the rest
-	}
-	ok, _ := path.Match(pat[0], name[0])
-	return ok && below(pat[1:], name[1:])
-}
