@@ -91,7 +91,9 @@ var sessionContents = format.Contents{
 // Unread lists what a session directory holds beside ash's files. A store
 // is walked, each session directory a unit of its own.
 func (Format) Unread(path string) []format.Stray {
-	if !isSession(path) {
+	// The walk claimed path: a session directory is the one holding a
+	// context.jsonl (isSession would read its header again).
+	if fi, err := os.Stat(path); err != nil || !fi.IsDir() || !exists(filepath.Join(path, ContextFile)) {
 		return nil
 	}
 	return sessionContents.Strays(path)

@@ -123,11 +123,11 @@ func fileSessionID(p string) string {
 // projectContents is what a project folder holds: the session files and
 // the older sub-agent files beside them (*.jsonl, all read), and each
 // session's folder <uuid>/ with its sub-agent runs and the large tool
-// outputs its lines point at. The runs' .meta.json, the folder's
+// outputs its lines point at (any name: the folder is taken whole). The runs' .meta.json, the folder's
 // sessions-index.json and Claude Code's memory/ are its own, expected.
 // Whose a sub-agent run is, is not a name: ownedRuns says.
 var projectContents = format.Contents{
-	Read:  []string{"*.jsonl", "*/" + SubagentDir + "/" + agentPrefix + "*.jsonl", "*/" + ToolResults + "/*"},
+	Read:  []string{"*.jsonl", "*/" + SubagentDir + "/" + agentPrefix + "*.jsonl", "*/" + ToolResults + "/"},
 	Known: []string{"*/" + SubagentDir + "/" + agentPrefix + "*" + metaSuffix, "sessions-index.json", "memory/"},
 }
 

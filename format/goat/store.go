@@ -64,7 +64,8 @@ func sessionsUnder(dir string, max int) []string {
 var sessionContents = format.Contents{
 	Read: []string{
 		MetadataFile, MessagesFile, TranscriptFile,
-		CheckpointsDir + "/*/" + ManifestFile, CheckpointsDir + "/*/" + BlobsDir + "/*",
+		// Every name is a blob's: the folder is taken whole, not listed.
+		CheckpointsDir + "/*/" + ManifestFile, CheckpointsDir + "/*/" + BlobsDir + "/",
 	},
 	Known: []string{MessagesFile + ".lock", TranscriptFile + ".lock"},
 }
@@ -72,7 +73,12 @@ var sessionContents = format.Contents{
 // Unread lists what a session directory holds beside goat's files. A store
 // is walked, each session directory a unit of its own.
 func (Format) Unread(path string) []format.Stray {
-	if !isSession(path) {
+	// The walk claimed path: a session directory is the one holding
+	// goat's two files (isSession would read them again).
+	if _, err := os.Stat(filepath.Join(path, MetadataFile)); err != nil {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(path, MessagesFile)); err != nil {
 		return nil
 	}
 	return sessionContents.Strays(path)
