@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/sesstool/sesstool/exitcode"
+	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/report"
 )
 
@@ -21,6 +22,10 @@ const (
 	RuleUnknownFormat  = "unknown-format"  // a file no layout claims
 	RuleFormatMismatch = "format-mismatch" // the forced layout cannot be at this path
 	RuleNoSessions     = "no-sessions"     // a named directory holding no session
+	// RuleStray: inside a store or session directory its layout reads as
+	// one unit, a file or folder the layout neither reads nor expects
+	// there (format.Unreader).
+	RuleStray = "stray"
 	// RuleNotWritten: convert found a session of a store that the target
 	// layout's program would keep no such session of (format.ErrNothingToWrite,
 	// format.ErrNoTime); the store's other sessions are written.
@@ -93,6 +98,19 @@ func statSkip(p string, err error, named bool) Skip {
 		err = pe.Err // the path is already the finding's
 	}
 	return Skip{p, RuleUnreadable, "cannot be read: " + err.Error(), named}
+}
+
+// straySkip reports a path inside a unit of f that f does not read: a
+// warning, as everything met inside a store.
+func straySkip(s format.Stray, f format.Format) Skip {
+	if s.Err != nil {
+		return statSkip(s.Path, s.Err, false)
+	}
+	why := s.Why
+	if why == "" {
+		why = "the " + f.Name() + " layout neither reads nor expects this here"
+	}
+	return Skip{s.Path, RuleStray, "not read: " + why, false}
 }
 
 // notRegular says what kind of special file fi is.

@@ -35,7 +35,9 @@ var readDir = os.ReadDir
 //
 // Nothing is passed over in silence: every path skipped is a Skip (see
 // Skip for the policy), and a named directory in which no session was found
-// is one too. A forced layout accepts a named file when it is a single-file
+// is one too; so is whatever a unit holds that its layout neither reads
+// nor expects (format.Unreader: a store or session directory is not
+// walked into, so its layout says what it passes over there). A forced layout accepts a named file when it is a single-file
 // layout (whatever is wrong with the file is then its findings) or when it
 // lists a session for the file; otherwise the file is a format-mismatch.
 func Walk(root string, forced format.Format) ([]Unit, []Skip) {
@@ -54,7 +56,8 @@ func Walk(root string, forced format.Format) ([]Unit, []Skip) {
 		return nil, []Skip{w.unclaimed(root, true)}
 	}
 	if f := w.claim(root); f != nil && !folderOfSessions(f, root) {
-		return []Unit{{f, root}}, nil
+		w.add(f, root)
+		return w.units, w.skipped
 	}
 	w.dir(root, true)
 	if len(w.units) == 0 && !w.rootUnreadable {
@@ -119,7 +122,7 @@ func (w *walker) entry(p string) {
 			w.dir(p, false)
 			return
 		}
-		w.units = append(w.units, Unit{f, p})
+		w.add(f, p)
 		return
 	}
 	if fi.IsDir() {
@@ -127,6 +130,20 @@ func (w *walker) entry(p string) {
 		return
 	}
 	w.skipped = append(w.skipped, w.unclaimed(p, false))
+}
+
+// add makes p a unit of f, and reports what f passes over inside it (a
+// store or session directory is not walked into): the same skip policy
+// holds there too.
+func (w *walker) add(f format.Format, p string) {
+	w.units = append(w.units, Unit{f, p})
+	u, ok := f.(format.Unreader)
+	if !ok {
+		return
+	}
+	for _, s := range u.Unread(p) {
+		w.skipped = append(w.skipped, straySkip(s, f))
+	}
 }
 
 func (w *walker) claim(p string) format.Format {

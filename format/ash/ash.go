@@ -32,6 +32,7 @@ type Format struct{}
 var _ format.Format = Format{}
 var _ format.Writer = Format{}
 var _ format.Migrator = Format{}
+var _ format.Unreader = Format{}
 
 func (Format) Name() string      { return Name }
 func (Format) Aliases() []string { return nil }

@@ -81,3 +81,20 @@ func subagentFiles(dir string) ([]string, error) {
 	sort.Strings(out)
 	return out, nil
 }
+
+// sessionContents is what an ash session directory holds: its three files
+// and its sub-agents' transcripts, all read.
+var sessionContents = format.Contents{
+	Read: []string{ContextFile, HistoryFile, StateFile, SubagentDir + "/*.jsonl"},
+}
+
+// Unread lists what a session directory holds beside ash's files. A store
+// is walked, each session directory a unit of its own.
+func (Format) Unread(path string) []format.Stray {
+	// The walk claimed path: a session directory is the one holding a
+	// context.jsonl (isSession would read its header again).
+	if fi, err := os.Stat(path); err != nil || !fi.IsDir() || !exists(filepath.Join(path, ContextFile)) {
+		return nil
+	}
+	return sessionContents.Strays(path)
+}

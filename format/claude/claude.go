@@ -41,6 +41,7 @@ var (
 	_ format.Writer        = Format{}
 	_ format.DefaultStorer = Format{}
 	_ format.Capable       = Format{}
+	_ format.Unreader      = Format{}
 )
 
 func (Format) Name() string      { return Name }

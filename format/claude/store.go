@@ -119,3 +119,129 @@ func fileSessionID(p string) string {
 	}
 	return ""
 }
+
+// projectContents is what a project folder holds: the session files and
+// the older sub-agent files beside them (*.jsonl, all read), and each
+// session's folder <uuid>/ with its sub-agent runs and the large tool
+// outputs its lines point at (any name: the folder is taken whole). The runs' .meta.json, the folder's
+// sessions-index.json and Claude Code's memory/ are its own, expected.
+// Whose a sub-agent run is, is not a name: ownedRuns says.
+var projectContents = format.Contents{
+	Read:  []string{"*.jsonl", "*/" + SubagentDir + "/" + agentPrefix + "*.jsonl", "*/" + ToolResults + "/"},
+	Known: []string{"*/" + SubagentDir + "/" + agentPrefix + "*" + metaSuffix, "sessions-index.json", "memory/"},
+}
+
+// Unread lists what the project folders at path hold that no session
+// reads: files and folders the layout does not know, a session folder
+// whose session file is gone, and an older sub-agent file naming no
+// session of its folder. A store's other folders and files (settings,
+// history.jsonl, todos/, ...) are Claude Code's own, and not listed.
+func (Format) Unread(path string) []format.Stray {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.IsDir() {
+		return nil
+	}
+	sub := projectsOf(path)
+	if sub == "" {
+		return projectStrays(path)
+	}
+	ents, err := os.ReadDir(sub)
+	if err != nil {
+		return []format.Stray{{Path: sub, Err: err}}
+	}
+	var out []format.Stray
+	for _, e := range ents {
+		p := filepath.Join(sub, e.Name())
+		switch {
+		case strings.HasPrefix(e.Name(), ".") || strings.HasSuffix(e.Name(), ".bak"):
+		case e.IsDir():
+			out = append(out, projectStrays(p)...)
+		default:
+			out = append(out, format.Stray{Path: p, Why: "a file among the project folders"})
+		}
+	}
+	return out
+}
+
+// projectStrays lists what one project folder holds that no session reads.
+func projectStrays(dir string) []format.Stray {
+	orphans := orphanRuns(dir)
+	var out []format.Stray
+	for _, s := range projectContents.Strays(dir) {
+		if !under(s.Path, orphans) {
+			out = append(out, s)
+		}
+	}
+	out = append(out, orphans...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+func under(p string, in []format.Stray) bool {
+	for _, s := range in {
+		if p == s.Path || strings.HasPrefix(p, s.Path+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
+// orphanRuns are the sub-agent runs of dir that belong to no session of
+// it: a session folder <uuid>/ with no <uuid>.jsonl beside it (Sessions
+// lists only session files), and an older agent-*.jsonl whose sessionId no
+// session file has (subagentFiles attaches a run by it). The session ids
+// are the files' names, as Claude Code names them; a session file's lines
+// are read for its id only when an older run names none of those.
+func orphanRuns(dir string) []format.Stray {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil // projectContents reports it
+	}
+	var out []format.Stray
+	var olds []string
+	for _, e := range ents {
+		n := e.Name()
+		p := filepath.Join(dir, n)
+		switch {
+		case strings.HasPrefix(n, ".") || strings.HasSuffix(n, ".bak"):
+		case e.IsDir():
+			if !isRegular(p+".jsonl") && !projectContents.Has(n, true) {
+				out = append(out, format.Stray{Path: p, Why: "no " + n + ".jsonl beside it, so no session reads it"})
+			}
+		case isAgentFile(p):
+			olds = append(olds, p)
+		}
+	}
+	if len(olds) == 0 {
+		return out
+	}
+	var ids map[string]bool
+	for _, p := range olds {
+		sid := fileSessionID(p)
+		if sid != "" && isRegular(filepath.Join(dir, sid+".jsonl")) {
+			continue
+		}
+		if ids == nil {
+			ids = sessionIDs(dir)
+		}
+		if !ids[sid] || sid == "" {
+			out = append(out, format.Stray{Path: p, Why: "a sub-agent run of no session in its folder"})
+		}
+	}
+	return out
+}
+
+// sessionIDs are the ids the reader gives the session files of dir.
+func sessionIDs(dir string) map[string]bool {
+	files, _ := sessionFiles(dir)
+	ids := map[string]bool{}
+	for _, p := range files {
+		ids[readerSessionID(p)] = true
+	}
+	return ids
+}
+
+func isRegular(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}

@@ -39,6 +39,7 @@ var (
 	_ format.DefaultStorer = Format{}
 	_ format.Capable       = Format{}
 	_ format.Placer        = Format{}
+	_ format.Unreader      = Format{}
 )
 
 func (Format) Name() string      { return Name }

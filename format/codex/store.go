@@ -204,3 +204,26 @@ func legacyDoc(b []byte) bool {
 	v := gjson.ParseBytes(b)
 	return v.IsObject() && v.Get("session").IsObject() && v.Get("session.id").Type == gjson.String && v.Get("items").IsArray()
 }
+
+// homeContents is what a Codex home holds. The layout reads the rollouts
+// under sessions/ and archived_sessions/ (at any depth, as rollouts lists
+// them) and the thread names of session_index.jsonl and state.db; every
+// other entry at the top is Codex's own (config.toml, auth.json,
+// history.jsonl, log/, the state database's WAL, caches) and expected.
+var homeContents = format.Contents{
+	Read: []string{
+		SessionsDir + "/**/rollout-*.jsonl", SessionsDir + "/**/rollout-*.json",
+		ArchivedDir + "/**/rollout-*.jsonl", ArchivedDir + "/**/rollout-*.json",
+		IndexFile, StateDB,
+	},
+	Known: []string{"*"},
+}
+
+// Unread lists what the sessions folders of a Codex home hold that is not
+// a rollout: the walk reports it.
+func (Format) Unread(path string) []format.Stray {
+	if !isHome(path) {
+		return nil // a rollout file
+	}
+	return homeContents.Strays(path)
+}

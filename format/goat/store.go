@@ -58,3 +58,28 @@ func sessionsUnder(dir string, max int) []string {
 	sort.Strings(out)
 	return out
 }
+
+// sessionContents is what a goat session directory holds: the files the
+// layout reads, and the lock files goat's writer takes beside them.
+var sessionContents = format.Contents{
+	Read: []string{
+		MetadataFile, MessagesFile, TranscriptFile,
+		// Every name is a blob's: the folder is taken whole, not listed.
+		CheckpointsDir + "/*/" + ManifestFile, CheckpointsDir + "/*/" + BlobsDir + "/",
+	},
+	Known: []string{MessagesFile + ".lock", TranscriptFile + ".lock"},
+}
+
+// Unread lists what a session directory holds beside goat's files. A store
+// is walked, each session directory a unit of its own.
+func (Format) Unread(path string) []format.Stray {
+	// The walk claimed path: a session directory is the one holding
+	// goat's two files (isSession would read them again).
+	if _, err := os.Stat(filepath.Join(path, MetadataFile)); err != nil {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(path, MessagesFile)); err != nil {
+		return nil
+	}
+	return sessionContents.Strays(path)
+}

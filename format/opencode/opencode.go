@@ -28,6 +28,7 @@ func (Format) Detect(path string) bool {
 var (
 	_ format.Format      = Format{}
 	_ format.Writer      = Format{}
+	_ format.Unreader    = Format{}
 	_ format.Format      = Export{}
 	_ format.Writer      = Export{}
 	_ format.Stream      = Export{}

@@ -55,3 +55,43 @@ func (Format) Load(path string, rep *report.Report, opt format.ValidateOptions) 
 	}
 	return loaded{path: path, snap: snap}, nil
 }
+
+// treeContents is what a 1.x storage/ tree holds (docs: ../shared/formats,
+// "The JSON tree"): the files the walk reads (treeTasks, and migration),
+// and the folders OpenCode keeps beside them that hold no part of a
+// session sesstool reads (shares, permissions, snapshots).
+var treeContents = format.Contents{
+	Read: []string{
+		"migration", "project/*.json", "session/*/*.json", "message/*/*.json", "part/*/*.json",
+		"todo/*.json", "session_diff/*.json",
+	},
+	Known: []string{"session_share/", "share/", "permission/", "snapshot/"},
+	Keep:  true, // treeTasks lists the same folders
+}
+
+// legacyContents is what a 0.x data folder holds: the files legacyTasks
+// reads, each project's app.json and storage/ side files, and at the top
+// whatever else OpenCode keeps in its data folder (logs, binaries).
+var legacyContents = format.Contents{
+	Read: []string{
+		"project/*/storage/session/info/*.json", "project/*/storage/session/message/*/*.json",
+		"project/*/storage/session/part/*/*/*.json",
+	},
+	Known: []string{"*", "project/*/*", "project/*/storage/*", "project/*/storage/session/share/"},
+	Keep:  true, // legacyTasks lists the same folders
+}
+
+// Unread lists what an OpenCode JSON tree holds that the layout does not
+// read. A data folder's other entries (log/, snapshot/, bin/, auth.json)
+// are OpenCode's own; a database is read whole, and its folder's other
+// entries (a stale storage/ tree OpenCode no longer reads, the WAL) are
+// not listed.
+func (Format) Unread(path string) []format.Stray {
+	switch l, root := classify(path); l {
+	case layoutTree:
+		return treeContents.Strays(root)
+	case layoutLegacy:
+		return legacyContents.Strays(root)
+	}
+	return nil
+}
