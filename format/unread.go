@@ -1,9 +1,15 @@
 package format
 
 import (
+	"errors"
+	"io"
+	"os"
 	"path"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // Unreader is implemented by layouts whose store or session directory is
@@ -44,22 +50,18 @@ type Contents struct {
 	// Known is what the agent keeps there that the layout does not read
 	// (its settings, logs, lock files, caches): expected, never reported.
 	Known []string
-	// Keep is set when the layout lists the unit's folders again as it
-	// reads them, through ReadDir (listing.go).
-	Keep bool
 }
 
-// Strays lists what under root matches neither Read nor Known, in name
-// order. A directory named by a folder pattern is taken whole; else one
+// Strays lists what under root matches neither Read nor Known, sorted by
+// path. A directory named by a folder pattern is taken whole; else one
 // some pattern reaches into is looked inside; any other directory
 // matching no pattern is one stray, not looked inside.
 func (c Contents) Strays(root string) []Stray {
-	if c.Keep {
-		listings.Clear() // at most one unit's listings are held
-	}
-	var out []Stray
-	walk(root, closure(c.states()), c.Keep, &out)
-	return out
+	w := strayWalk{sem: make(chan struct{}, runtime.GOMAXPROCS(0))}
+	w.dir(root, closure(c.states()))
+	w.wg.Wait()
+	slices.SortFunc(w.out, func(a, b Stray) int { return strings.Compare(a.Path, b.Path) })
+	return w.out
 }
 
 // Has reports whether some pattern names the slash-separated path rel
@@ -152,29 +154,76 @@ func judge(states []state, name string, isDir bool) verdict {
 	return v
 }
 
-func walk(dir string, states []state, keep bool, out *[]Stray) {
-	ents, err := readDir(dir, keep)
+// strayWalk lists a unit's folders a batch at a time, in the order the
+// system gives, on as many cores as there are: a folder of a million
+// entries (OpenCode's part/, one folder a message) is never held whole,
+// and Strays sorts what it found.
+type strayWalk struct {
+	sem chan struct{} // a slot for each folder listed alongside
+	wg  sync.WaitGroup
+	mu  sync.Mutex
+	out []Stray
+}
+
+const listBatch = 1024
+
+func (w *strayWalk) dir(dir string, states []state) {
+	f, err := os.Open(dir)
 	if err != nil {
-		*out = append(*out, Stray{Path: dir, Err: err})
+		w.add(Stray{Path: dir, Err: err})
 		return
 	}
-	for _, e := range ents {
-		name := e.Name()
-		if strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".bak") {
-			continue
+	defer f.Close()
+	for {
+		ents, err := f.ReadDir(listBatch)
+		for _, e := range ents {
+			w.entry(dir, e, states)
 		}
-		// Links are not followed: the layouts' own listings do not
-		// follow them either (a linked folder is not read).
-		isDir := e.IsDir()
-		v := judge(states, name, isDir)
-		switch {
-		case v.whole:
-		case len(v.inside) > 0:
-			walk(filepath.Join(dir, name), closure(v.inside), keep, out)
-		case !v.named:
-			*out = append(*out, Stray{Path: filepath.Join(dir, name)})
+		if errors.Is(err, io.EOF) || (err == nil && len(ents) == 0) {
+			return
+		}
+		if err != nil {
+			w.add(Stray{Path: dir, Err: err})
+			return
 		}
 	}
+}
+
+func (w *strayWalk) entry(dir string, e os.DirEntry, states []state) {
+	name := e.Name()
+	if strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".bak") {
+		return
+	}
+	// Links are not followed: the layouts' own listings do not
+	// follow them either (a linked folder is not read).
+	v := judge(states, name, e.IsDir())
+	switch {
+	case v.whole:
+	case len(v.inside) > 0:
+		w.descend(filepath.Join(dir, name), closure(v.inside))
+	case !v.named:
+		w.add(Stray{Path: filepath.Join(dir, name)})
+	}
+}
+
+// descend lists a folder alongside when a core is free, else here.
+func (w *strayWalk) descend(dir string, states []state) {
+	select {
+	case w.sem <- struct{}{}:
+		w.wg.Add(1)
+		go func() {
+			defer func() { <-w.sem; w.wg.Done() }()
+			w.dir(dir, states)
+		}()
+	default:
+		w.dir(dir, states)
+	}
+}
+
+func (w *strayWalk) add(s Stray) {
+	w.mu.Lock()
+	w.out = append(w.out, s)
+	w.mu.Unlock()
 }
 
 func split(p string) []string { return strings.Split(strings.TrimSuffix(p, "/"), "/") }

@@ -66,7 +66,6 @@ var treeContents = format.Contents{
 		"todo/*.json", "session_diff/*.json",
 	},
 	Known: []string{"session_share/", "share/", "permission/", "snapshot/"},
-	Keep:  true, // treeTasks lists the same folders
 }
 
 // legacyContents is what a 0.x data folder holds: the files legacyTasks
@@ -78,7 +77,6 @@ var legacyContents = format.Contents{
 		"project/*/storage/session/part/*/*/*.json",
 	},
 	Known: []string{"*", "project/*/*", "project/*/storage/*", "project/*/storage/session/share/"},
-	Keep:  true, // legacyTasks lists the same folders
 }
 
 // Unread lists what an OpenCode JSON tree holds that the layout does not

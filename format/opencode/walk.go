@@ -3,12 +3,12 @@ package opencode
 import (
 	"errors"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 
-	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/internal/regfile"
 )
 
@@ -58,7 +58,7 @@ type result struct {
 // eachJSON calls fn for dir's *.json files (not hidden, not directories),
 // in name order (OpenCode's Storage.list order).
 func eachJSON(dir string, fn func(name string)) {
-	ents, err := format.ReadDir(dir) // sorted by name; once listed by Unread, not again
+	ents, err := os.ReadDir(dir) // sorted by name
 	if err != nil {
 		return
 	}
@@ -71,7 +71,7 @@ func eachJSON(dir string, fn func(name string)) {
 }
 
 func subdirs(dir string) []string {
-	ents, err := format.ReadDir(dir)
+	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
 	}
