@@ -74,7 +74,7 @@ func Write(w io.Writer, t *transcript.Transcript) error {
 // pager pairs results with calls while entries stream past, and hands
 // chunks of entries to the workers once their results are in.
 type pager struct {
-	skel    transcript.Skeleton
+	skel    transcript.Compact
 	pending []*session.Entry // read, not yet handed out; pending[0] is entry base
 	base    int
 	open    map[string]bool           // calls of pending entries
@@ -214,7 +214,7 @@ func renderPage(w io.Writer, meta session.Meta, next Next, pick func(*session.Se
 	if err := drain(true); err != nil {
 		return nil, err
 	}
-	t, err := pick(&session.Session{Meta: meta, Entries: p.skel.Entries})
+	t, err := pick(&session.Session{Meta: meta, Entries: p.skel.Entries()})
 	if err != nil {
 		return nil, LeafError{err}
 	}
