@@ -23,6 +23,7 @@ func esc(s string) string { return html.EscapeString(s) }
 type buf struct {
 	b    []byte
 	json bool
+	args *argMemo // the entry's calls' arguments, decoded once (nil: decoded where needed)
 }
 
 func (w *buf) Write(p []byte) (int, error) {

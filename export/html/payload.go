@@ -116,8 +116,9 @@ type job struct {
 
 // worker renders and deflates chunks with its own reusable buffers.
 type worker struct {
-	fw  *flate.Writer
-	raw []byte
+	fw   *flate.Writer
+	raw  []byte
+	args argMemo
 }
 
 // render renders and deflates one job. Each entry's HTML is rendered
@@ -130,10 +131,11 @@ func (w *worker) render(j job) *chunk {
 		if i > 0 {
 			raw = append(raw, ',')
 		}
-		n := describeNode(j.t, e, i)
+		w.args.reset()
+		n := describeNode(j.t, e, i, &w.args)
 		raw = appendNodeHead(raw, &n)
 		if n.Visible {
-			h := buf{b: append(raw, `,"h":"`...), json: true}
+			h := buf{b: append(raw, `,"h":"`...), json: true, args: &w.args}
 			entryHTML(&h, j.t, e, i)
 			raw = append(h.b, '"')
 		}
