@@ -3,6 +3,7 @@ package html
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/sesstool/sesstool/jsonx"
 )
@@ -62,9 +63,19 @@ func diffHTML(out *buf, old, neu string) {
 		p++
 	}
 	a, b = a[p:], b[p:]
-	// lcs(i, j) = length of the LCS of a[i:] and b[j:], in one flat table
+	// lcs(i, j) = length of the LCS of a[i:] and b[j:], in one flat table,
+	// reused from one diff to the next: every cell is written before it is
+	// read but the last row and column, which are cleared
 	w := len(b) + 1
-	table := make([]int32, (len(a)+1)*w)
+	tp := lcsTables.Get().(*[]int32)
+	if n := (len(a) + 1) * w; cap(*tp) < n {
+		*tp = make([]int32, n)
+	}
+	table := (*tp)[:(len(a)+1)*w]
+	clear(table[len(a)*w:])
+	for i := range len(a) {
+		table[i*w+len(b)] = 0
+	}
 	lcs := func(i, j int) int32 { return table[i*w+j] }
 	for i := len(a) - 1; i >= 0; i-- {
 		for j := len(b) - 1; j >= 0; j-- {
@@ -90,8 +101,14 @@ func diffHTML(out *buf, old, neu string) {
 			j++
 		}
 	}
+	if cap(*tp) <= 1<<20 {
+		lcsTables.Put(tp) // a huge edit's table is left to the collector
+	}
 	out.WriteString(`</pre>`)
 }
+
+// lcsTables holds diffHTML's tables between diffs.
+var lcsTables = sync.Pool{New: func() any { return new([]int32) }}
 
 const (
 	diffCtx = iota
