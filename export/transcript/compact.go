@@ -31,6 +31,11 @@ type Compact struct {
 	last   ref // the last row's id: a parent is most often the entry before
 }
 
+// maxArena bounds the arena and the tables a row indexes (uint32 and int32
+// offsets), with room for the largest entry's ids; past it (gigabytes of
+// ids) entries are kept as Skeleton keeps them.
+const maxArena = 1 << 30
+
 // ref is a string in the arena.
 type ref struct{ off, n uint32 }
 
@@ -135,6 +140,9 @@ func (c *Compact) Add(e *session.Entry) {
 // plain reports whether e is a message entry and nothing else, whose
 // skeleton keeps no text: a row holds all the Skeleton would keep of it.
 func (c *Compact) plain(e *session.Entry) bool {
+	if len(c.arena) > maxArena || len(c.rows) > maxArena || len(c.calls) > maxArena {
+		return false // past what a row's offsets hold: kept whole
+	}
 	if e.Message == nil || (e.Kind != session.KindMessage && e.Kind != session.KindCustomMessage) {
 		return false
 	}
