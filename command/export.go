@@ -73,7 +73,7 @@ func Export(env *Env, o ExportOptions) error {
 		if pl.ToStdout {
 			out = Stdin
 		}
-		sum, err := exportOne(env, in.Show(j.Ref.Path), j, out, ex, o, chk)
+		sum, err := exportOne(env, in.Show(j.Ref.Path), j, out, ex, o, chk, site)
 		if err != nil {
 			return chk.first(err)
 		}
@@ -86,10 +86,12 @@ func Export(env *Env, o ExportOptions) error {
 	return nil
 }
 
-// exportOne writes one session and says what a site's index shows of it.
+// exportOne writes one session and, for a site, says what its index shows
+// of it (the summary walks the whole skeleton again: a single page skips
+// it).
 // An HTML page is rendered as the session is read (html.Stream), each
 // entry masked as it comes when --redact.
-func exportOne(env *Env, name string, j pipeline.Job, out string, ex registry.Exporter, o ExportOptions, chk *check) (html.IndexEntry, error) {
+func exportOne(env *Env, name string, j pipeline.Job, out string, ex registry.Exporter, o ExportOptions, chk *check, site bool) (html.IndexEntry, error) {
 	var sum html.IndexEntry
 	r, err := j.Format.Open(j.Ref)
 	if err != nil {
@@ -135,7 +137,9 @@ func exportOne(env *Env, name string, j pipeline.Job, out string, ex registry.Ex
 		err := emit(env, out, o.Force, func(w io.Writer) error {
 			t, err := html.Stream(w, meta, next, o.Leaf)
 			if err == nil {
-				sum = html.Summarize(t, "")
+				if site {
+					sum = html.Summarize(t, "")
+				}
 				if rd != nil {
 					fmt.Fprintf(env.Stderr, "%s: masked %d secret(s)\n", name, rd.Count)
 				}

@@ -3,6 +3,9 @@ package html
 import (
 	"strconv"
 	"strings"
+	"sync"
+
+	"github.com/sesstool/sesstool/jsonx"
 )
 
 // diffHTML shows an edit as a line diff: common lines plain, removed lines
@@ -13,39 +16,41 @@ func diffHTML(out *buf, old, neu string) {
 	a, b := strings.Split(old, "\n"), strings.Split(neu, "\n")
 	out.WriteString(`<pre class="diff">`)
 	on, nn := 0, 0 // line numbers in the old and the new text
-	var num [20]byte
-	ln := func(n int) {
-		out.WriteString(`<span class="ln" data-n="`)
-		if n > 0 {
-			out.Write(strconv.AppendInt(num[:0], int64(n), 10))
-		}
-		out.WriteString(`"></span>`)
+	// a line's markup is written whole, already escaped for the data's
+	// JSON when out is (diffMarkup): a diff is a few spans a line, and
+	// escaping each piece as it was written was most of a diff's time
+	mk := &diffPlain
+	if out.json {
+		mk = &diffJSON
 	}
-	line := func(cls, mark, s string) {
+	line := func(cls int, s string) {
 		o, n := 0, 0
-		if cls != "add" {
+		if cls != diffAdd {
 			on++
 			o = on
 		}
-		if cls != "del" {
+		if cls != diffDel {
 			nn++
 			n = nn
 		}
-		out.WriteString(`<span class="`)
-		out.WriteString(cls)
-		out.WriteString(`">`)
-		ln(o)
-		ln(n)
-		out.WriteString(mark)
+		out.b = append(out.b, mk.open[cls]...)
+		if o > 0 {
+			out.b = strconv.AppendInt(out.b, int64(o), 10)
+		}
+		out.b = append(out.b, mk.mid...)
+		if n > 0 {
+			out.b = strconv.AppendInt(out.b, int64(n), 10)
+		}
+		out.b = append(out.b, mk.close[cls]...)
 		out.text(s)
-		out.WriteString("\n</span>")
+		out.b = append(out.b, mk.end...)
 	}
 	if len(a)*len(b) > 4_000_000 {
 		for _, s := range a {
-			line("del", "-", s)
+			line(diffDel, s)
 		}
 		for _, s := range b {
-			line("add", "+", s)
+			line(diffAdd, s)
 		}
 		out.WriteString(`</pre>`)
 		return
@@ -54,13 +59,23 @@ func diffHTML(out *buf, old, neu string) {
 	// it is, and the table is needed only for what follows it.
 	p := 0
 	for p < len(a) && p < len(b) && a[p] == b[p] {
-		line("ctx", " ", a[p])
+		line(diffCtx, a[p])
 		p++
 	}
 	a, b = a[p:], b[p:]
-	// lcs(i, j) = length of the LCS of a[i:] and b[j:], in one flat table
+	// lcs(i, j) = length of the LCS of a[i:] and b[j:], in one flat table,
+	// reused from one diff to the next: every cell is written before it is
+	// read but the last row and column, which are cleared
 	w := len(b) + 1
-	table := make([]int32, (len(a)+1)*w)
+	tp := lcsTables.Get().(*[]int32)
+	if n := (len(a) + 1) * w; cap(*tp) < n {
+		*tp = make([]int32, n)
+	}
+	table := (*tp)[:(len(a)+1)*w]
+	clear(table[len(a)*w:])
+	for i := range len(a) {
+		table[i*w+len(b)] = 0
+	}
 	lcs := func(i, j int) int32 { return table[i*w+j] }
 	for i := len(a) - 1; i >= 0; i-- {
 		for j := len(b) - 1; j >= 0; j-- {
@@ -75,16 +90,50 @@ func diffHTML(out *buf, old, neu string) {
 	for i < len(a) || j < len(b) {
 		switch {
 		case i < len(a) && j < len(b) && a[i] == b[j]:
-			line("ctx", " ", a[i])
+			line(diffCtx, a[i])
 			i++
 			j++
 		case i < len(a) && (j == len(b) || lcs(i+1, j) >= lcs(i, j+1)):
-			line("del", "-", a[i])
+			line(diffDel, a[i])
 			i++
 		default:
-			line("add", "+", b[j])
+			line(diffAdd, b[j])
 			j++
 		}
 	}
+	if cap(*tp) <= 1<<20 {
+		lcsTables.Put(tp) // a huge edit's table is left to the collector
+	}
 	out.WriteString(`</pre>`)
 }
+
+// lcsTables holds diffHTML's tables between diffs.
+var lcsTables = sync.Pool{New: func() any { return new([]int32) }}
+
+const (
+	diffCtx = iota
+	diffDel
+	diffAdd
+)
+
+// diffMarkup is the markup of a diff's line around its two numbers and its
+// text: <span class="CLS"><span class="ln" data-n="OLD"></span><span
+// class="ln" data-n="NEW"></span>MARK TEXT\n</span>, a number "" where the
+// line has none.
+type diffMarkup struct {
+	open, close [3]string
+	mid, end    string
+}
+
+var diffPlain, diffJSON = func() (p, j diffMarkup) {
+	esc := func(s string) string { return string(jsonx.AppendEscaped(nil, s)) }
+	for cls, name := range []string{"ctx", "del", "add"} {
+		p.open[cls] = `<span class="` + name + `"><span class="ln" data-n="`
+		p.close[cls] = `"></span>` + [...]string{" ", "-", "+"}[cls]
+		j.open[cls], j.close[cls] = esc(p.open[cls]), esc(p.close[cls])
+	}
+	p.mid = `"></span><span class="ln" data-n="`
+	p.end = "\n</span>"
+	j.mid, j.end = esc(p.mid), esc(p.end)
+	return p, j
+}()

@@ -77,7 +77,15 @@ func TestDiffAsTableOverEveryLine(t *testing.T) {
 	for range 3000 {
 		old := text(r.IntN(12))
 		cases = append(cases, [2]string{old, old[:r.IntN(len(old)+1)] + text(r.IntN(6))})
+		// a common suffix (a common suffix taken as it comes would
+		// align some differently), and both
+		tail := text(r.IntN(5))
+		cases = append(cases, [2]string{text(r.IntN(8)) + "\n" + tail, text(r.IntN(8)) + "\n" + tail},
+			[2]string{old + "\n" + tail, old[:r.IntN(len(old)+1)] + text(r.IntN(6)) + "\n" + tail})
 	}
+	// a large table, then a small one from the same reused memory
+	big := text(400)
+	cases = append(cases, [2]string{big, text(300)}, [2]string{"a\nb", "b\na"})
 	for _, c := range cases {
 		for _, js := range []bool{false, true} {
 			got, want := buf{json: js}, buf{json: js}

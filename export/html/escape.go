@@ -2,6 +2,7 @@ package html
 
 import (
 	"html"
+	"math/bits"
 	"unicode/utf8"
 
 	"github.com/sesstool/sesstool/jsonx"
@@ -23,6 +24,7 @@ func esc(s string) string { return html.EscapeString(s) }
 type buf struct {
 	b    []byte
 	json bool
+	args *argMemo // the entry's calls' arguments, decoded once (nil: decoded where needed)
 }
 
 func (w *buf) Write(p []byte) (int, error) {
@@ -93,54 +95,82 @@ var textPlain = func() (t [256]bool) {
 
 // text writes s escaped exactly as html.EscapeString would (the same five
 // entities), without first making an escaped copy: tool output is most of
-// a session. With json set, the same pass escapes it for JSON too.
+// a session. With json set, the same pass escapes it for JSON too: each
+// byte that is not plain is replaced from a table (an entity, or JSON's
+// escape of a control character or backslash), and a byte beyond ASCII
+// starts a character that is kept, or U+FFFD where it is not UTF-8, as
+// jsonx.AppendEscaped does. (Handing JSON's runs to AppendEscaped scanned
+// them twice, once a byte at a time for the next entity.)
 func (w *buf) text(s string) {
+	repl := &htmlRepl
+	if w.json {
+		repl = &jsonHTMLRepl
+	}
+	b := w.b
 	last := 0
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
 		// eight plain bytes at a time: most of a session's text
-		for i+8 <= len(s) && plainText8(load8(s, i)) {
+		// (plainText8, written out: the call costs the inliner too much);
+		// when one is not plain, straight to it: the lowest byte the test
+		// marks is one (a borrow only marks bytes above a match)
+		for i+8 <= len(s) {
+			const ones, highs = 0x0101010101010101, 0x8080808080808080
+			w := load8(s, i)
+			q, bs, lt := w^(ones*'"'), w^(ones*'\\'), w^(ones*'<')
+			gt, am, ap := w^(ones*'>'), w^(ones*'&'), w^(ones*'\'')
+			if m := ((q-ones)&^q | (bs-ones)&^bs | (lt-ones)&^lt | (gt-ones)&^gt | (am-ones)&^am | (ap-ones)&^ap | (w-ones*0x20)&^w | w) & highs; m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
 			i += 8
 		}
 		if i >= len(s) {
 			break
 		}
-		if textPlain[s[i]] {
-			continue
-		}
-		var ent string
-		switch s[i] {
-		case '<':
-			ent = "&lt;"
-		case '>':
-			ent = "&gt;"
-		case '&':
-			ent = "&amp;"
-		case '\'':
-			ent = "&#39;"
-		case '"':
-			ent = "&#34;"
-		default:
+		c := s[i]
+		if c >= utf8.RuneSelf {
 			if !w.json {
+				i++
 				continue
 			}
-			// a backslash, a control character or the start of a
-			// character beyond ASCII: the run up to the next HTML
-			// escape is JSON's to escape
-			j := i + 1
-			for j < len(s) && !htmlEscapes[s[j]] {
-				j++
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				b = append(b, s[last:i]...)
+				b = append(b, "\ufffd"...)
+				i++
+				last = i
+				continue
 			}
-			w.b = append(w.b, s[last:i]...)
-			w.b = jsonx.AppendEscaped(w.b, s[i:j])
-			last, i = j, j-1
+			i += size
 			continue
 		}
-		w.b = append(w.b, s[last:i]...)
-		w.b = append(w.b, ent...)
-		last = i + 1
+		r := repl[c]
+		if r == "" {
+			i++
+			continue
+		}
+		b = append(b, s[last:i]...)
+		b = append(b, r...)
+		i++
+		last = i
 	}
-	w.b = append(w.b, s[last:]...)
+	w.b = append(b, s[last:]...)
 }
+
+// htmlRepl and jsonHTMLRepl are text's replacements of the ASCII bytes ("":
+// the byte stands for itself): html.EscapeString's entities, and with them
+// JSON's escapes.
+var htmlRepl, jsonHTMLRepl = func() (h, j [utf8.RuneSelf]string) {
+	for c := range utf8.RuneSelf {
+		if !jsonPlain[c] {
+			j[c] = string(jsonx.AppendEscaped(nil, []byte{byte(c)}))
+		}
+	}
+	for c, e := range map[byte]string{'<': "&lt;", '>': "&gt;", '&': "&amp;", '\'': "&#39;", '"': "&#34;"} {
+		h[c], j[c] = e, e
+	}
+	return h, j
+}()
 
 // load8 reads s[i:i+8] as one little-endian word.
 func load8(s string, i int) uint64 {
@@ -150,10 +180,12 @@ func load8(s string, i int) uint64 {
 }
 
 // plainText8 reports whether each of the eight bytes in w is textPlain:
-// no control character, no byte beyond ASCII, none of " \ < > & '.
+// no control character, no byte beyond ASCII, none of " \ < > & '. text
+// has it written out in its loop: a call for every eight bytes was half
+// of text's time.
 func plainText8(w uint64) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	zero := func(w uint64) uint64 { return (w - ones) & ^w & highs }
-	return (zero(w^(ones*'"')) | zero(w^(ones*'\\')) | zero(w^(ones*'<')) | zero(w^(ones*'>')) |
-		zero(w^(ones*'&')) | zero(w^(ones*'\'')) | (w-ones*0x20)&^w&highs | w&highs) == 0
+	q, bs, lt := w^(ones*'"'), w^(ones*'\\'), w^(ones*'<')
+	gt, am, ap := w^(ones*'>'), w^(ones*'&'), w^(ones*'\'')
+	return ((q-ones)&^q|(bs-ones)&^bs|(lt-ones)&^lt|(gt-ones)&^gt|(am-ones)&^am|(ap-ones)&^ap|(w-ones*0x20)&^w|w)&highs == 0
 }

@@ -93,7 +93,7 @@ func writePage(w io.Writer, t *transcript.Transcript, sp *spill) error {
 // buildNode describes entry i; the HTML of a visible entry goes into h.
 // t holds the results of the entry's calls.
 func buildNode(t *transcript.Transcript, e *session.Entry, i int, h *buf) node {
-	n := describeNode(t, e, i)
+	n := describeNode(t, e, i, h.args)
 	if n.Visible {
 		entryHTML(h, t, e, i)
 	}
@@ -101,8 +101,8 @@ func buildNode(t *transcript.Transcript, e *session.Entry, i int, h *buf) node {
 }
 
 // describeNode is entry i's node without its HTML.
-func describeNode(t *transcript.Transcript, e *session.Entry, i int) node {
-	return node{ID: Anchor(e, i), Visible: t.Visible(e), Role: roleOf(e), Snippet: snippet(e)}
+func describeNode(t *transcript.Transcript, e *session.Entry, i int, args *argMemo) node {
+	return node{ID: Anchor(e, i), Visible: t.Visible(e), Role: roleOf(e), Snippet: snippet(e, args)}
 }
 
 func roleOf(e *session.Entry) string {
@@ -121,7 +121,7 @@ func roleOf(e *session.Entry) string {
 }
 
 // snippet is the tree's one-line summary of an entry.
-func snippet(e *session.Entry) string {
+func snippet(e *session.Entry, memo *argMemo) string {
 	s := ""
 	switch {
 	case e.Message != nil:
@@ -135,7 +135,7 @@ func snippet(e *session.Entry) string {
 			for _, b := range m.Content {
 				if b.Type == session.BlockToolCall {
 					call := b.ToolName
-					if a := argSummary(strings.ToLower(b.ToolName), stringArgs(b.Arguments)); a != "" {
+					if a := argSummary(strings.ToLower(b.ToolName), memo.strings(b.Arguments)); a != "" {
 						call += ": " + a
 					}
 					calls = append(calls, call)

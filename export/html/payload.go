@@ -45,15 +45,22 @@ func appendNodeHead(dst []byte, n *node) []byte {
 func appendJSONString(dst []byte, s string) []byte { return jsonx.AppendString(dst, s) }
 
 // The payload is one gzip stream of the JSON, base64-encoded. It is made in
-// pieces: the opening, chunks of chunkEntries consecutive entries rendered
-// and deflated on every core, and the closing. Each piece is deflated on
-// its own and ends with a sync flush (an empty stored block, which leaves
-// the stream byte-aligned), the last one with the final block, so the
-// pieces joined in order are one valid deflate stream (as pigz makes
-// them). A chunk does not see its predecessor's last 32 KiB, which costs a
-// little size at each boundary. Chunk boundaries depend only on entry
-// counts, so the output is deterministic.
-const chunkEntries = 64
+// pieces: the opening, chunks of consecutive entries rendered and deflated
+// on every core, and the closing. Each piece is deflated on its own and
+// ends with a sync flush (an empty stored block, which leaves the stream
+// byte-aligned), the last one with the final block, so the pieces joined
+// in order are one valid deflate stream (as pigz makes them). A chunk does
+// not see its predecessor's last 32 KiB, which costs a little size at each
+// boundary. A chunk is chunkEntries entries, or fewer that weigh
+// chunkBytes (weightOf: their text), so its boundaries depend only on the
+// entries, and the output is deterministic. Chunks of 64 entries deflated
+// 15-20% slower than chunks of 256 (the flush and the Huffman tables of
+// each block end, docs/performance.md), and their pages were 2% larger;
+// the weight keeps a chunk of large entries from holding much.
+const (
+	chunkEntries = 256
+	chunkBytes   = 1 << 20
+)
 
 // compression is the deflate level. klauspost/compress's level 1 deflates
 // the 128 MB of page data of a 100 MB session 1.8 times as fast as the
@@ -116,8 +123,9 @@ type job struct {
 
 // worker renders and deflates chunks with its own reusable buffers.
 type worker struct {
-	fw  *flate.Writer
-	raw []byte
+	fw   *flate.Writer
+	raw  []byte
+	args argMemo
 }
 
 // render renders and deflates one job. Each entry's HTML is rendered
@@ -130,10 +138,11 @@ func (w *worker) render(j job) *chunk {
 		if i > 0 {
 			raw = append(raw, ',')
 		}
-		n := describeNode(j.t, e, i)
+		w.args.reset()
+		n := describeNode(j.t, e, i, &w.args)
 		raw = appendNodeHead(raw, &n)
 		if n.Visible {
-			h := buf{b: append(raw, `,"h":"`...), json: true}
+			h := buf{b: append(raw, `,"h":"`...), json: true, args: &w.args}
 			entryHTML(&h, j.t, e, i)
 			raw = append(h.b, '"')
 		}

@@ -6,8 +6,10 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/sesstool/sesstool/export/transcript"
 	"github.com/sesstool/sesstool/jsonx"
@@ -210,22 +212,31 @@ func usageLine(b *buf, u *session.Usage) {
 	if u == nil {
 		return
 	}
-	var parts []string
-	part := func(n int64, mark, what string) {
+	cost := u.Cost != nil && u.Cost.Total > 0
+	if u.Input == 0 && u.Output == 0 && u.CacheRead == 0 && u.CacheWrite == 0 && !cost {
+		return
+	}
+	// written as it goes: the parts joined by spaces
+	b.WriteString(`<p class="usage">`)
+	sep := ""
+	part := func(n int64, open string) {
 		if n != 0 {
-			parts = append(parts, `<span title="`+what+`">`+mark+Thousands(n)+`</span>`)
+			b.WriteString(sep)
+			b.WriteString(open)
+			b.WriteString(Thousands(n))
+			b.WriteString(`</span>`)
+			sep = " "
 		}
 	}
-	part(u.Input, "↑", "input tokens")
-	part(u.Output, "↓", "output tokens")
-	part(u.CacheRead, "R", "cache read tokens")
-	part(u.CacheWrite, "W", "cache write tokens")
-	if u.Cost != nil && u.Cost.Total > 0 {
-		parts = append(parts, `<span title="cost">`+Money(u.Cost.Total)+`</span>`)
+	part(u.Input, `<span title="input tokens">↑`)
+	part(u.Output, `<span title="output tokens">↓`)
+	part(u.CacheRead, `<span title="cache read tokens">R`)
+	part(u.CacheWrite, `<span title="cache write tokens">W`)
+	if cost {
+		b.WriteString(sep)
+		b.WriteString(`<span title="cost">` + Money(u.Cost.Total) + `</span>`)
 	}
-	if len(parts) > 0 {
-		b.WriteString(`<p class="usage">` + strings.Join(parts, " ") + `</p>`)
-	}
+	b.WriteString(`</p>`)
 }
 
 func block(b *buf, t *transcript.Transcript, bl session.Block) {
@@ -313,8 +324,29 @@ func rawJSON(b *buf, name string, v json.RawMessage) {
 		return
 	}
 	b.WriteString(`<details class="fold"><summary>` + name + `</summary>`)
-	codeBlock(b, prettyJSON(v), "json")
+	jsonBlock(b, v)
 	b.WriteString(`</details>`)
+}
+
+// indented holds jsonBlock's indented text between calls.
+var indented = sync.Pool{New: func() any { return new([]byte) }}
+
+// jsonBlock is codeBlock(b, prettyJSON(v), "json") without making a string
+// of the indented text: it is indented into a reused buffer and escaped
+// into b from there (the details and arguments of every call, 30 MB of
+// strings for the 100 MB benchmark session).
+func jsonBlock(b *buf, v json.RawMessage) {
+	if len(v) == 0 || !jsonx.Valid(v) {
+		codeBlock(b, string(v), "json")
+		return
+	}
+	p := indented.Get().(*[]byte)
+	s := indentJSON((*p)[:0], v)
+	codeBlock(b, unsafe.String(unsafe.SliceData(s), len(s)), "json") // s is not changed until the call returns
+	if cap(s) <= 1<<20 {
+		*p = s[:0]
+		indented.Put(p)
+	}
 }
 
 // prettyJSON indents v as json.Indent(dst, v, "", "  ") does, keeping the

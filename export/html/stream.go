@@ -74,12 +74,17 @@ func Write(w io.Writer, t *transcript.Transcript) error {
 // pager pairs results with calls while entries stream past, and hands
 // chunks of entries to the workers once their results are in.
 type pager struct {
-	skel    transcript.Skeleton
+	skel    transcript.Compact
 	pending []*session.Entry // read, not yet handed out; pending[0] is entry base
 	base    int
 	open    map[string]bool           // calls of pending entries
 	results map[string]*session.Entry // their first results
 	paired  map[*session.Entry]bool
+	// the first chunk, worked out as entries arrive rather than over
+	// every pending entry at each one: cut is its length once known (0
+	// before), weight what pending[:weighed] weigh, answered how many of
+	// its first entries have every call's result
+	cut, weight, weighed, answered int
 }
 
 func newPager() *pager {
@@ -101,19 +106,50 @@ func (p *pager) add(e *session.Entry) {
 	}
 	p.pending = append(p.pending, e)
 	p.skel.Add(e)
+	p.weigh()
+}
+
+// weigh extends the first chunk over the entries not yet weighed, until
+// it has chunkEntries entries or chunkBytes of their text.
+func (p *pager) weigh() {
+	for p.cut == 0 && p.weighed < len(p.pending) {
+		p.weight += weightOf(p.pending[p.weighed])
+		p.weighed++
+		if p.weighed == chunkEntries || p.weight >= chunkBytes {
+			p.cut = p.weighed
+		}
+	}
+}
+
+// weightOf is about how many bytes e adds to the page's data: its
+// text, arguments, images and details, and some markup. It depends only on
+// e, so the chunks, and the page, do too.
+func weightOf(e *session.Entry) int {
+	n := 256
+	if m := e.Message; m != nil {
+		for _, b := range m.Content {
+			n += len(b.Text) + len(b.Arguments) + len(b.Data)
+		}
+		if m.Exec != nil {
+			n += len(m.Exec.Command) + len(m.Exec.Output)
+		}
+		n += len(m.Details)
+	}
+	return n
 }
 
 // ready reports whether the first chunk of pending entries can be rendered:
 // every call in it has its result, or the window is full.
 func (p *pager) ready() bool {
-	if len(p.pending) < chunkEntries {
+	if p.cut == 0 {
 		return false
 	}
 	if len(p.pending) >= window {
 		return true
 	}
-	for _, e := range p.pending[:chunkEntries] {
-		if m := e.Message; m != nil {
+	// a pending entry's results only come: those found stay found
+	for ; p.answered < p.cut; p.answered++ {
+		if m := p.pending[p.answered].Message; m != nil {
 			for _, b := range m.Content {
 				if b.Type == session.BlockToolCall && b.ToolCallID != "" && p.results[b.ToolCallID] == nil {
 					return false
@@ -149,6 +185,8 @@ func (p *pager) take(n int) job {
 	clear(p.pending[:n])
 	p.pending = p.pending[n:]
 	p.base += n
+	p.cut, p.weight, p.weighed, p.answered = 0, 0, 0, 0
+	p.weigh()
 	return j
 }
 
@@ -202,19 +240,23 @@ func renderPage(w io.Writer, meta session.Meta, next Next, pick func(*session.Se
 		}
 		p.add(e)
 		for p.ready() {
-			out = append(out, pool.submit(p.take(chunkEntries)))
+			out = append(out, pool.submit(p.take(p.cut)))
 		}
 		if err := drain(false); err != nil {
 			return nil, err
 		}
 	}
 	for len(p.pending) > 0 {
-		out = append(out, pool.submit(p.take(min(chunkEntries, len(p.pending)))))
+		n := p.cut
+		if n == 0 {
+			n = len(p.pending) // the last chunk, short
+		}
+		out = append(out, pool.submit(p.take(n)))
 	}
 	if err := drain(true); err != nil {
 		return nil, err
 	}
-	t, err := pick(&session.Session{Meta: meta, Entries: p.skel.Entries})
+	t, err := pick(&session.Session{Meta: meta, Entries: p.skel.Entries()})
 	if err != nil {
 		return nil, LeafError{err}
 	}

@@ -13,8 +13,7 @@ import (
 // bash runs look like a terminal, edits like a diff, reads and writes are
 // highlighted by the file's extension.
 func toolCall(b *buf, t *transcript.Transcript, bl session.Block) {
-	obj := callArgs(bl.Arguments)
-	args := stringsOf(obj)
+	obj, args := b.args.get(bl.Arguments)
 	res := t.Results[bl.ToolCallID]
 	var rm *session.Message
 	if res != nil {
@@ -51,7 +50,7 @@ func toolCall(b *buf, t *transcript.Transcript, bl session.Block) {
 		if old != "" || neu != "" {
 			clipped(b, old+"\n"+neu, func() { diffHTML(b, old, neu) })
 		} else {
-			codeBlock(b, prettyJSON(bl.Arguments), "json")
+			jsonBlock(b, bl.Arguments)
 		}
 	case name == "write" || name == "create":
 		content := str(args, "content", "contents")
@@ -66,7 +65,7 @@ func toolCall(b *buf, t *transcript.Transcript, bl session.Block) {
 		}
 	default:
 		if len(bl.Arguments) > 0 && string(bl.Arguments) != "{}" {
-			codeBlock(b, prettyJSON(bl.Arguments), "json")
+			jsonBlock(b, bl.Arguments)
 		}
 	}
 	if rm != nil {
@@ -179,6 +178,45 @@ func callArgs(raw json.RawMessage) map[string]any {
 
 // stringArgs returns the string members of a call's arguments.
 func stringArgs(raw json.RawMessage) map[string]string { return stringsOf(callArgs(raw)) }
+
+// argMemo keeps the decoded arguments of one entry's calls, so that the
+// tree's snippet and the call's card decode each once (a card's arguments
+// were decoded twice, a tenth of the rendering). A nil memo decodes every
+// time. Nothing changes the maps it hands out.
+type argMemo struct{ calls []memoCall }
+
+type memoCall struct {
+	raw  json.RawMessage
+	obj  map[string]any
+	strs map[string]string
+}
+
+func (m *argMemo) reset() {
+	clear(m.calls)
+	m.calls = m.calls[:0]
+}
+
+// get returns raw decoded (callArgs) and its string members (stringsOf).
+func (m *argMemo) get(raw json.RawMessage) (map[string]any, map[string]string) {
+	if m == nil {
+		obj := callArgs(raw)
+		return obj, stringsOf(obj)
+	}
+	for _, c := range m.calls {
+		if len(c.raw) == len(raw) && (len(raw) == 0 || &c.raw[0] == &raw[0]) {
+			return c.obj, c.strs
+		}
+	}
+	obj := callArgs(raw)
+	c := memoCall{raw: raw, obj: obj, strs: stringsOf(obj)}
+	m.calls = append(m.calls, c)
+	return c.obj, c.strs
+}
+
+func (m *argMemo) strings(raw json.RawMessage) map[string]string {
+	_, s := m.get(raw)
+	return s
+}
 
 // stringsOf returns the string members of decoded arguments.
 func stringsOf(m map[string]any) map[string]string {
