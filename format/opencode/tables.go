@@ -43,14 +43,20 @@ func (t *strs) add(s string) int32 {
 }
 
 // bytes is string i, in the table: not to be changed.
-func (t *strs) bytes(i int32) []byte {
-	r := t.refs[i]
+func (t *strs) bytes(i int32) []byte { return t.at(t.refs[i]) }
+
+func (t *strs) at(r uint64) []byte {
 	c := t.chunks[r>>32][uint32(r):]
 	n, k := binary.Uvarint(c)
 	return c[k : k+int(n)]
 }
 
 func (t *strs) get(i int32) string { return string(t.bytes(i)) }
+
+// sort orders the strings by their bytes.
+func (t *strs) sort() {
+	sort.Slice(t.refs, func(a, b int) bool { return bytes.Compare(t.at(t.refs[a]), t.at(t.refs[b])) < 0 })
+}
 
 // interned numbers strings that recur (session ids, roles, directories):
 // each is kept once.
