@@ -44,7 +44,8 @@ type Writer interface {
 	// Write writes one session. For a single-file layout out is the file to
 	// create; for a directory layout it is the container directory the
 	// session goes under. It returns the paths it created, the session's own
-	// file or directory first (convert prints that one).
+	// file or directory first (convert prints that one); a layout with a
+	// file per message (OpenCode's tree) leaves those out.
 	Write(r session.Reader, out string, opt WriteOptions) ([]string, error)
 }
 

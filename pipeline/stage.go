@@ -40,15 +40,20 @@ func (s *Stage) Remove() {
 	}
 }
 
-// files lists every regular file in the stage, relative to it.
-func (s *Stage) files() ([]string, error) {
+// files lists every regular file in the stage, relative to it, but those
+// under a directory skip names (a piece moved whole: an OpenCode store's
+// million part directories are not listed file by file).
+func (s *Stage) files(skip func(rel string) bool) ([]string, error) {
 	var out []string
 	err := filepath.WalkDir(s.Dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
+		rel, _ := filepath.Rel(s.Dir, p)
+		if d.IsDir() && p != s.Dir && skip(rel) {
+			return filepath.SkipDir
+		}
 		if d.Type().IsRegular() {
-			rel, _ := filepath.Rel(s.Dir, p)
 			out = append(out, rel)
 		}
 		return nil
@@ -154,7 +159,7 @@ func (s *Stage) pieces(u format.Units) ([]piece, error) {
 	if err := add(u.Each, false); err != nil {
 		return nil, err
 	}
-	files, err := s.files()
+	files, err := s.files(func(rel string) bool { return claimed[rel] })
 	if err != nil {
 		return nil, err
 	}

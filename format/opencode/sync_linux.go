@@ -11,15 +11,15 @@ import (
 
 // syncTree makes a freshly written tree durable with one syncfs(2) of the
 // filesystem holding root, instead of one fsync per file and directory.
-func syncTree(root string, files []string, dirs map[string]bool) error {
+func syncTree(root string, syncFiles func() error) error {
 	fh, err := os.Open(root)
 	if err != nil {
-		return syncFiles(files, dirs)
+		return syncFiles()
 	}
 	defer fh.Close()
 	if err := unix.Syncfs(int(fh.Fd())); err != nil {
 		if errors.Is(err, syscall.ENOSYS) {
-			return syncFiles(files, dirs)
+			return syncFiles()
 		}
 		return fmt.Errorf("write %s: sync: %w", root, err)
 	}

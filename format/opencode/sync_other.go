@@ -4,6 +4,6 @@ package opencode
 
 // syncTree makes a freshly written tree durable, a sync per file and
 // directory.
-func syncTree(root string, files []string, dirs map[string]bool) error {
-	return syncFiles(files, dirs)
+func syncTree(root string, syncFiles func() error) error {
+	return syncFiles()
 }

@@ -116,14 +116,6 @@ func (at loc) filePath() string {
 	return at.path
 }
 
-type msgInfo struct {
-	session string
-	role    string
-	parent  string
-	summary bool // an assistant message holding a compaction's summary
-	at      loc
-}
-
 // sink takes findings: the report itself, or one file's own list, which a
 // worker fills and the walk adds to the report in file order (so the report
 // is the one a walk of one file at a time makes, MaxErrors cut included).
@@ -152,33 +144,22 @@ func (fs *findings) Warnf(path string, line int, pointer, rule, format string, a
 // checker of its own whose rep is the file's findings; the add* methods keep
 // the store-wide state and run in store order.
 type checker struct {
-	rep     sink
-	files   int
-	entries int
-	// triggerParts counts each message's parts and its compaction parts: a
-	// user message whose only part asks for the summary answering it is
-	// read into that summary, not as an entry of its own
-	triggerParts map[string][2]int
-	projects     map[string]bool
-	sessions     map[string]loc
-	sessProj     map[string]string
-	sessPar      map[string]string
-	messages     map[string]msgInfo
-	parts        []partRef
-	names        map[string]string // see intern
-	lone         bool              // a lone export: parents outside the file are expected
-	noProj       bool              // layouts without project records (legacy, export)
-	snap         *snapshot         // when set, keeps every file that parsed
-}
-
-type partRef struct {
-	id, message, session string
-	at                   loc
+	rep      sink
+	files    int
+	entries  int
+	projects map[string]bool
+	sessions map[string]loc
+	sessProj map[string]string
+	sessPar  map[string]string
+	t        tables    // the messages and parts (tables.go)
+	lone     bool      // a lone export: parents outside the file are expected
+	noProj   bool      // layouts without project records (legacy, export)
+	snap     *snapshot // when set, keeps every file that parsed
 }
 
 func newChecker(rep *report.Report) *checker {
 	return &checker{rep: rep, projects: map[string]bool{}, sessions: map[string]loc{}, sessProj: map[string]string{},
-		sessPar: map[string]string{}, messages: map[string]msgInfo{}, names: map[string]string{}}
+		sessPar: map[string]string{}}
 }
 
 func (c *checker) errorf(at loc, ptr, rule, f string, args ...any) {
@@ -377,10 +358,20 @@ func (c *checker) checkMessage(at loc, v []byte, key, dirSession string) obj {
 
 func (c *checker) addMessage(at loc, o obj) {
 	c.entries++
-	if _, dup := c.messages[o.id]; dup {
+	t := &c.t
+	r := t.row(o.id)
+	m := &t.msgs[r]
+	if m.seen {
 		c.errorf(at, "/id", ruleDuplicate, "message %s appears twice", o.id)
 	}
-	c.messages[o.id] = msgInfo{session: c.intern(o.session), role: o.role, parent: o.parent, summary: o.summary, at: at.kept("/sessionID", "/parentID")}
+	m.seen, m.summary = true, o.summary
+	m.session, m.role = t.names.of(o.session), t.names.of(o.role)
+	m.at, m.atKind = t.place(at, o.id, "", "/message/", "/sessionID", "/parentID")
+	m.parent = -1
+	if o.role == "assistant" {
+		p := t.row(o.parent) // may move the rows
+		t.msgs[r].parent = p
+	}
 }
 
 func (c *checker) part(at loc, v []byte, key, dirMessage, dirSession string) {
@@ -417,26 +408,17 @@ func (c *checker) addPart(at loc, o obj) {
 	if o.result {
 		c.entries++ // as the reader counts it (docs/commands.md, "entries")
 	}
-	if c.triggerParts == nil {
-		c.triggerParts = map[string][2]int{}
-	}
-	n := c.triggerParts[o.message]
-	n[0]++
+	t := &c.t
+	// a user message whose only part asks for the summary answering it is
+	// read into that summary, not as an entry of its own (foldedTriggers)
+	r := t.row(o.message)
+	t.msgs[r].parts++
 	if o.summary {
-		n[1]++
+		t.msgs[r].compacts++
 	}
-	c.triggerParts[o.message] = n
-	c.parts = append(c.parts, partRef{id: o.id, message: c.intern(o.message), session: c.intern(o.session), at: at.kept("/messageID", "/sessionID")})
-}
-
-// intern returns one copy of each session and message id the store-wide
-// state keeps: a store's 50,000 parts name a few thousand messages.
-func (c *checker) intern(s string) string {
-	if v, ok := c.names[s]; ok {
-		return v
-	}
-	c.names[s] = s
-	return s
+	p := partRow{id: t.ids.add(o.id), message: r, session: t.names.of(o.session)}
+	p.at, p.atKind = t.place(at, o.id, o.message, "/part/", "/messageID", "/sessionID")
+	t.parts = append(t.parts, p)
 }
 
 // finish applies the rules that need the whole store.
@@ -462,33 +444,30 @@ func (c *checker) finish() {
 			}
 		}
 	}
-	mids := make([]string, 0, len(c.messages))
-	for id := range c.messages {
-		mids = append(mids, id)
-	}
-	sort.Strings(mids)
-	for _, id := range mids {
-		m := c.messages[id]
-		if _, ok := c.sessions[m.session]; !ok {
-			c.errorf(m.at, "/sessionID", ruleOrphanMessage, "message %s belongs to session %s, which does not exist", id, m.session)
+	t := &c.t
+	for _, r := range t.seenByID() {
+		m := &t.msgs[r]
+		if _, ok := c.sessions[t.names.list[m.session]]; !ok {
+			c.errorf(t.msgLoc(m), "/sessionID", ruleOrphanMessage, "message %s belongs to session %s, which does not exist", t.ids.get(m.id), t.names.list[m.session])
 		}
-		if m.role == "assistant" && m.parent != "" {
-			p, ok := c.messages[m.parent]
+		if m.parent >= 0 && len(t.ids.bytes(t.msgs[m.parent].id)) > 0 {
+			p := &t.msgs[m.parent]
 			switch {
-			case !ok || p.session != m.session:
-				c.errorf(m.at, "/parentID", ruleAssistantPar, "parentID %s names no message of this session", m.parent)
-			case p.role != "user":
-				c.errorf(m.at, "/parentID", ruleAssistantPar, "parentID %s names a message with role %s, not a user message", m.parent, p.role)
+			case !p.seen || p.session != m.session:
+				c.errorf(t.msgLoc(m), "/parentID", ruleAssistantPar, "parentID %s names no message of this session", t.ids.get(p.id))
+			case t.names.list[p.role] != "user":
+				c.errorf(t.msgLoc(m), "/parentID", ruleAssistantPar, "parentID %s names a message with role %s, not a user message", t.ids.get(p.id), t.names.list[p.role])
 			}
 		}
 	}
-	for _, p := range c.parts {
-		m, ok := c.messages[p.message]
+	for i := range t.parts {
+		p := &t.parts[i]
+		m := &t.msgs[p.message]
 		switch {
-		case !ok:
-			c.errorf(p.at, "/messageID", ruleOrphanPart, "part %s belongs to message %s, which does not exist", p.id, p.message)
+		case !m.seen:
+			c.errorf(t.partLoc(p), "/messageID", ruleOrphanPart, "part %s belongs to message %s, which does not exist", t.ids.get(p.id), t.ids.get(m.id))
 		case m.session != p.session:
-			c.errorf(p.at, "/sessionID", ruleKeyMismatch, "part %s says session %s, its message belongs to session %s", p.id, p.session, m.session)
+			c.errorf(t.partLoc(p), "/sessionID", ruleKeyMismatch, "part %s says session %s, its message belongs to session %s", t.ids.get(p.id), t.names.list[p.session], t.names.list[m.session])
 		}
 	}
 }
@@ -648,11 +627,12 @@ func (Export) ValidateReader(name string, r io.Reader, rep *report.Report, opt f
 // into the summary message that answers them.
 func (c *checker) foldedTriggers() int {
 	n := 0
-	for _, m := range c.messages {
-		if !m.summary {
+	for i := range c.t.msgs {
+		m := &c.t.msgs[i]
+		if !m.seen || !m.summary || m.parent < 0 {
 			continue
 		}
-		if p, ok := c.messages[m.parent]; ok && triggers(p.role, c.triggerParts[m.parent][0], c.triggerParts[m.parent][1]) {
+		if p := &c.t.msgs[m.parent]; p.seen && triggers(c.t.names.list[p.role], int(p.parts), int(p.compacts)) {
 			n++
 		}
 	}

@@ -42,6 +42,10 @@ type exportCheck struct {
 	pending []piece // messages before info, checked after it
 	msgs    map[string]xmsg
 	parts   []xpart
+	// triggerParts counts each message's parts and its compaction parts: a
+	// user message whose only part asks for the summary answering it is
+	// read into that summary, not as an entry of its own
+	triggerParts map[string][2]int
 }
 
 func validateExportFrom(name string, r io.Reader, rep *report.Report) error {
@@ -220,8 +224,8 @@ func (x *exportCheck) addPart(at loc, msg, index int32, mid string, o obj) {
 	if o.result {
 		c.entries++ // as the reader counts it (docs/commands.md, "entries")
 	}
-	if c.triggerParts == nil {
-		c.triggerParts = map[string][2]int{}
+	if x.triggerParts == nil {
+		x.triggerParts = map[string][2]int{}
 	}
 	if o.message == mid {
 		o.message = mid
@@ -229,12 +233,12 @@ func (x *exportCheck) addPart(at loc, msg, index int32, mid string, o obj) {
 	if o.session == x.sid {
 		o.session = x.sid
 	}
-	n := c.triggerParts[o.message]
+	n := x.triggerParts[o.message]
 	n[0]++
 	if o.summary {
 		n[1]++
 	}
-	c.triggerParts[o.message] = n
+	x.triggerParts[o.message] = n
 	x.parts = append(x.parts, xpart{id: o.id, message: o.message, session: o.session, msg: msg, index: index,
 		lineMessage: int32(at.lineOf(at.ptr + "/messageID")), lineSession: int32(at.lineOf(at.ptr + "/sessionID"))})
 }
@@ -249,7 +253,7 @@ func (x *exportCheck) finish() {
 		if !m.summary {
 			continue
 		}
-		if p, ok := x.msgs[m.parent]; ok && triggers(p.role, c.triggerParts[m.parent][0], c.triggerParts[m.parent][1]) {
+		if p, ok := x.msgs[m.parent]; ok && triggers(p.role, x.triggerParts[m.parent][0], x.triggerParts[m.parent][1]) {
 			c.entries--
 		}
 	}

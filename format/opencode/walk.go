@@ -2,6 +2,7 @@ package opencode
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -55,41 +56,59 @@ type result struct {
 	panic  any // raised again on the walking goroutine, where a panic is turned into an error
 }
 
-// eachJSON calls fn for dir's *.json files (not hidden, not directories),
-// in name order (OpenCode's Storage.list order).
-func eachJSON(dir string, fn func(name string)) {
-	ents, err := os.ReadDir(dir) // sorted by name
-	if err != nil {
+// eachSubdir calls fn for each of dir's subdirectories (not hidden), in
+// name order.
+func eachSubdir(dir string, fn func(path, name string)) {
+	names, ok := listNames(dir, true)
+	if !ok {
 		return
 	}
-	for _, e := range ents {
-		n := e.Name()
-		if !e.IsDir() && strings.HasSuffix(n, ".json") && !strings.HasPrefix(n, ".") {
-			fn(n)
-		}
+	for i := range names.refs {
+		name := names.get(int32(i))
+		fn(filepath.Join(dir, name), name)
 	}
 }
 
-func subdirs(dir string) []string {
-	ents, err := os.ReadDir(dir)
+// listNames lists dir's entries that are directories (dirs) or *.json
+// files, not hidden, sorted by name. A directory of a million files is
+// read a batch at a time and its names kept end to end (about 40 bytes a
+// name, where os.ReadDir's entries took over 100); false when dir cannot be
+// read whole.
+func listNames(dir string, dirs bool) (*strs, bool) {
+	f, err := os.Open(dir)
 	if err != nil {
-		return nil
+		return nil, false
 	}
-	var out []string
-	for _, e := range ents {
-		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
-			out = append(out, filepath.Join(dir, e.Name()))
+	defer f.Close()
+	names := &strs{}
+	for {
+		ents, err := f.ReadDir(1024)
+		for _, e := range ents {
+			n := e.Name()
+			if e.IsDir() == dirs && !strings.HasPrefix(n, ".") && (dirs || strings.HasSuffix(n, ".json")) {
+				names.add(n)
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, false
 		}
 	}
-	return out
+	names.sort()
+	return names, true
 }
 
 // files emits a task for each of dir's JSON files.
 func files(emit func(task), k kind, dir, in, in2 string) {
-	var names []string
-	eachJSON(dir, func(name string) { names = append(names, name) })
-	for _, name := range names {
-		emit(task{kind: k, dir: dir, name: name, path: filepath.Join(dir, name), in: in, in2: in2, n: len(names)})
+	names, ok := listNames(dir, false)
+	if !ok {
+		return
+	}
+	for i := range names.refs {
+		name := names.get(int32(i))
+		emit(task{kind: k, dir: dir, name: name, path: filepath.Join(dir, name), in: in, in2: in2, n: len(names.refs)})
 	}
 }
 
@@ -100,9 +119,7 @@ func treeTasks(root string, emit func(task)) {
 		kind kind
 		name string
 	}{{kindSession, "session"}, {kindMessage, "message"}, {kindPart, "part"}} {
-		for _, dir := range subdirs(filepath.Join(root, k.name)) {
-			files(emit, k.kind, dir, filepath.Base(dir), "")
-		}
+		eachSubdir(filepath.Join(root, k.name), func(dir, name string) { files(emit, k.kind, dir, name, "") })
 	}
 	files(emit, kindTodo, filepath.Join(root, "todo"), "", "")
 	files(emit, kindDiff, filepath.Join(root, "session_diff"), "", "")
@@ -110,18 +127,14 @@ func treeTasks(root string, emit func(task)) {
 
 // legacyTasks lists the files of a 0.x per-project tree.
 func legacyTasks(root string, emit func(task)) {
-	for _, proj := range subdirs(filepath.Join(root, "project")) {
+	eachSubdir(filepath.Join(root, "project"), func(proj, _ string) {
 		base := filepath.Join(proj, "storage", "session")
 		files(emit, kindSession, filepath.Join(base, "info"), "", "")
-		for _, dir := range subdirs(filepath.Join(base, "message")) {
-			files(emit, kindMessage, dir, filepath.Base(dir), "")
-		}
-		for _, sdir := range subdirs(filepath.Join(base, "part")) {
-			for _, mdir := range subdirs(sdir) {
-				files(emit, kindPart, mdir, filepath.Base(mdir), filepath.Base(sdir))
-			}
-		}
-	}
+		eachSubdir(filepath.Join(base, "message"), func(dir, name string) { files(emit, kindMessage, dir, name, "") })
+		eachSubdir(filepath.Join(base, "part"), func(sdir, sname string) {
+			eachSubdir(sdir, func(mdir, mname string) { files(emit, kindPart, mdir, mname, sname) })
+		})
+	})
 }
 
 // worker holds one worker's buffer for the file being read, and the

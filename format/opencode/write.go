@@ -70,15 +70,29 @@ type file struct {
 // pretty-printed file per key, no trailing newline, a message's files as
 // the message is made. Without force a file that exists is refused
 // (writeOne); on any error every file it wrote is removed again.
+//
+// What it wrote is noted in few bytes (a session of a million messages is
+// two million files): a message's file by its id, a part's by its id after
+// its message's, each a record of log; only the directories other than the
+// parts' (one a message) are kept by name.
 type treeWriter struct {
 	root, cwd string
 	force     bool
 	sid       string
 	started   bool
+	session   string   // the session's own file
 	made      bool     // the session's own file was written by this writer
-	written   []string // the session's own file first, as format.Writer asks
+	others    []string // the other files written but messages' and parts'
+	log       []byte   // records: 'm' message id, 'p' part id (of the last message), each ending in NUL
 	dirs      map[string]bool
+	partDir   string // the part directory made ready last (partDirs)
 }
+
+// Records of treeWriter.log.
+const (
+	recMessage = 'm'
+	recPart    = 'p'
+)
 
 // head writes the store's files and the session's own, from d's Info.
 func (t *treeWriter) head(d *Doc) error {
@@ -103,7 +117,7 @@ func (t *treeWriter) head(d *Doc) error {
 	if !t.force && fileExists(sessionFile) {
 		return fmt.Errorf("%s: %w", sessionFile, atomicfile.ErrExists)
 	}
-	t.written = []string{sessionFile}
+	t.session = sessionFile
 	for _, f := range files {
 		if f.keep && fileExists(f.path) {
 			continue
@@ -115,15 +129,33 @@ func (t *treeWriter) head(d *Doc) error {
 	return nil
 }
 
-// write writes f and notes it (the session file is already first).
+// write writes f and notes it.
 func (t *treeWriter) write(f file) error {
-	if err := writeOne(f, t.force, t.dirs); err != nil {
+	if err := writeOne(f, t.force, t.ready); err != nil {
 		return err
 	}
-	if f.path == t.written[0] {
+	if f.path == t.session {
 		t.made = true
 	} else {
-		t.written = append(t.written, f.path)
+		t.others = append(t.others, f.path)
+	}
+	return nil
+}
+
+// ready makes sure dir exists, once: a part directory (one a message) is
+// only remembered until the next one, the others by name.
+func (t *treeWriter) ready(dir string) error {
+	if dir == t.partDir || t.dirs[dir] {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if filepath.Dir(dir) == filepath.Join(t.root, "part") {
+		t.partDir = dir
+		t.dirs[filepath.Dir(dir)] = true
+	} else {
+		t.dirs[dir] = true
 	}
 	return nil
 }
@@ -139,16 +171,62 @@ func (t *treeWriter) message(m *Msg) error {
 			return fmt.Errorf("part id %q is not an OpenCode id", pid)
 		}
 	}
-	if err := t.write(file{path: filepath.Join(t.root, "message", t.sid, mid+".json"), data: m.Info}); err != nil {
+	if err := writeOne(file{path: t.messageFile(mid), data: m.Info}, t.force, t.ready); err != nil {
 		return err
 	}
+	t.note(recMessage, mid)
 	for _, p := range m.Parts {
 		pid := gjson.GetBytes(p, "id").String()
-		if err := t.write(file{path: filepath.Join(t.root, "part", mid, pid+".json"), data: p}); err != nil {
+		if err := writeOne(file{path: t.partFile(mid, pid), data: p}, t.force, t.ready); err != nil {
 			return err
 		}
+		t.note(recPart, pid)
 	}
 	return nil
+}
+
+func (t *treeWriter) messageFile(mid string) string {
+	return filepath.Join(t.root, "message", t.sid, mid+".json")
+}
+
+func (t *treeWriter) partFile(mid, pid string) string {
+	return filepath.Join(t.root, "part", mid, pid+".json")
+}
+
+func (t *treeWriter) note(rec byte, id string) {
+	t.log = append(t.log, rec)
+	t.log = append(t.log, id...)
+	t.log = append(t.log, 0)
+}
+
+// eachWritten calls fn for each message and part file written, in the
+// order written; a part directory comes once, after its last file.
+func (t *treeWriter) eachWritten(fn func(path string, dir bool)) {
+	var mid, partDir string
+	for rest := t.log; len(rest) > 0; {
+		end := bytes.IndexByte(rest, 0)
+		rec, id := rest[0], string(rest[1:end])
+		rest = rest[end+1:]
+		if rec == recMessage {
+			if partDir != "" {
+				fn(partDir, true)
+				partDir = ""
+			}
+			mid = id
+			fn(t.messageFile(mid), false)
+			continue
+		}
+		fn(t.partFile(mid, id), false)
+		partDir = filepath.Join(t.root, "part", mid)
+	}
+	if partDir != "" {
+		fn(partDir, true)
+	}
+}
+
+// paths is what Write returns.
+func (t *treeWriter) paths() []string {
+	return append([]string{t.session}, t.others...)
 }
 
 // tail writes the session's todo and diff files.
@@ -168,13 +246,22 @@ func (t *treeWriter) tail(d *Doc) error {
 // a refused session leaves nothing in the stage: the session file is
 // removed only when this writer made it.
 func (t *treeWriter) undo() {
-	for i, p := range t.written {
-		if i == 0 && !t.made {
-			continue
-		}
+	if t.made {
+		os.Remove(t.session)
+	}
+	for _, p := range t.others {
 		os.Remove(p)
 	}
-	dirs := make([]string, 0, len(t.dirs))
+	// a part directory holds only parts: it goes (when empty) after them
+	t.eachWritten(func(p string, dir bool) {
+		if !dir || p != t.partDir {
+			os.Remove(p)
+		}
+	})
+	dirs := make([]string, 0, len(t.dirs)+1)
+	if t.partDir != "" {
+		dirs = append(dirs, t.partDir) // made ready: its first part may have been refused
+	}
 	for d := range t.dirs {
 		for ; d != t.root && strings.HasPrefix(d, t.root); d = filepath.Dir(d) {
 			dirs = append(dirs, d)
@@ -191,13 +278,9 @@ func (t *treeWriter) undo() {
 // so a temporary file, sync and rename per file (two syncs each: a store
 // of 20,000 messages took minutes) buy nothing: the whole tree is synced
 // once at the end (syncTree).
-func writeOne(f file, force bool, dirs map[string]bool) error {
-	dir := filepath.Dir(f.path)
-	if !dirs[dir] {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("write %s: %w", f.path, err)
-		}
-		dirs[dir] = true
+func writeOne(f file, force bool, ready func(dir string) error) error {
+	if err := ready(filepath.Dir(f.path)); err != nil {
+		return fmt.Errorf("write %s: %w", f.path, err)
 	}
 	flag := os.O_WRONLY | os.O_CREATE | os.O_EXCL
 	if force {
@@ -224,25 +307,41 @@ func writeOne(f file, force bool, dirs map[string]bool) error {
 // syncFiles makes each written file and the new entries of each
 // directory durable, one sync each: the fallback where the whole
 // filesystem cannot be synced at once.
-func syncFiles(files []string, dirs map[string]bool) error {
-	for _, p := range files {
-		fh, err := os.OpenFile(p, os.O_WRONLY, 0)
+func (t *treeWriter) syncFiles() error {
+	var err error
+	sync := func(p string, dir bool) {
 		if err != nil {
-			return fmt.Errorf("write %s: %w", p, err)
+			return
 		}
-		err = fh.Sync()
+		if dir {
+			if fh, oerr := os.Open(p); oerr == nil { // some filesystems do not open directories
+				fh.Sync()
+				fh.Close()
+			}
+			return
+		}
+		fh, oerr := os.OpenFile(p, os.O_WRONLY, 0)
+		if oerr != nil {
+			err = fmt.Errorf("write %s: %w", p, oerr)
+			return
+		}
+		serr := fh.Sync()
 		fh.Close()
-		if err != nil {
-			return fmt.Errorf("write %s: %w", p, err)
+		if serr != nil {
+			err = fmt.Errorf("write %s: %w", p, serr)
 		}
 	}
-	for d := range dirs {
-		if fh, err := os.Open(d); err == nil { // some filesystems do not open directories
-			fh.Sync()
-			fh.Close()
-		}
+	if t.made {
+		sync(t.session, false)
 	}
-	return nil
+	for _, p := range t.others {
+		sync(p, false)
+	}
+	t.eachWritten(sync)
+	for d := range t.dirs {
+		sync(d, true)
+	}
+	return err
 }
 
 func fileExists(p string) bool { _, err := os.Lstat(p); return err == nil }
@@ -253,7 +352,21 @@ func fileExists(p string) bool { _, err := os.Lstat(p); return err == nil }
 // tool results and first time, then its entries: encodeInput) and each
 // message's files are written as it is made; without it the session is
 // held.
+//
+// It returns the session's own file, then the other files it wrote but
+// the messages' and parts' (under message/<session>/ and part/<message>/):
+// a session of a million messages would make a list of two million paths.
 func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]string, error) {
+	t, err := writeTree(r, out, opt)
+	if err != nil {
+		return nil, err
+	}
+	return t.paths(), nil
+}
+
+// writeTree writes the session and returns what wrote it, which knows what
+// it wrote.
+func writeTree(r session.Reader, out string, opt format.WriteOptions) (*treeWriter, error) {
 	s, rs, next, done, err := encodeInput(r, opt)
 	if err != nil {
 		return nil, err
@@ -291,13 +404,13 @@ func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]st
 		err = t.tail(d)
 	}
 	if err == nil {
-		err = syncTree(out, t.written, t.dirs)
+		err = syncTree(out, t.syncFiles)
 	}
 	if err != nil {
 		t.undo()
 		return nil, err
 	}
-	return t.written, nil
+	return t, nil
 }
 
 // fromDB: the session was read from an opencode.db.

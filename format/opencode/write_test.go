@@ -19,12 +19,21 @@ import (
 	"github.com/sesstool/sesstool/session"
 )
 
+// writeForeign writes foreignSession into out and returns every file it
+// wrote: those Write returns, then the messages' and parts' in the order
+// written.
 func writeForeign(t *testing.T, out string, opt format.WriteOptions) []string {
 	t.Helper()
-	paths, err := Format{}.Write(&session.SliceReader{S: foreignSession()}, out, opt)
+	w, err := writeTree(&session.SliceReader{S: foreignSession()}, out, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
+	paths := w.paths()
+	w.eachWritten(func(p string, dir bool) {
+		if !dir {
+			paths = append(paths, p)
+		}
+	})
 	return paths
 }
 
