@@ -56,6 +56,12 @@ func classify(path string) (layout, string) {
 		// reported when opened, never passed over for a stale storage/.
 		return layoutDB, db
 	}
+	if isLegacyProject(path) {
+		// before isTree: a 0.x project's storage/ holds session/info/
+		// beside a migration file, which reads as a 1.x tree whose
+		// messages are not there
+		return layoutLegacy, path
+	}
 	if isTree(path) {
 		return layoutTree, path
 	}
@@ -82,8 +88,34 @@ func isTree(dir string) bool {
 
 // isLegacy: project/<slug>/storage/session/info/ (0.x).
 func isLegacy(dir string) bool {
-	m, _ := filepath.Glob(filepath.Join(dir, "project", "*", "storage", "session", "info"))
-	return len(m) > 0
+	return len(legacyInfoDirs(dir)) > 0
+}
+
+// isLegacyProject: one 0.x project folder, named on its own.
+func isLegacyProject(dir string) bool {
+	return isDir(filepath.Join(dir, "storage", "session", "info"))
+}
+
+// legacyProjects are the project folders of a 0.x data folder, or the
+// project folder root itself.
+func legacyProjects(root string) []string {
+	if isLegacyProject(root) {
+		return []string{root}
+	}
+	m, _ := filepath.Glob(filepath.Join(root, "project", "*"))
+	return m
+}
+
+// legacyInfoDirs are the session info folders of the 0.x tree at root.
+func legacyInfoDirs(root string) []string {
+	var out []string
+	for _, p := range legacyProjects(root) {
+		if d := filepath.Join(p, "storage", "session", "info"); isDir(d) {
+			out = append(out, d)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // isExportHead: a JSON object whose first member is "info" holding a session.
@@ -306,10 +338,8 @@ type legacyStore struct {
 func (l *legacyStore) Close() error { return nil }
 
 func (l *legacyStore) list() ([]sessionRef, error) {
-	dirs, _ := filepath.Glob(filepath.Join(l.root, "project", "*", "storage", "session", "info"))
-	sort.Strings(dirs)
 	var out []sessionRef
-	for _, d := range dirs {
+	for _, d := range legacyInfoDirs(l.root) {
 		slug := filepath.Base(filepath.Dir(filepath.Dir(filepath.Dir(d))))
 		err := l.src.each(d, func(key string, info []byte) error {
 			out = append(out, sessionRef{ID: key, ProjectID: slug, ParentID: gjson.GetBytes(info, "parentID").String(), File: filepath.Join(d, key+".json")})

@@ -79,6 +79,15 @@ var legacyContents = format.Contents{
 	Known: []string{"*", "project/*/*", "project/*/storage/*", "project/*/storage/session/share/"},
 }
 
+// legacyProjectContents is what one 0.x project folder, named on its
+// own, holds: legacyContents below project/<slug>/.
+var legacyProjectContents = format.Contents{
+	Read: []string{
+		"storage/session/info/*.json", "storage/session/message/*/*.json", "storage/session/part/*/*/*.json",
+	},
+	Known: []string{"*", "storage/*", "storage/session/share/"},
+}
+
 // Unread lists what an OpenCode JSON tree holds that the layout does not
 // read. A data folder's other entries (log/, snapshot/, bin/, auth.json)
 // are OpenCode's own; a database is read whole, and its folder's other
@@ -89,6 +98,9 @@ func (Format) Unread(path string) []format.Stray {
 	case layoutTree:
 		return treeContents.Strays(root)
 	case layoutLegacy:
+		if isLegacyProject(root) {
+			return legacyProjectContents.Strays(root)
+		}
 		return legacyContents.Strays(root)
 	}
 	return nil

@@ -127,7 +127,11 @@ func treeTasks(root string, emit func(task)) {
 
 // legacyTasks lists the files of a 0.x per-project tree.
 func legacyTasks(root string, emit func(task)) {
-	eachSubdir(filepath.Join(root, "project"), func(proj, _ string) {
+	each := func(f func(proj, name string)) { eachSubdir(filepath.Join(root, "project"), f) }
+	if isLegacyProject(root) {
+		each = func(f func(proj, name string)) { f(root, filepath.Base(root)) }
+	}
+	each(func(proj, _ string) {
 		base := filepath.Join(proj, "storage", "session")
 		files(emit, kindSession, filepath.Join(base, "info"), "", "")
 		eachSubdir(filepath.Join(base, "message"), func(dir, name string) { files(emit, kindMessage, dir, name, "") })
