@@ -59,10 +59,13 @@ func (Format) Load(path string, rep *report.Report, opt format.ValidateOptions) 
 // treeContents is what a 1.x storage/ tree holds (docs: ../shared/formats,
 // "The JSON tree"): the files the walk reads (treeTasks, and migration),
 // and the folders OpenCode keeps beside them that hold no part of a
-// session sesstool reads (shares, permissions, snapshots).
+// session sesstool reads (shares, permissions, snapshots). A message's
+// part folder (part/<message>/, one a message) is taken whole: listing
+// every one of them a second time took validate of 100,000 messages from
+// 2.0 to 3.3 s; what in it is not a .json file is not named.
 var treeContents = format.Contents{
 	Read: []string{
-		"migration", "project/*.json", "session/*/*.json", "message/*/*.json", "part/*/*.json",
+		"migration", "project/*.json", "session/*/*.json", "message/*/*.json", "part/*/",
 		"todo/*.json", "session_diff/*.json",
 	},
 	Known: []string{"session_share/", "share/", "permission/", "snapshot/"},
