@@ -1,12 +1,9 @@
 package ash
 
 import (
-	"os"
-	"path/filepath"
-	"reflect"
-	"sort"
-	"strings"
 	"testing"
+
+	"github.com/sesstool/sesstool/internal/straytest"
 )
 
 // TestUnread: what a session directory holds beside the layout's files is
@@ -35,45 +32,15 @@ func TestUnread(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			for _, p := range append(append([]string{}, tc.expected...), tc.stray...) {
-				writeUnit(t, dir, p)
+				straytest.Write(t, dir, p, sessionLine)
 			}
 			if !isSession(dir) {
 				t.Fatal("the fixture is not a session directory")
 			}
-			var got, want []string
-			for _, s := range (Format{}).Unread(dir) {
-				if s.Err != nil {
-					t.Fatalf("%s: %v", s.Path, s.Err)
-				}
-				rel, _ := filepath.Rel(dir, s.Path)
-				got = append(got, filepath.ToSlash(rel))
-			}
-			for _, p := range tc.stray {
-				want = append(want, strings.TrimSuffix(p, "/"))
-			}
-			sort.Strings(want)
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("reported %q, want %q", got, want)
-			}
+			straytest.Check(t, dir, Format{}.Unread(dir), tc.stray)
 		})
 	}
 }
 
-// writeUnit makes rel under dir: a folder (trailing /), or a file holding
-// what the layout's detection looks for.
-func writeUnit(t *testing.T, dir, rel string) {
-	t.Helper()
-	p := filepath.Join(dir, filepath.FromSlash(rel))
-	if strings.HasSuffix(rel, "/") {
-		if err := os.MkdirAll(p, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(`{"type":"session","version":"2","id":"s","provider":"cli","created_at":"2026-01-01T00:00:00+00:00"}`+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+// sessionLine is what the layout's detection looks for in each file.
+var sessionLine = []byte(`{"type":"session","version":"2","id":"s","provider":"cli","created_at":"2026-01-01T00:00:00+00:00"}` + "\n")

@@ -1,12 +1,10 @@
 package claude
 
 import (
-	"os"
 	"path/filepath"
-	"reflect"
-	"sort"
-	"strings"
 	"testing"
+
+	"github.com/sesstool/sesstool/internal/straytest"
 )
 
 // TestUnread: what a store's project folders hold that no session reads is
@@ -65,44 +63,12 @@ func TestUnread(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
 			for _, p := range append(append([]string{}, tc.expected...), tc.stray...) {
-				write(t, root, p, line(s1))
+				straytest.Write(t, root, p, []byte(line(s1)))
 			}
 			for p, c := range tc.files {
-				write(t, root, p, c)
+				straytest.Write(t, root, p, []byte(c))
 			}
-			var got, want []string
-			for _, s := range (Format{}).Unread(filepath.Join(root, tc.unit)) {
-				if s.Err != nil {
-					t.Fatalf("%s: %v", s.Path, s.Err)
-				}
-				rel, _ := filepath.Rel(root, s.Path)
-				got = append(got, filepath.ToSlash(rel))
-			}
-			for _, p := range tc.stray {
-				want = append(want, strings.TrimSuffix(p, "/"))
-			}
-			sort.Strings(got)
-			sort.Strings(want)
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("reported %q, want %q", got, want)
-			}
+			straytest.Check(t, root, Format{}.Unread(filepath.Join(root, tc.unit)), tc.stray)
 		})
-	}
-}
-
-func write(t *testing.T, root, rel, content string) {
-	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	if strings.HasSuffix(rel, "/") {
-		if err := os.MkdirAll(p, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -1,14 +1,10 @@
 package codex
 
 import (
-	"os"
 	"path/filepath"
-	"reflect"
-	"sort"
-	"strings"
 	"testing"
 
-	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/straytest"
 )
 
 // TestUnread: what a Codex home holds that the layout does not read is
@@ -41,55 +37,19 @@ func TestUnread(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			home := t.TempDir()
 			for _, p := range append(append([]string{}, tc.expected...), tc.stray...) {
-				write(t, home, p)
+				straytest.Write(t, home, p, []byte("{}\n"))
 			}
 			if !isHome(home) {
 				t.Fatal("the fixture is not a Codex home")
 			}
-			checkStrays(t, home, Format{}.Unread(home), tc.stray)
+			straytest.Check(t, home, Format{}.Unread(home), tc.stray)
 		})
 	}
 	t.Run("a rollout file has nothing inside", func(t *testing.T) {
 		home := t.TempDir()
-		write(t, home, day+rollout)
+		straytest.Write(t, home, day+rollout, []byte("{}\n"))
 		if got := (Format{}).Unread(filepath.Join(home, day+rollout)); got != nil {
 			t.Errorf("Unread of a file: %v", got)
 		}
 	})
-}
-
-func checkStrays(t *testing.T, root string, got []format.Stray, stray []string) {
-	t.Helper()
-	var rels, want []string
-	for _, s := range got {
-		if s.Err != nil {
-			t.Fatalf("%s: %v", s.Path, s.Err)
-		}
-		rel, _ := filepath.Rel(root, s.Path)
-		rels = append(rels, filepath.ToSlash(rel))
-	}
-	for _, p := range stray {
-		want = append(want, strings.TrimSuffix(p, "/"))
-	}
-	sort.Strings(want)
-	if !reflect.DeepEqual(rels, want) {
-		t.Errorf("reported %q, want %q", rels, want)
-	}
-}
-
-func write(t *testing.T, root, rel string) {
-	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	if strings.HasSuffix(rel, "/") {
-		if err := os.MkdirAll(p, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -1,12 +1,9 @@
 package goat
 
 import (
-	"os"
-	"path/filepath"
-	"reflect"
-	"sort"
-	"strings"
 	"testing"
+
+	"github.com/sesstool/sesstool/internal/straytest"
 )
 
 // TestUnread: what a session directory holds beside the layout's files is
@@ -31,49 +28,17 @@ func TestUnread(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			for _, p := range append(append([]string{}, tc.expected...), tc.stray...) {
-				writeUnit(t, dir, p)
+				straytest.Write(t, dir, p, unitFile(p))
 			}
 			if !isSession(dir) {
 				t.Fatal("the fixture is not a session directory")
 			}
-			var got, want []string
-			for _, s := range (Format{}).Unread(dir) {
-				if s.Err != nil {
-					t.Fatalf("%s: %v", s.Path, s.Err)
-				}
-				rel, _ := filepath.Rel(dir, s.Path)
-				got = append(got, filepath.ToSlash(rel))
-			}
-			for _, p := range tc.stray {
-				want = append(want, strings.TrimSuffix(p, "/"))
-			}
-			sort.Strings(want)
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("reported %q, want %q", got, want)
-			}
+			straytest.Check(t, dir, Format{}.Unread(dir), tc.stray)
 		})
 	}
 }
 
-// writeUnit makes rel under dir: a folder (trailing /), or a file holding
-// what the layout's detection looks for.
-func writeUnit(t *testing.T, dir, rel string) {
-	t.Helper()
-	p := filepath.Join(dir, filepath.FromSlash(rel))
-	if strings.HasSuffix(rel, "/") {
-		if err := os.MkdirAll(p, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, unitFile(rel), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
+// unitFile is what the layout's detection looks for in the file rel.
 func unitFile(rel string) []byte {
 	if rel == MessagesFile {
 		return []byte(`{"uuid":"u1","message":{"role":"user","content":"hi"}}` + "\n")

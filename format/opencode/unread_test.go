@@ -1,12 +1,10 @@
 package opencode
 
 import (
-	"os"
 	"path/filepath"
-	"reflect"
-	"sort"
-	"strings"
 	"testing"
+
+	"github.com/sesstool/sesstool/internal/straytest"
 )
 
 // TestUnread: what an OpenCode JSON tree holds that the layout does not
@@ -32,8 +30,8 @@ func TestUnread(t *testing.T) {
 		stray    []string // present, reported
 	}{
 		{
-			name:     "a storage tree",
-			unit:     "storage",
+			name: "a storage tree",
+			unit: "storage",
 			// a message's part folder is taken whole (store.go), so what
 			// is in it is not named
 			expected: append([]string{"storage/session_share/" + ses + ".json", "storage/permission/p1.json", "storage/share/x.json", "storage/snapshot/",
@@ -67,41 +65,9 @@ func TestUnread(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
 			for _, p := range append(append([]string{}, tc.expected...), tc.stray...) {
-				write(t, root, p)
+				straytest.Write(t, root, p, []byte("{}\n"))
 			}
-			var got, want []string
-			for _, s := range (Format{}).Unread(filepath.Join(root, tc.unit)) {
-				if s.Err != nil {
-					t.Fatalf("%s: %v", s.Path, s.Err)
-				}
-				rel, _ := filepath.Rel(root, s.Path)
-				got = append(got, filepath.ToSlash(rel))
-			}
-			for _, p := range tc.stray {
-				want = append(want, strings.TrimSuffix(p, "/"))
-			}
-			sort.Strings(got)
-			sort.Strings(want)
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("reported %q, want %q", got, want)
-			}
+			straytest.Check(t, root, Format{}.Unread(filepath.Join(root, tc.unit)), tc.stray)
 		})
-	}
-}
-
-func write(t *testing.T, root, rel string) {
-	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	if strings.HasSuffix(rel, "/") {
-		if err := os.MkdirAll(p, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
