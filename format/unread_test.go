@@ -1,12 +1,11 @@
-package format
+package format_test
 
 import (
-	"os"
 	"path/filepath"
-	"reflect"
-	"sort"
-	"strings"
 	"testing"
+
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/straytest"
 )
 
 // TestContentsStrays checks the patterns a layout declares its units'
@@ -15,79 +14,64 @@ import (
 func TestContentsStrays(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
-		c        Contents
+		c        format.Contents
 		expected []string // present, and not listed (a trailing / is a folder)
 		stray    []string // present, and listed
 	}{
 		{
 			name:     "names and patterns",
-			c:        Contents{Read: []string{"a.jsonl", "sub/*.json"}, Known: []string{"a.jsonl.lock"}},
+			c:        format.Contents{Read: []string{"a.jsonl", "sub/*.json"}, Known: []string{"a.jsonl.lock"}},
 			expected: []string{"a.jsonl", "a.jsonl.lock", "sub/x.json", "sub/y.json"},
 			stray:    []string{"notes.txt", "sub/x.txt"},
 		},
 		{
 			name:     "a folder no pattern reaches is one stray, not looked inside",
-			c:        Contents{Read: []string{"a.jsonl"}},
+			c:        format.Contents{Read: []string{"a.jsonl"}},
 			expected: []string{"a.jsonl"},
 			stray:    []string{"junk/"},
 		},
 		{
 			name:     "** is any number of folders",
-			c:        Contents{Read: []string{"s/**/r-*.jsonl"}},
+			c:        format.Contents{Read: []string{"s/**/r-*.jsonl"}},
 			expected: []string{"s/r-1.jsonl", "s/2026/02/23/r-2.jsonl"},
 			stray:    []string{"s/2026/stray.jsonl", "s/2026/02/23/notes.txt"},
 		},
 		{
 			name:     "a pattern ending in / is a folder, taken whole",
-			c:        Contents{Read: []string{"a.jsonl"}, Known: []string{"memory/"}},
+			c:        format.Contents{Read: []string{"a.jsonl"}, Known: []string{"memory/"}},
 			expected: []string{"a.jsonl", "memory/MEMORY.md", "memory/deep/x"},
 			stray:    []string{"other/"},
 		},
 		{
 			name:     "a folder pattern wins over one reaching into it",
-			c:        Contents{Read: []string{"*/sub/*.jsonl"}, Known: []string{"memory/"}},
+			c:        format.Contents{Read: []string{"*/sub/*.jsonl"}, Known: []string{"memory/"}},
 			expected: []string{"s/sub/a.jsonl", "memory/MEMORY.md"},
 			stray:    []string{"s/notes.txt"},
 		},
 		{
 			name:     "a file does not match a folder's pattern",
-			c:        Contents{Read: []string{"a.jsonl"}, Known: []string{"memory/"}},
+			c:        format.Contents{Read: []string{"a.jsonl"}, Known: []string{"memory/"}},
 			expected: []string{"a.jsonl"},
 			stray:    []string{"memory"},
 		},
 		{
 			name:     "a deeper pattern wins over a whole-entry one",
-			c:        Contents{Read: []string{"sessions/*/r.jsonl"}, Known: []string{"*"}},
+			c:        format.Contents{Read: []string{"sessions/*/r.jsonl"}, Known: []string{"*"}},
 			expected: []string{"config.toml", "log/x.log", "sessions/d/r.jsonl"},
 			stray:    []string{"sessions/d/notes.txt"},
 		},
 		{
 			name:     "hidden entries and backups are never listed",
-			c:        Contents{Read: []string{"a.jsonl"}},
+			c:        format.Contents{Read: []string{"a.jsonl"}},
 			expected: []string{"a.jsonl", ".hidden", ".tmp-x/y", "old.bak"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
 			for _, p := range append(append([]string{}, tc.expected...), tc.stray...) {
-				writeTree(t, root, p)
+				straytest.Write(t, root, p, []byte("x\n"))
 			}
-			var got []string
-			for _, s := range tc.c.Strays(root) {
-				if s.Err != nil {
-					t.Fatalf("%s: %v", s.Path, s.Err)
-				}
-				rel, _ := filepath.Rel(root, s.Path)
-				got = append(got, filepath.ToSlash(rel))
-			}
-			var want []string
-			for _, p := range tc.stray {
-				want = append(want, strings.TrimSuffix(p, "/"))
-			}
-			sort.Strings(want) // listed in name order
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("strays %q, want %q", got, want)
-			}
+			straytest.Check(t, root, tc.c.Strays(root), tc.stray)
 		})
 	}
 }
@@ -96,28 +80,10 @@ func TestContentsStrays(t *testing.T) {
 // its error, not passed over.
 func TestContentsUnlistable(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, "a.jsonl")
+	straytest.Write(t, root, "a.jsonl", []byte("x\n"))
 	missing := filepath.Join(root, "gone")
-	got := Contents{Read: []string{"*"}}.Strays(missing)
+	got := format.Contents{Read: []string{"*"}}.Strays(missing)
 	if len(got) != 1 || got[0].Path != missing || got[0].Err == nil {
 		t.Errorf("strays of a missing folder: %+v, want one with an error", got)
-	}
-}
-
-// writeTree makes the file (or, with a trailing /, the folder) rel under root.
-func writeTree(t *testing.T, root, rel string) {
-	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	if strings.HasSuffix(rel, "/") {
-		if err := os.MkdirAll(p, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte("x\n"), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
