@@ -14,15 +14,24 @@ import (
 func Growth(f func()) (grew int64, before runtime.MemStats) {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
+	var m runtime.MemStats
+	peak := peakWhile(f, func() uint64 {
+		runtime.ReadMemStats(&m)
+		return m.HeapInuse
+	})
+	return int64(peak) - int64(before.HeapInuse), before
+}
+
+// peakWhile runs f and returns the greatest value sample gave while it ran,
+// sampled every 5 ms from another goroutine.
+func peakWhile(f func(), sample func() uint64) uint64 {
 	var peak atomic.Uint64
 	stop, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
-		var m runtime.MemStats
 		for {
-			runtime.ReadMemStats(&m)
-			if m.HeapInuse > peak.Load() {
-				peak.Store(m.HeapInuse)
+			if v := sample(); v > peak.Load() {
+				peak.Store(v)
 			}
 			select {
 			case <-stop:
@@ -34,5 +43,5 @@ func Growth(f func()) (grew int64, before runtime.MemStats) {
 	f()
 	close(stop)
 	<-done
-	return int64(peak.Load()) - int64(before.HeapInuse), before
+	return peak.Load()
 }

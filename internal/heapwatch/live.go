@@ -3,8 +3,6 @@ package heapwatch
 import (
 	"runtime"
 	"runtime/metrics"
-	"sync/atomic"
-	"time"
 )
 
 const liveMetric = "/gc/heap/live:bytes"
@@ -18,26 +16,9 @@ const liveMetric = "/gc/heap/live:bytes"
 func LiveGrowth(f func()) int64 {
 	runtime.GC()
 	before := live()
-	var peak atomic.Uint64
-	stop, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			if v := live(); v > peak.Load() {
-				peak.Store(v)
-			}
-			select {
-			case <-stop:
-				return
-			case <-time.After(5 * time.Millisecond):
-			}
-		}
-	}()
-	f()
-	close(stop)
-	<-done
+	peak := peakWhile(f, live)
 	// a collection that ended just before f did is seen here
-	return int64(max(peak.Load(), live())) - int64(before)
+	return int64(max(peak, live())) - int64(before)
 }
 
 func live() uint64 {
