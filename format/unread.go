@@ -18,12 +18,12 @@ import (
 // does not look inside such a unit, so the layout says what it passed
 // over there. Unread lists, in path order, the paths inside the unit at
 // path that the layout neither reads nor expects (what its program keeps
-// there beside the sessions is expected, and not listed); the walk reports each one,
-// so that nothing in a store is passed over in silence. It only lists
-// directories, never reads a file's content, except where the layout must
-// look inside one to tell whom it belongs to (Claude Code's older
-// sub-agent files name their session only in their lines). A unit that is
-// a file has nothing inside it: nil.
+// there beside the sessions is expected, and not listed); the walk
+// reports each one, so that nothing in a store is passed over in
+// silence. It only lists directories, never reads a file's content, except
+// where the layout must look inside one to tell whom it belongs to (Claude
+// Code's older sub-agent files name their session only in their lines). A
+// unit that is a file has nothing inside it: nil.
 type Unreader interface {
 	Unread(path string) []Stray
 }

@@ -37,9 +37,10 @@ var readDir = os.ReadDir
 // Skip for the policy), and a named directory in which no session was found
 // is one too; so is whatever a unit holds that its layout neither reads
 // nor expects (format.Unreader: a store or session directory is not
-// walked into, so its layout says what it passes over there). A forced layout accepts a named file when it is a single-file
-// layout (whatever is wrong with the file is then its findings) or when it
-// lists a session for the file; otherwise the file is a format-mismatch.
+// walked into, so its layout says what it passes over there). A forced
+// layout accepts a named file when it is a single-file layout (whatever is
+// wrong with the file is then its findings) or when it lists a session for
+// the file; otherwise the file is a format-mismatch.
 func Walk(root string, forced format.Format) ([]Unit, []Skip) {
 	w := walker{forced: forced, seen: map[[2]uint64]bool{}}
 	fi, err := os.Stat(root)
