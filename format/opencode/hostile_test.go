@@ -1,6 +1,7 @@
 package opencode_test
 
 import (
+	"bytes"
 	"database/sql"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/opencode"
+	"github.com/sesstool/sesstool/internal/fuzzcheck"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
@@ -113,6 +115,45 @@ func TestHostileDatabase(t *testing.T) {
 				t.Errorf("validate found %v, want one db-schema error saying %q", f, tc.want)
 			}
 		})
+	}
+}
+
+// TestCorruptIndex: a database whose index and table disagree (one letter
+// of a part id changed in one place only, as a flipped bit would) is
+// reported by validate, or else converts: validate reads the parts in id
+// order through the id's index, the reader a session's parts through
+// another, so each would see a different id for the same row.
+func TestCorruptIndex(t *testing.T) {
+	b, err := os.ReadFile(walSample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := []byte("prt_1fc585bcf001h2TIDny4LJ7TdM")
+	corrupt := 0
+	for at, n := 0, 0; ; at += n + 1 {
+		if n = bytes.Index(b[at:], id); n < 0 {
+			break
+		}
+		flipped := bytes.Clone(b)
+		flipped[at+n+1] = 'R'
+		p := filepath.Join(t.TempDir(), "opencode.db")
+		if err := os.WriteFile(p, flipped, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fuzzcheck.Check(t, opencode.Format{}, p)
+		rep := &report.Report{}
+		if err := (opencode.Format{}).Validate(p, rep, format.ValidateOptions{Workers: 1}); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range rep.Findings() {
+			if f.Rule == "db-corrupt" && f.Path == p && strings.Contains(f.Message, "missing from index") {
+				corrupt++
+				break
+			}
+		}
+	}
+	if corrupt < 2 {
+		t.Errorf("%d copies with a changed id reported db-corrupt; want the table's and the index's (2)", corrupt)
 	}
 }
 

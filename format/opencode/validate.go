@@ -40,6 +40,7 @@ const (
 	ruleDuplicate     = "duplicate-id"        // a session or message id twice in one store
 	ruleDBSchema      = "db-schema"           // a table read is a view or virtual table, lacks a column, or computes one
 	ruleDBBounds      = "db-bounds"           // a database's values outgrow its files
+	ruleDBCorrupt     = "db-corrupt"          // SQLite's integrity check fails for a table read (an index disagrees with its table, ...)
 )
 
 var partTypes = map[string]bool{"text": true, "reasoning": true, "file": true, "tool": true, "step-start": true,
@@ -535,6 +536,20 @@ func (c *checker) db(path string) error {
 	}
 	defer s.Close()
 	c.files = 1
+	integrity := s.integrityAside()
+	if err := c.dbRows(s, path); err != nil {
+		<-integrity // its connection is closed before the store's
+		return err
+	}
+	r := <-integrity
+	for _, p := range r.problems {
+		c.rep.Errorf(path, 0, "", ruleDBCorrupt, "SQLite's integrity check: %s", p)
+	}
+	return r.err
+}
+
+// dbRows checks the rows of the tables read.
+func (c *checker) dbRows(s *dbStore, path string) error {
 	if s.tables["project"] {
 		prow, err := s.query(`SELECT id FROM project`)
 		if err != nil {
