@@ -16,13 +16,7 @@ func diffHTML(out *buf, old, neu string) {
 	a, b := strings.Split(old, "\n"), strings.Split(neu, "\n")
 	out.WriteString(`<pre class="diff">`)
 	on, nn := 0, 0 // line numbers in the old and the new text
-	// a line's markup is written whole, already escaped for the data's
-	// JSON when out is (diffMarkup): a diff is a few spans a line, and
-	// escaping each piece as it was written was most of a diff's time
-	mk := &diffPlain
-	if out.json {
-		mk = &diffJSON
-	}
+	dw := newDiffWriter(out)
 	line := func(cls int, s string) {
 		o, n := 0, 0
 		if cls != diffAdd {
@@ -33,17 +27,7 @@ func diffHTML(out *buf, old, neu string) {
 			nn++
 			n = nn
 		}
-		out.b = append(out.b, mk.open[cls]...)
-		if o > 0 {
-			out.b = strconv.AppendInt(out.b, int64(o), 10)
-		}
-		out.b = append(out.b, mk.mid...)
-		if n > 0 {
-			out.b = strconv.AppendInt(out.b, int64(n), 10)
-		}
-		out.b = append(out.b, mk.close[cls]...)
-		out.text(s)
-		out.b = append(out.b, mk.end...)
+		dw.line(cls, o, n, s)
 	}
 	if len(a)*len(b) > 4_000_000 {
 		for _, s := range a {
@@ -115,6 +99,39 @@ const (
 	diffDel
 	diffAdd
 )
+
+// diffWriter writes a diff's lines. A line's markup is written whole,
+// already escaped for the data's JSON when out is (diffMarkup): a diff is
+// a few spans a line, and escaping each piece as it was written was most
+// of a diff's time.
+type diffWriter struct {
+	out *buf
+	mk  *diffMarkup
+}
+
+func newDiffWriter(out *buf) diffWriter {
+	if out.json {
+		return diffWriter{out, &diffJSON}
+	}
+	return diffWriter{out, &diffPlain}
+}
+
+// line writes one line of class cls numbered o in the old text and n in
+// the new (0: none).
+func (d diffWriter) line(cls, o, n int, s string) {
+	out, mk := d.out, d.mk
+	out.b = append(out.b, mk.open[cls]...)
+	if o > 0 {
+		out.b = strconv.AppendInt(out.b, int64(o), 10)
+	}
+	out.b = append(out.b, mk.mid...)
+	if n > 0 {
+		out.b = strconv.AppendInt(out.b, int64(n), 10)
+	}
+	out.b = append(out.b, mk.close[cls]...)
+	out.text(s)
+	out.b = append(out.b, mk.end...)
+}
 
 // diffMarkup is the markup of a diff's line around its two numbers and its
 // text: <span class="CLS"><span class="ln" data-n="OLD"></span><span

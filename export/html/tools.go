@@ -31,6 +31,10 @@ func toolCall(b *buf, t *transcript.Transcript, bl session.Block) {
 	b.WriteString(`<span class="targ">` + esc(argSummary(name, args)) + `</span></div>`)
 	path := str(args, "path", "file_path", "filePath")
 	failed := rm != nil && rm.IsError
+	var details json.RawMessage
+	if rm != nil {
+		details = rm.Details
+	}
 	switch {
 	case name == "bash" || name == "shell" || name == "exec" || name == "run_command":
 		out := ""
@@ -47,7 +51,10 @@ func toolCall(b *buf, t *transcript.Transcript, bl session.Block) {
 	case name == "edit" || name == "str_replace" || name == "multiedit":
 		old := str(args, "oldText", "old_string", "oldString", "old_str")
 		neu := str(args, "newText", "new_string", "newString", "new_str")
-		if old != "" || neu != "" {
+		if diff, rest, ok := toolDiff(details); ok && !failed {
+			clipped(b, diff, func() { toolDiffHTML(b, diff) })
+			details = rest
+		} else if old != "" || neu != "" {
 			clipped(b, old+"\n"+neu, func() { diffHTML(b, old, neu) })
 		} else {
 			jsonBlock(b, bl.Arguments)
@@ -79,7 +86,7 @@ func toolCall(b *buf, t *transcript.Transcript, bl session.Block) {
 		b.WriteString(`<div class="` + cls + `">`)
 		longText(b, resultText(rm), file)
 		images(b, rm)
-		rawJSON(b, "details", rm.Details)
+		rawJSON(b, "details", details)
 		b.WriteString(`</div>`)
 	} else {
 		b.WriteString(`<p class="dim">no result</p>`)
