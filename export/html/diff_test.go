@@ -15,10 +15,11 @@ func diffRef(out *buf, old, neu string) {
 	on, nn := 0, 0
 	num := func(n int) string {
 		if n == 0 {
-			return ""
+			return "<i></i>"
 		}
-		return strconv.Itoa(n)
+		return "<i data-n=" + strconv.Itoa(n) + "></i>"
 	}
+	tags := map[string]string{"ctx": "span", "del": "del", "add": "ins"}
 	line := func(cls, mark, s string) {
 		o, n := 0, 0
 		if cls != "add" {
@@ -29,9 +30,9 @@ func diffRef(out *buf, old, neu string) {
 			nn++
 			n = nn
 		}
-		out.WriteString(`<span class="` + cls + `"><span class="ln" data-n="` + num(o) + `"></span><span class="ln" data-n="` + num(n) + `"></span>` + mark)
+		out.WriteString("<" + tags[cls] + ">" + num(o) + num(n) + mark)
 		out.text(s)
-		out.WriteString("\n</span>")
+		out.WriteString("\n</" + tags[cls] + ">")
 	}
 	w := len(b) + 1
 	table := make([]int32, (len(a)+1)*w)

@@ -151,7 +151,7 @@
   // plain is an element's text without the page's own buttons and numbers.
   function plain(el) {
     const c = el.cloneNode(true);
-    c.querySelectorAll('button, .ln').forEach((x) => x.remove());
+    c.querySelectorAll('button, pre.diff i').forEach((x) => x.remove());
     return c.textContent;
   }
   function copyText(s) {

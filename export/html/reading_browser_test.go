@@ -72,10 +72,10 @@ func TestBrowserReading(t *testing.T) {
 		if r := eval(t, `document.querySelector('#a5 .range').textContent`); r != "lines 100–149" {
 			t.Errorf("read range = %q", r)
 		}
-		if n := num(t, `document.querySelectorAll('#a3 pre.diff .ln[data-n="20"]').length`); n != 2 {
+		if n := num(t, `document.querySelectorAll('#a3 pre.diff i[data-n="20"]').length`); n != 2 {
 			t.Errorf("diff lines numbered 20: %d, want 2 (old and new)", n)
 		}
-		if s := eval(t, `getComputedStyle(document.querySelector('#a3 pre.diff .ln[data-n="3"]'), '::before').content`); s != `"3"` {
+		if s := eval(t, `getComputedStyle(document.querySelector('#a3 pre.diff i[data-n="3"]'), '::before').content`); s != `"3"` {
 			t.Errorf("diff line number shows %s", s)
 		}
 		if n := num(t, `document.querySelectorAll('#a6 .result.err pre.out').length + document.querySelectorAll('#a6 pre[data-lang]').length * 10`); n != 1 {

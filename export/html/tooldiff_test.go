@@ -64,7 +64,7 @@ func TestToolDiffShown(t *testing.T) {
 		toolCall(&b, tr, call)
 		return b.String()
 	}
-	numbers := regexp.MustCompile(`<span class="(\w+)"><span class="ln" data-n="(\d*)"></span><span class="ln" data-n="(\d*)"></span>(.)([^\n]*)`)
+	numbers := regexp.MustCompile(`<(span|del|ins)><i(?: data-n=(\d+))?></i><i(?: data-n=(\d+))?></i>(.)([^\n]*)`)
 	lines := func(h string) []string {
 		var out []string
 		for _, m := range numbers.FindAllStringSubmatch(h, -1) {
@@ -74,7 +74,7 @@ func TestToolDiffShown(t *testing.T) {
 	}
 
 	h := render(`{"diff":"  9 package main\n-10 func main() {}\n+10 func main() {\n+11 }\n    ...\n 20 // end","firstChangedLine":10}`)
-	want := []string{"ctx 9 9   package main", "del 10  - func main() {}", "add  10 + func main() {", "add  11 + }", "ctx     ...", "ctx 20 21   // end"}
+	want := []string{"span 9 9   package main", "del 10  - func main() {}", "ins  10 + func main() {", "ins  11 + }", "span     ...", "span 20 21   // end"}
 	if got := lines(h); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("tool's diff shown as\n%q\nwant\n%q", got, want)
 	}
@@ -86,7 +86,7 @@ func TestToolDiffShown(t *testing.T) {
 	}
 
 	h = render(`{"diff":"@@ -1 +1,2 @@\n-func main() {}\n+func main() {\n+}"}`)
-	want = []string{"del 1  - func main() {}", "add  1 + func main() {", "add  2 + }"}
+	want = []string{"del 1  - func main() {}", "ins  1 + func main() {", "ins  2 + }"}
 	if got := lines(h); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("another diff's edit shown as\n%q\nwant the arguments' diff\n%q", got, want)
 	}
