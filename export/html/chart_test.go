@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -84,5 +86,57 @@ func TestChartAsWithFmt(t *testing.T) {
 		if got.String() != want.String() {
 			t.Fatalf("%d turns:\n got %s\nwant %s", n, got.String(), want.String())
 		}
+	}
+}
+
+// A session of more turns than the chart has units offers runs of turns
+// to click, each at least a unit wide, covering every turn once, each
+// opening its first turn and saying which turns it holds.
+func TestChartRuns(t *testing.T) {
+	const n = 2_000
+	turns := make([]transcript.Turn, n)
+	for i := range turns {
+		turns[i] = transcript.Turn{Index: 3 * i, Context: int64(i % 500), Cost: float64(i) / 100, NoUsage: i >= 100 && i < 110}
+	}
+	var b bytes.Buffer
+	w := bufio.NewWriter(&b)
+	chart(w, turns)
+	w.Flush()
+	rects := regexp.MustCompile(`<rect class="turn" x="([\d.]+)" y="0" width="([\d.]+)" height="80" data-e="(\d+)"><title>turns ([\d,]+)–([\d,]+) · ([^<]*)</title></rect>`).FindAllStringSubmatch(b.String(), -1)
+	if len(rects) != chartTargets || strings.Count(b.String(), "<rect") != chartTargets {
+		t.Fatalf("%d runs (%d rects), want %d", len(rects), strings.Count(b.String(), "<rect"), chartTargets)
+	}
+	num := func(s string) int {
+		v, err := strconv.Atoi(strings.ReplaceAll(s, ",", ""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	next := 1
+	for _, r := range rects {
+		lo, hi := num(r[4]), num(r[5])
+		if lo != next || hi < lo {
+			t.Fatalf("run %s–%s after turn %d", r[4], r[5], next-1)
+		}
+		next = hi + 1
+		if w, _ := strconv.ParseFloat(r[2], 64); w < 0.9 {
+			t.Errorf("run %d–%d is %s units wide", lo, hi, r[2])
+		}
+		if e := num(r[3]); e != turns[lo-1].Index {
+			t.Errorf("run %d–%d opens entry %d, want its first turn's %d", lo, hi, e, turns[lo-1].Index)
+		}
+		if want := Money(turns[hi-1].Cost) + " so far"; !strings.HasSuffix(r[6], want) {
+			t.Errorf("run %d–%d: %q, want the cost at its end (%s)", lo, hi, r[6], want)
+		}
+	}
+	if next != n+1 {
+		t.Fatalf("the runs end at turn %d of %d", next-1, n)
+	}
+	if tip := rects[0][6]; !strings.HasPrefix(tip, "up to 2 context tokens") {
+		t.Errorf("first run: %q", tip)
+	}
+	if tip := rects[30][6]; !strings.HasPrefix(tip, "no token use recorded") {
+		t.Errorf("the run of turns 101-103, all without usage: %q", tip)
 	}
 }

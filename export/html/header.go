@@ -3,6 +3,7 @@ package html
 import (
 	"bufio"
 	"fmt"
+	"iter"
 	"strconv"
 	"strings"
 	"time"
@@ -141,21 +142,17 @@ func chart(w *bufio.Writer, turns []transcript.Turn) {
 		`<svg viewBox="0 0 %.0f %.0f" preserveAspectRatio="none" role="img" aria-label="context tokens and cumulative cost per turn">%s<polyline class="cost" fill="none" points="%s"/>`,
 		Thousands(maxTok), W, H, lines, cost)
 	var r []byte
-	for i, t := range turns {
-		tip := "turn " + Thousands(int64(i+1)) + " · " + Thousands(t.Context) + " context tokens · " + Money(t.Cost) + " so far"
-		if t.NoUsage {
-			tip = "turn " + Thousands(int64(i+1)) + " · no token use recorded (aborted?) · " + Money(t.Cost) + " so far"
-		}
+	for lo, hi := range turnRuns(len(turns)) {
 		r = append(r[:0], `<rect class="turn" x="`...)
-		r = strconv.AppendFloat(r, float64(i)*step, 'f', 1, 64)
+		r = strconv.AppendFloat(r, float64(lo)*step, 'f', 1, 64)
 		r = append(r, `" y="0" width="`...)
-		r = strconv.AppendFloat(r, step, 'f', 1, 64)
+		r = strconv.AppendFloat(r, float64(hi-lo)*step, 'f', 1, 64)
 		r = append(r, `" height="`...)
 		r = strconv.AppendFloat(r, H, 'f', 0, 64)
 		r = append(r, `" data-e="`...)
-		r = strconv.AppendInt(r, int64(t.Index), 10)
+		r = strconv.AppendInt(r, int64(turns[lo].Index), 10)
 		r = append(r, `"><title>`...)
-		r = append(r, esc(tip)...)
+		r = append(r, esc(turnTip(turns, lo, hi))...)
 		r = append(r, `</title></rect>`...)
 		w.Write(r)
 	}
@@ -163,4 +160,49 @@ func chart(w *bufio.Writer, turns []transcript.Turn) {
 		`<div class="xax"><span>turn 1</span><span>turn %s</span></div>`+
 		`<figcaption><span class="k-tok">— context tokens per turn</span> <span class="k-cost">- - cumulative cost</span> · %s · gaps are turns without usage; click a turn to open it</figcaption></figure>`,
 		Money(maxCost), Thousands(int64(len(turns))), Plural(len(turns), "turn"))
+}
+
+// chartTargets is how many turns, or runs of turns, the chart offers to
+// click: one per unit of its 600-unit width. A long session's turns are
+// grouped into runs of consecutive turns, since a turn narrower than a
+// unit could not be pointed at (21,000 turns, each of 0.03 units, were
+// written as 0.0 wide) and each is an element of the page.
+const chartTargets = 600
+
+// turnRuns yields the runs of n turns the chart's targets stand for: each
+// turn alone up to chartTargets turns, else chartTargets runs of nearly
+// equal length, as [lo, hi).
+func turnRuns(n int) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		k := min(n, chartTargets)
+		for i := range k {
+			if !yield(i*n/k, (i+1)*n/k) {
+				return
+			}
+		}
+	}
+}
+
+// turnTip is the tooltip of the turns [lo, hi): a run says the largest
+// context among them and the cost at its end.
+func turnTip(turns []transcript.Turn, lo, hi int) string {
+	name := "turn " + Thousands(int64(lo+1))
+	if hi-lo > 1 {
+		name = "turns " + Thousands(int64(lo+1)) + "–" + Thousands(int64(hi))
+	}
+	var most int64
+	used := false
+	for _, t := range turns[lo:hi] {
+		if !t.NoUsage {
+			most, used = max(most, t.Context), true
+		}
+	}
+	so := " · " + Money(turns[hi-1].Cost) + " so far"
+	switch {
+	case !used:
+		return name + " · no token use recorded (aborted?)" + so
+	case hi-lo > 1:
+		return name + " · up to " + Thousands(most) + " context tokens" + so
+	}
+	return name + " · " + Thousands(most) + " context tokens" + so
 }
