@@ -260,8 +260,7 @@ func (j *JSONL) parse(it *item) {
 		if it.long != nil {
 			off = it.long.lineOffset(off)
 		}
-		it.findings = append(it.findings, report.Finding{Path: j.Path, Line: it.n, Column: off + 1, Severity: report.Error, Rule: "duplicate-key",
-			Message: fmt.Sprintf("key %q appears twice in one object (JavaScript and Python keep the last value, sesstool the first)", key)})
+		it.findings = append(it.findings, DuplicateKey(j.Path, it.n, off+1, key))
 	}
 	it.v = v
 	if sch == nil {
@@ -273,6 +272,13 @@ func (j *JSONL) parse(it *item) {
 		doc.Skip = func(is schema.Issue) bool { return under(is.Pointer, unchecked) }
 	}
 	it.findings = append(it.findings, doc.Full(sch, it.b, inst)...)
+}
+
+// DuplicateKey is the finding for an object that has key twice, the
+// second at line and (byte) column: readers disagree about its value.
+func DuplicateKey(path string, line, column int, key string) report.Finding {
+	return report.Finding{Path: path, Line: line, Column: column, Severity: report.Error, Rule: "duplicate-key",
+		Message: fmt.Sprintf("key %q appears twice in one object (JavaScript and Python keep the last value, sesstool the first)", key)}
 }
 
 func (j *JSONL) deliver(it *item, last bool) {

@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/internal/idset"
+	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/schema"
 	"github.com/sesstool/sesstool/session"
@@ -131,6 +133,12 @@ func validateDoc(name string, r io.Reader, rep *report.Report) error {
 	}
 	for _, fd := range (schema.Doc{Path: name}).Check(DocSchema, b) {
 		rep.Add(fd)
+	}
+	// as on a line of JSON Lines: the reader keeps the first value, an
+	// agent the last, and a converted session would hold the key twice
+	if key, off, dup := jsonx.DuplicateKey(b); dup && jsonx.Valid(b) {
+		line := 1 + bytes.Count(b[:off], []byte{'\n'})
+		rep.Add(validate.DuplicateKey(name, line, off-bytes.LastIndexByte(b[:off], '\n'), key))
 	}
 	n := int(gjson.GetBytes(b, "items.#").Int())
 	rep.Counted(Name, 1, n)
