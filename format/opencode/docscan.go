@@ -18,6 +18,7 @@ type piece struct {
 	index int    // the element's index in messages; -1 for a member's value
 	raw   []byte // its bytes as written (valid JSON); reused by the next call
 	line  int    // the 1-based line its first byte is on
+	col   int    // and its column there
 }
 
 // docSyntax is a document that is not JSON: the first problem, where
@@ -143,7 +144,7 @@ func (s *docScanner) memberAt(ctx string) (piece, error) {
 	if c != '"' {
 		return piece{}, s.structural(ctx)
 	}
-	raw, _, err := s.captureChecked(ctx)
+	raw, _, _, err := s.captureChecked(ctx)
 	if err != nil {
 		return piece{}, err
 	}
@@ -167,14 +168,14 @@ func (s *docScanner) memberAt(ctx string) (piece, error) {
 		s.inMsgs, s.msgsArray, s.index = true, true, 0
 		return s.element()
 	}
-	raw, line, err := s.captureChecked(ctxValue)
+	raw, line, col, err := s.captureChecked(ctxValue)
 	if err != nil {
 		return piece{}, err
 	}
 	if !first {
 		return s.afterMember()
 	}
-	return piece{key: key, index: -1, raw: raw, line: line}, nil
+	return piece{key: key, index: -1, raw: raw, line: line, col: col}, nil
 }
 
 // element reads the next element of messages, or its closing bracket and
@@ -207,12 +208,12 @@ func (s *docScanner) element() (piece, error) {
 		s.inMsgs = false
 		return s.afterMember()
 	}
-	raw, line, err := s.captureChecked(ctx)
+	raw, line, col, err := s.captureChecked(ctx)
 	if err != nil {
 		return piece{}, err
 	}
 	s.index++
-	return piece{key: "messages", index: s.index - 1, raw: raw, line: line}, nil
+	return piece{key: "messages", index: s.index - 1, raw: raw, line: line, col: col}, nil
 }
 
 // end checks that nothing but space follows the document.
@@ -237,7 +238,7 @@ var (
 // notObject reads a document that does not start with {: JSON that is not
 // an object (errNotObject), or the syntax error it holds.
 func (s *docScanner) notObject() error {
-	if _, _, err := s.captureChecked(ctxStart); err != nil {
+	if _, _, _, err := s.captureChecked(ctxStart); err != nil {
 		return err
 	}
 	if err := s.end(); !errors.Is(err, io.EOF) {
@@ -291,16 +292,15 @@ func (s *docScanner) advance(b byte) {
 
 // captureChecked captures the value that starts here and checks it as
 // JSON, returning it and the line it starts on.
-func (s *docScanner) captureChecked(ctx string) ([]byte, int, error) {
-	line, col := s.line, s.col
-	raw, err := s.capture(ctx)
-	if err != nil {
-		return nil, 0, err
+func (s *docScanner) captureChecked(ctx string) (raw []byte, line, col int, err error) {
+	line, col = s.line, s.col
+	if raw, err = s.capture(ctx); err != nil {
+		return nil, 0, 0, err
 	}
 	if err := s.check(ctx, raw, line, col); err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
-	return raw, line, nil
+	return raw, line, col, nil
 }
 
 // capture reads one value, by its brackets and strings, into s.buf. A value

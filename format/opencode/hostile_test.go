@@ -157,6 +157,20 @@ func TestCorruptIndex(t *testing.T) {
 	}
 }
 
+// A row whose data has a key twice is reported at the database and the
+// row: OpenCode reads the last value, sesstool the first.
+func TestDatabaseDuplicateKey(t *testing.T) {
+	p := hostileDB(t, `UPDATE part SET data = '{"type":"text","type":"reasoning","text":"x"}' WHERE id = 'prt_1fc585bcf001h2TIDny4LJ7TdM'`)
+	rep := &report.Report{}
+	if err := (opencode.Format{}).Validate(p, rep, format.ValidateOptions{Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	f := rep.Findings()
+	if len(f) != 1 || f[0].Rule != "duplicate-key" || f[0].Path != p || f[0].Pointer != "/part/prt_1fc585bcf001h2TIDny4LJ7TdM" || !strings.Contains(f[0].Message, `key "type" appears twice`) {
+		t.Errorf("validate found %v, want one duplicate-key error at the part's row", f)
+	}
+}
+
 // TestDatabaseBounds: each bound on reading a database ends the read with
 // an error that says which.
 func TestDatabaseBounds(t *testing.T) {

@@ -18,6 +18,7 @@ import (
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/schema"
+	"github.com/sesstool/sesstool/validate"
 	"github.com/tidwall/gjson"
 )
 
@@ -217,7 +218,27 @@ func (c *checker) parseAppend(dst []byte, at loc, b []byte) (out []byte, ok bool
 		c.rep.Add(report.Finding{Path: at.filePath(), Line: line, Column: lc, Pointer: at.ptr, Severity: report.Error, Rule: ruleSyntax, Message: msg})
 		return dst, false
 	}
+	c.duplicateKey(at, b, 1, 1)
 	return appendCompact(dst, b), true
+}
+
+// duplicateKey reports a key twice in one object of b (valid JSON), which
+// starts at line:col: OpenCode (JavaScript) reads the last value, sesstool
+// the first, as on a line of JSON Lines.
+func (c *checker) duplicateKey(at loc, b []byte, line, col int) {
+	key, off, dup := jsonx.DuplicateKey(b)
+	if !dup {
+		return
+	}
+	// columns count characters, as the syntax errors' do (lineCol)
+	if nl := bytes.LastIndexByte(b[:off], '\n'); nl >= 0 {
+		line, col = line+bytes.Count(b[:off], []byte{'\n'}), utf8.RuneCount(b[nl+1:off])+1
+	} else {
+		col += utf8.RuneCount(b[:off])
+	}
+	f := validate.DuplicateKey(at.filePath(), line, col, key)
+	f.Pointer = at.ptr
+	c.rep.Add(f)
 }
 
 // lineCol turns a 1-based character column over the whole text into a line

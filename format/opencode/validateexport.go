@@ -140,6 +140,7 @@ func (x *exportCheck) walkErr(err error, envelope *report.Finding) (*report.Find
 func (x *exportCheck) session(p piece) {
 	v := appendCompact(nil, p.raw)
 	at := loc{path: x.name, ptr: "/info", src: p.raw, base: "/info", line0: p.line}
+	x.c.duplicateKey(at, p.raw, p.line, p.col)
 	x.c.session(at, v, "", "")
 	x.sid = gjson.GetBytes(v, "id").String()
 }
@@ -147,6 +148,7 @@ func (x *exportCheck) session(p piece) {
 func (x *exportCheck) message(p piece) {
 	ptr := "/messages/" + strconv.Itoa(p.index)
 	mat := loc{path: x.name, ptr: ptr, src: p.raw, base: ptr, line0: p.line}
+	x.c.duplicateKey(mat, p.raw, p.line, p.col)
 	m := gjson.ParseBytes(appendCompact(nil, p.raw))
 	mi := m.Get("info")
 	if !mi.IsObject() {

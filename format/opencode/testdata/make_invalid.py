@@ -91,6 +91,11 @@ shutil.copy(os.path.join(st, "session", PROJ, CHILD + ".json"), os.path.join(st,
 st = base("bad-migration")
 open(os.path.join(st, "migration"), "w").write("two")
 
+st = base("duplicate-key")
+p = part(st, ASST2, TEXTPART)
+text = open(p).read()
+open(p, "w").write(text.replace('"type": "text",', '"type": "text",\n  "type": "reasoning",', 1))
+
 # An export breaking several rules at once, and a database.
 os.makedirs(os.path.join(OUT, "export"))
 d = json.load(open("samples/export/v1.1.34__%s.json" % PARENT))
@@ -99,6 +104,9 @@ d["messages"][2]["parts"][1]["type"] = "markdown"
 d["messages"][2]["parts"][2]["sessionID"] = CHILD
 d["messages"][0]["parts"][0]["id"] = "prt_short"
 open(os.path.join(OUT, "export", "broken.json"), "w").write(json.dumps(d, indent=2, ensure_ascii=False) + "\n")
+d = json.load(open("samples/export/v1.1.34__%s.json" % PARENT))
+text = json.dumps(d, indent=2, ensure_ascii=False) + "\n"
+open(os.path.join(OUT, "export", "duplicate-key.json"), "w").write(text.replace('"role": "assistant",', '"role": "assistant",\n        "role": "user",', 1))
 
 os.makedirs(os.path.join(OUT, "sqlite"))
 db = os.path.join(OUT, "sqlite", "opencode.db")
