@@ -281,6 +281,23 @@ func DuplicateKey(path string, line, column int, key string) report.Finding {
 		Message: fmt.Sprintf("key %q appears twice in one object (JavaScript and Python keep the last value, sesstool the first)", key)}
 }
 
+// DuplicateKeyAt checks b, valid JSON that starts at line:col of a file,
+// for a key twice in one object (jsonx.DuplicateKey): the finding is at
+// the second use, its column counted in characters, as a document's syntax
+// errors are.
+func DuplicateKeyAt(path string, b []byte, line, col int) (report.Finding, bool) {
+	key, off, dup := jsonx.DuplicateKey(b)
+	if !dup {
+		return report.Finding{}, false
+	}
+	if nl := bytes.LastIndexByte(b[:off], '\n'); nl >= 0 {
+		line, col = line+bytes.Count(b[:off], []byte{'\n'}), utf8.RuneCount(b[nl+1:off])+1
+	} else {
+		col += utf8.RuneCount(b[:off])
+	}
+	return DuplicateKey(path, line, col, key), true
+}
+
 func (j *JSONL) deliver(it *item, last bool) {
 	if last && !it.terminate && !it.valid && !it.skipped {
 		// A last line with no newline that does not parse is a torn write,

@@ -256,3 +256,26 @@ func TestMessageLinksDeclared(t *testing.T) {
 		t.Errorf("mapping does not know that %s links messages only", Name)
 	}
 }
+
+// A key twice in state.json is an error at its second use: ash (Python)
+// reads the last value, sesstool the first.
+func TestStateDuplicateKey(t *testing.T) {
+	dir := copyDir(t, "testdata/generated-v2/sessions/cli")
+	p := filepath.Join(dir, StateFile)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = bytes.Replace(b, []byte(`  "user_id": null,`), []byte(`  "user_id": null,`+"\n"+`  "provider": "telegram",`), 1)
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep := &report.Report{}
+	if err := (Format{}).Validate(dir, rep, format.ValidateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	f := rep.Findings()
+	if len(f) != 1 || f[0].Rule != "duplicate-key" || f[0].Path != p || f[0].Line != 5 || f[0].Column != 3 || !strings.Contains(f[0].Message, `"provider"`) {
+		t.Errorf("findings %v, want one duplicate-key error at %s:5:3", f, p)
+	}
+}

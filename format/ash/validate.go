@@ -546,6 +546,9 @@ func (c *checker) state() error {
 		c.rep.Add(report.Finding{Path: path, Line: lineOfColumn(b, col), Severity: report.Error, Rule: "json-syntax", Message: msg})
 		return nil
 	}
+	if f, dup := validate.DuplicateKeyAt(path, b, 1, 1); dup {
+		c.rep.Add(f) // ash (Python) reads the last value, sesstool the first
+	}
 	if fs := (schema.Doc{Path: path}).Check("ash/v"+c.version+"/state.json", b); len(fs) > 0 {
 		for _, f := range fs {
 			c.rep.Add(f)

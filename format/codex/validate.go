@@ -1,7 +1,6 @@
 package codex
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -136,9 +135,10 @@ func validateDoc(name string, r io.Reader, rep *report.Report) error {
 	}
 	// as on a line of JSON Lines: the reader keeps the first value, an
 	// agent the last, and a converted session would hold the key twice
-	if key, off, dup := jsonx.DuplicateKey(b); dup && jsonx.Valid(b) {
-		line := 1 + bytes.Count(b[:off], []byte{'\n'})
-		rep.Add(validate.DuplicateKey(name, line, off-bytes.LastIndexByte(b[:off], '\n'), key))
+	if jsonx.Valid(b) {
+		if f, dup := validate.DuplicateKeyAt(name, b, 1, 1); dup {
+			rep.Add(f)
+		}
 	}
 	n := int(gjson.GetBytes(b, "items.#").Int())
 	rep.Counted(Name, 1, n)

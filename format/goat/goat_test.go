@@ -129,6 +129,7 @@ func TestValidateInvalid(t *testing.T) {
 		{"schema", a + "/metadata.json", 8, report.Error, "schema-metadata"},
 		{"json-syntax", a + "/checkpoints/session-end/manifest.json", 14, report.Error, "json-syntax-manifest"},
 		{"bad-timestamp", a + "/metadata.json", 5, report.Error, "bad-timestamp-metadata"},
+		{"duplicate-key", a + "/metadata.json", 10, report.Error, "duplicate-key-metadata"},
 	}
 	seen := map[string]bool{}
 	for _, c := range cases {

@@ -91,6 +91,9 @@ func (v *sessionCheck) readJSONFile(p, schemaName string) (gjson.Result, []byte,
 		v.rep.Add(report.Finding{Path: p, Line: line, Column: c, Severity: report.Error, Rule: rule, Message: msg})
 		return gjson.Result{}, b, nil
 	}
+	if f, dup := validate.DuplicateKeyAt(p, b, 1, 1); dup {
+		v.rep.Add(f) // Go's encoding/json reads the last value, sesstool the first
+	}
 	schemaCheck(v.rep, p, schemaName, b)
 	return gjson.ParseBytes(b), b, nil
 }

@@ -226,19 +226,10 @@ func (c *checker) parseAppend(dst []byte, at loc, b []byte) (out []byte, ok bool
 // starts at line:col: OpenCode (JavaScript) reads the last value, sesstool
 // the first, as on a line of JSON Lines.
 func (c *checker) duplicateKey(at loc, b []byte, line, col int) {
-	key, off, dup := jsonx.DuplicateKey(b)
-	if !dup {
-		return
+	if f, dup := validate.DuplicateKeyAt(at.filePath(), b, line, col); dup {
+		f.Pointer = at.ptr
+		c.rep.Add(f)
 	}
-	// columns count characters, as the syntax errors' do (lineCol)
-	if nl := bytes.LastIndexByte(b[:off], '\n'); nl >= 0 {
-		line, col = line+bytes.Count(b[:off], []byte{'\n'}), utf8.RuneCount(b[nl+1:off])+1
-	} else {
-		col += utf8.RuneCount(b[:off])
-	}
-	f := validate.DuplicateKey(at.filePath(), line, col, key)
-	f.Pointer = at.ptr
-	c.rep.Add(f)
 }
 
 // lineCol turns a 1-based character column over the whole text into a line
