@@ -291,7 +291,7 @@ func (s *docScanner) advance(b byte) {
 }
 
 // captureChecked captures the value that starts here and checks it as
-// JSON, returning it and the line it starts on.
+// JSON, returning it and the line and column it starts at.
 func (s *docScanner) captureChecked(ctx string) (raw []byte, line, col int, err error) {
 	line, col = s.line, s.col
 	if raw, err = s.capture(ctx); err != nil {
