@@ -21,6 +21,12 @@ type piece struct {
 	col   int    // and its column there
 }
 
+// repeat is a top-level key met again, at line:col (its opening quote).
+type repeat struct {
+	key       string
+	line, col int
+}
+
 // docSyntax is a document that is not JSON: the first problem, where
 // jsonx.SyntaxError over the whole text would put it.
 type docSyntax struct {
@@ -51,6 +57,7 @@ type docScanner struct {
 	index     int
 	done      bool
 	seen      map[string]bool
+	repeats   []repeat // top-level keys written a second time
 	buf       []byte
 	err       error
 }
@@ -144,7 +151,7 @@ func (s *docScanner) memberAt(ctx string) (piece, error) {
 	if c != '"' {
 		return piece{}, s.structural(ctx)
 	}
-	raw, _, _, err := s.captureChecked(ctx)
+	raw, kline, kcol, err := s.captureChecked(ctx)
 	if err != nil {
 		return piece{}, err
 	}
@@ -160,9 +167,13 @@ func (s *docScanner) memberAt(ctx string) (piece, error) {
 		return piece{}, err
 	}
 	// gjson, which read the whole document, takes a key's first value: so
-	// does this, and a later one is only checked as JSON.
+	// does this; a later one is only checked as JSON, and validate reports
+	// it (JavaScript would take it instead).
 	first := !s.seen[key]
 	s.seen[key] = true
+	if !first {
+		s.repeats = append(s.repeats, repeat{key, kline, kcol})
+	}
 	if key == "messages" && c == '[' && first {
 		s.take()
 		s.inMsgs, s.msgsArray, s.index = true, true, 0

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/report"
+	"github.com/sesstool/sesstool/validate"
 	"github.com/tidwall/gjson"
 )
 
@@ -65,6 +66,11 @@ func validateExportFrom(name string, r io.Reader, rep *report.Report) error {
 		return nil
 	}
 	x.finish()
+	for _, r := range sc.repeats {
+		f := validate.DuplicateKey(x.name, r.line, r.col, r.key)
+		f.Pointer = "/" + r.key
+		rep.Add(f)
+	}
 	for _, f := range x.own {
 		rep.Add(f)
 	}

@@ -107,6 +107,8 @@ open(os.path.join(OUT, "export", "broken.json"), "w").write(json.dumps(d, indent
 d = json.load(open("samples/export/v1.1.34__%s.json" % PARENT))
 text = json.dumps(d, indent=2, ensure_ascii=False) + "\n"
 open(os.path.join(OUT, "export", "duplicate-key.json"), "w").write(text.replace('"role": "assistant",', '"role": "assistant",\n        "role": "user",', 1))
+# a second top-level info: a reader that keeps the last one sees another session
+open(os.path.join(OUT, "export", "duplicate-member.json"), "w").write(text.rstrip()[:-1].rstrip() + ',\n  "info": {}\n}\n')
 
 os.makedirs(os.path.join(OUT, "sqlite"))
 db = os.path.join(OUT, "sqlite", "opencode.db")
