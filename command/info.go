@@ -12,6 +12,7 @@ import (
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/pipeline"
+	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -104,6 +105,7 @@ func infoPath(env *Env, p string, forced format.Format) ([]Stats, int, error) {
 	}
 	var out []Stats
 	for _, u := range units {
+		u.Format = loadUnit(env, u)
 		refs, err := u.Format.Sessions(u.Path)
 		if err != nil {
 			fail(ExitIO, err)
@@ -128,6 +130,28 @@ func infoPath(env *Env, p string, forced format.Format) ([]Stats, int, error) {
 		}
 	}
 	return out, code, nil
+}
+
+// loadUnit is the layout to read u with. A unit whose strays only its
+// validation names (format.StraysInValidation) is validated, so that
+// they are named, and read from what that read where the layout keeps it;
+// a store that does not validate is still described, read
+// from the disk.
+func loadUnit(env *Env, u pipeline.Unit) format.Format {
+	sv, ok := u.Format.(format.StraysInValidation)
+	if !ok || !sv.StraysInValidation(u.Path) {
+		return u.Format
+	}
+	if env.HoldInput != nil {
+		env.HoldInput()
+	}
+	rep := &report.Report{}
+	f, err := sv.Load(u.Path, rep, format.ValidateOptions{})
+	pipeline.PrintSkips(env.Stderr, pipeline.Strays(rep))
+	if err != nil || rep.Errors() > 0 {
+		return u.Format
+	}
+	return f
 }
 
 // collect streams one session, keeping a few bytes per entry for its

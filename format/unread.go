@@ -28,6 +28,32 @@ type Unreader interface {
 	Unread(path string) []Stray
 }
 
+// StraysInValidation is implemented by Loaders whose Unread leaves some
+// folders of a unit to the validation, which lists them anyway and reports
+// what it does not read there (RuleStray findings): true for such a unit
+// at path. A command that would not otherwise validate the unit (info)
+// loads it, to name those too.
+type StraysInValidation interface {
+	Loader
+	StraysInValidation(path string) bool
+}
+
+// RuleStray is the rule of the finding every command gives a Stray. A
+// layout that meets a stray only while reading (a folder it lists anyway,
+// too costly for Unread to list again) reports it in its validation with
+// this rule and StrayMessage, and the commands report it as they do the
+// others.
+const RuleStray = "stray"
+
+// StrayMessage is a stray's finding message: why, or that layout neither
+// reads nor expects it.
+func StrayMessage(layout, why string) string {
+	if why == "" {
+		why = "the " + layout + " layout neither reads nor expects this here"
+	}
+	return "not read: " + why
+}
+
 // Stray is one path inside a unit that its layout does not read.
 type Stray struct {
 	Path string

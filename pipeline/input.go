@@ -127,6 +127,12 @@ func (in *Input) load(units []Unit, o GatherOptions) error {
 			return exitcode.IOError(err)
 		}
 	}
+	strays := Strays(rep)
+	for i := range strays {
+		strays[i].Path = in.Show(strays[i].Path)
+	}
+	in.Skips = append(in.Skips, strays...)
+	PrintSkips(in.log, strays)
 	if err := in.refuse(rep); err != nil {
 		return err
 	}

@@ -25,7 +25,7 @@ const (
 	// RuleStray: inside a store or session directory its layout reads as
 	// one unit, a file or folder the layout neither reads nor expects
 	// there (format.Unreader).
-	RuleStray = "stray"
+	RuleStray = format.RuleStray
 	// RuleNotWritten: convert found a session of a store that the target
 	// layout's program would keep no such session of (format.ErrNothingToWrite,
 	// format.ErrNoTime); the store's other sessions are written.
@@ -85,6 +85,18 @@ func PrintSkips(w io.Writer, skips []Skip) {
 	}
 }
 
+// Strays are the strays a layout met while it validated (findings of
+// format.RuleStray in rep: see there), as skips.
+func Strays(rep *report.Report) []Skip {
+	var out []Skip
+	for _, f := range rep.Findings() {
+		if f.Rule == format.RuleStray {
+			out = append(out, Skip{f.Path, RuleStray, f.Message, false})
+		}
+	}
+	return out
+}
+
 // statSkip turns a failed stat or listing of p into a skip.
 func statSkip(p string, err error, named bool) Skip {
 	switch {
@@ -106,11 +118,7 @@ func straySkip(s format.Stray, f format.Format) Skip {
 	if s.Err != nil {
 		return statSkip(s.Path, s.Err, false)
 	}
-	why := s.Why
-	if why == "" {
-		why = "the " + f.Name() + " layout neither reads nor expects this here"
-	}
-	return Skip{s.Path, RuleStray, "not read: " + why, false}
+	return Skip{s.Path, RuleStray, format.StrayMessage(f.Name(), s.Why), false}
 }
 
 // notRegular says what kind of special file fi is.

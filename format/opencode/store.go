@@ -62,7 +62,8 @@ func (Format) Load(path string, rep *report.Report, opt format.ValidateOptions) 
 // session sesstool reads (shares, permissions, snapshots). A message's
 // part folder (part/<message>/, one a message) is taken whole: listing
 // every one of them a second time took validate of 100,000 messages from
-// 2.0 to 3.3 s; what in it is not a .json file is not named.
+// 2.0 to 3.3 s: the validation's walk, which lists them anyway, names what
+// in them is not a .json file (kindStray).
 var treeContents = format.Contents{
 	Read: []string{
 		"migration", "project/*.json", "session/*/*.json", "message/*/*.json", "part/*/",
@@ -70,6 +71,15 @@ var treeContents = format.Contents{
 	},
 	Known: []string{"session_share/", "share/", "permission/", "snapshot/"},
 }
+
+// StraysInValidation: a tree's part folders are left to the validation's
+// walk (treeContents).
+func (Format) StraysInValidation(path string) bool {
+	l, _ := classify(path)
+	return l == layoutTree
+}
+
+var _ format.StraysInValidation = Format{}
 
 // legacyContents is what a 0.x data folder holds: the files legacyTasks
 // reads, each project's app.json and storage/ side files, and at the top

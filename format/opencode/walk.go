@@ -10,7 +10,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/internal/regfile"
+	"github.com/sesstool/sesstool/report"
 )
 
 // The JSON tree layouts (1.x storage/, 0.x per-project) keep one small file
@@ -30,6 +32,10 @@ const (
 	kindPart
 	kindTodo
 	kindDiff
+	// kindStray is an entry of a tree's part folder that is not a JSON
+	// file: Unread does not list those folders (store.go), so the walk
+	// that lists them anyway reports it
+	kindStray
 )
 
 // task is one file of a tree store.
@@ -59,7 +65,7 @@ type result struct {
 // eachSubdir calls fn for each of dir's subdirectories (not hidden), in
 // name order.
 func eachSubdir(dir string, fn func(path, name string)) {
-	names, ok := listNames(dir, true)
+	names, ok := listNames(dir, true, nil)
 	if !ok {
 		return
 	}
@@ -70,11 +76,12 @@ func eachSubdir(dir string, fn func(path, name string)) {
 }
 
 // listNames lists dir's entries that are directories (dirs) or *.json
-// files, not hidden, sorted by name. A directory of a million files is
-// read a batch at a time and its names kept end to end (about 40 bytes a
-// name, where os.ReadDir's entries took over 100); false when dir cannot be
-// read whole.
-func listNames(dir string, dirs bool) (*strs, bool) {
+// files, not hidden, sorted by name; stray, when not nil, is given the
+// others (not hidden, not a .bak), in directory order. A directory of a
+// million files is read a batch at a time and its names kept end to end
+// (about 40 bytes a name, where os.ReadDir's entries took over 100); false
+// when dir cannot be read whole.
+func listNames(dir string, dirs bool, stray func(name string)) (*strs, bool) {
 	f, err := os.Open(dir)
 	if err != nil {
 		return nil, false
@@ -85,8 +92,12 @@ func listNames(dir string, dirs bool) (*strs, bool) {
 		ents, err := f.ReadDir(1024)
 		for _, e := range ents {
 			n := e.Name()
-			if e.IsDir() == dirs && !strings.HasPrefix(n, ".") && (dirs || strings.HasSuffix(n, ".json")) {
+			switch {
+			case strings.HasPrefix(n, "."):
+			case e.IsDir() == dirs && (dirs || strings.HasSuffix(n, ".json")):
 				names.add(n)
+			case stray != nil && !strings.HasSuffix(n, ".bak"):
+				stray(n)
 			}
 		}
 		if errors.Is(err, io.EOF) {
@@ -102,7 +113,19 @@ func listNames(dir string, dirs bool) (*strs, bool) {
 
 // files emits a task for each of dir's JSON files.
 func files(emit func(task), k kind, dir, in, in2 string) {
-	names, ok := listNames(dir, false)
+	listFiles(emit, k, dir, in, in2, nil)
+}
+
+// partFiles emits a task for each JSON file of a tree's part folder, and
+// for each other entry in it, first.
+func partFiles(emit func(task), dir, msg string) {
+	listFiles(emit, kindPart, dir, msg, "", func(name string) {
+		emit(task{kind: kindStray, dir: dir, name: name, path: filepath.Join(dir, name)})
+	})
+}
+
+func listFiles(emit func(task), k kind, dir, in, in2 string, stray func(name string)) {
+	names, ok := listNames(dir, false, stray)
 	if !ok {
 		return
 	}
@@ -118,9 +141,10 @@ func treeTasks(root string, emit func(task)) {
 	for _, k := range []struct {
 		kind kind
 		name string
-	}{{kindSession, "session"}, {kindMessage, "message"}, {kindPart, "part"}} {
+	}{{kindSession, "session"}, {kindMessage, "message"}} {
 		eachSubdir(filepath.Join(root, k.name), func(dir, name string) { files(emit, k.kind, dir, name, "") })
 	}
+	eachSubdir(filepath.Join(root, "part"), func(dir, name string) { partFiles(emit, dir, name) })
 	files(emit, kindTodo, filepath.Join(root, "todo"), "", "")
 	files(emit, kindDiff, filepath.Join(root, "session_diff"), "", "")
 }
@@ -159,6 +183,9 @@ func newWorker() *worker {
 // It runs on a worker and touches nothing shared; the compact bytes are
 // appended to out.
 func (w *worker) check(t *task, out []byte) (_ []byte, res result) {
+	if t.kind == kindStray {
+		return out, res
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			res.panic = r
@@ -203,6 +230,10 @@ func (w *worker) check(t *task, out []byte) (_ []byte, res result) {
 func (c *checker) add(t *task, r *result) {
 	if r.panic != nil {
 		panic(r.panic)
+	}
+	if t.kind == kindStray {
+		c.rep.Add(report.Finding{Path: t.path, Severity: report.Warning, Rule: format.RuleStray, Message: format.StrayMessage(Format{}.Name(), "")})
+		return
 	}
 	c.files++
 	for _, f := range r.found {
