@@ -330,12 +330,10 @@ func toolCall(typ string, p gjson.Result) session.Block {
 	case "custom_tool_call":
 		args = objWith("input", p.Get("input"))
 	case "tool_search_call":
-		args = []byte(p.Get("arguments").Raw)
+		args = objectOr("arguments", p.Get("arguments"))
 		b.ToolName = "tool_search"
 	default:
-		if a := p.Get("action"); a.IsObject() {
-			args = []byte(a.Raw)
-		}
+		args = objectOr("action", p.Get("action"))
 		b.ToolName = strings.TrimSuffix(typ, "_call")
 	}
 	if len(args) == 0 || args[0] != '{' {
@@ -363,6 +361,19 @@ func (n *callNote) Opaque() (string, int) {
 		return "encrypted-reasoning", 1
 	}
 	return "", 0
+}
+
+// objectOr is v when it is an object, nothing when it is absent, and
+// otherwise v under key: arguments are an object, and what is not one is
+// kept all the same.
+func objectOr(key string, v gjson.Result) []byte {
+	switch {
+	case v.IsObject():
+		return []byte(v.Raw)
+	case !v.Exists():
+		return nil
+	}
+	return objWith(key, v)
 }
 
 func objWith(key string, v gjson.Result) []byte {
