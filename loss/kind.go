@@ -79,6 +79,9 @@ const (
 
 	// Content cut to fit what the target can read (convert --truncate-messages).
 	LongMessage Kind = "long-message"
+
+	// A time the target cannot spell (OpenCode's before 1970).
+	Time Kind = "time"
 )
 
 // Kinds is every fixed kind; docs/convert.md lists exactly these and Families.
@@ -90,7 +93,7 @@ var Kinds = []Kind{
 	Usage, ReasoningTokens, MessageModel, MessageAPI, MessageDetails, MessageAuthor, MessageTokens, StopReason, IsError,
 	SessionTitle, SessionModel, Provider, ThinkingLevel, Checkpoint, CheckpointBlob, ParentLink, ParentPath, ChildSession,
 	SessionField, EntryField, MessageField, BlockField,
-	LongMessage,
+	LongMessage, Time,
 }
 
 // Families are the kinds built from a name of the model, as

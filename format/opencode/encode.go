@@ -203,9 +203,15 @@ func (e *encoder) info(project string) []byte {
 	created, updated := m.Created.UnixMilli(), m.Updated.UnixMilli()
 	if created <= 0 {
 		created = e.first
+		if !m.Created.IsZero() {
+			e.lost.Add(loss.Time, loss.Converted, preEpoch, 1)
+		}
 	}
 	if updated <= 0 {
 		updated = created
+		if !m.Updated.IsZero() {
+			e.lost.Add(loss.Time, loss.Converted, preEpoch, 1)
+		}
 	}
 	tm = setMember(tm, "created", timeVal(m.Created, created))
 	tm = setMember(tm, "updated", timeVal(m.Updated, updated))
@@ -236,12 +242,23 @@ func timeVal(t session.Time, ms int64) []byte {
 	return num(ms)
 }
 
+// ms is t in OpenCode's milliseconds after 1970. A time missing takes the
+// one before it (mapping.Clock's rule), and so does an earlier one, which
+// OpenCode cannot hold: a named loss.
 func (e *encoder) ms(t session.Time) int64 {
-	if ms := t.UnixMilli(); ms > 0 {
+	ms := t.UnixMilli()
+	if ms > 0 {
 		e.lastMS = ms
+		return ms
+	}
+	if !t.IsZero() {
+		e.lost.Add(loss.Time, loss.Converted, preEpoch, 1)
 	}
 	return e.lastMS
 }
+
+const preEpoch = "OpenCode keeps times after 1970; an earlier one is written as the time before it (at the start, the session's first)"
+
 
 // entry encodes one entry as a message, or returns nil for tool results (they
 // live in their call's tool part) and for what OpenCode cannot hold.
