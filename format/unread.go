@@ -28,6 +28,16 @@ type Unreader interface {
 	Unread(path string) []Stray
 }
 
+// Keeper is implemented by layouts whose sessions stand alone in a folder
+// (a directory each, which the walk goes through like any folder) beside
+// folders their program keeps there that hold no session (goat's memory
+// folders): Keeps reports whether path, an entry of such a folder (a
+// directory when dir), is one of them. The walk passes over those without
+// a finding, as Unread leaves out what a program keeps inside its units.
+type Keeper interface {
+	Keeps(path string, dir bool) bool
+}
+
 // StraysInValidation is implemented by Loaders whose Unread leaves some
 // folders of a unit to the validation, which lists them anyway and reports
 // what it does not read there (RuleStray findings): true for such a unit

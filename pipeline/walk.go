@@ -56,11 +56,12 @@ func Walk(root string, forced format.Format) ([]Unit, []Skip) {
 		}
 		return nil, []Skip{w.unclaimed(root, true)}
 	}
-	if f := w.claim(root); f != nil && !folderOfSessions(f, root) {
+	f := w.claim(root)
+	if f != nil && !folderOfSessions(f, root) {
 		w.add(f, root)
 		return w.units, w.skipped
 	}
-	w.dir(root, true)
+	w.dir(root, true, f)
 	if len(w.units) == 0 && !w.rootUnreadable {
 		what := "session files or directories"
 		if forced != nil {
@@ -79,7 +80,10 @@ type walker struct {
 	rootUnreadable bool
 }
 
-func (w *walker) dir(dir string, named bool) {
+// dir walks a directory's entries; owner, when not nil, is the layout of
+// the folder of sessions dir is, whose own folders beside them
+// (format.Keeper) are passed over.
+func (w *walker) dir(dir string, named bool, owner format.Format) {
 	if id, ok := fileID(dir); ok {
 		if w.seen[id] {
 			w.skipped = append(w.skipped, Skip{dir, RuleSymlinkLoop, "directory already visited (symlink loop)", named})
@@ -103,7 +107,11 @@ func (w *walker) dir(dir string, named bool) {
 			// walking. Named on the command line, it is read like any path.
 			continue
 		}
-		w.entry(filepath.Join(dir, e.Name()))
+		p := filepath.Join(dir, e.Name())
+		if k, ok := owner.(format.Keeper); ok && k.Keeps(p, e.IsDir()) {
+			continue
+		}
+		w.entry(p)
 	}
 }
 
@@ -120,14 +128,14 @@ func (w *walker) entry(p string) {
 	}
 	if f := w.claim(p); f != nil {
 		if fi.IsDir() && folderOfSessions(f, p) {
-			w.dir(p, false)
+			w.dir(p, false, f)
 			return
 		}
 		w.add(f, p)
 		return
 	}
 	if fi.IsDir() {
-		w.dir(p, false)
+		w.dir(p, false, nil)
 		return
 	}
 	w.skipped = append(w.skipped, w.unclaimed(p, false))

@@ -31,6 +31,17 @@ func (Format) Sessions(path string) ([]format.Ref, error) {
 	return out, nil
 }
 
+// Keeps reports goat's memory folders among its session directories:
+// Cleanup never deletes a memory, agent-memory or *-memory folder there
+// (auto-memory and per-agent memory, which outlive sessions). They hold no
+// session; one that does (a session directory so named) is a session.
+func (Format) Keeps(path string, dir bool) bool {
+	name := filepath.Base(path)
+	return dir && (name == "memory" || name == "agent-memory" || strings.HasSuffix(name, "-memory")) && !isSession(path)
+}
+
+var _ format.Keeper = Format{}
+
 // storeSessions lists the session directories directly under dir, sorted.
 func storeSessions(dir string) []string { return sessionsUnder(dir, -1) }
 

@@ -1,6 +1,7 @@
 package goat
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/sesstool/sesstool/internal/straytest"
@@ -44,4 +45,37 @@ func unitFile(rel string) []byte {
 		return []byte(`{"uuid":"u1","message":{"role":"user","content":"hi"}}` + "\n")
 	}
 	return []byte(`{"id":"d94e39bb-a20b-4bcf-89d5-3e14595ee2e9"}`)
+}
+
+// TestKeeps: beside its session directories goat keeps memory folders
+// (its Cleanup never deletes them), which the walk passes over; a folder so
+// named that is a session directory is still a session.
+func TestKeeps(t *testing.T) {
+	for _, tc := range []struct {
+		rel   string
+		files []string // written inside it (none: a file, not a folder)
+		keeps bool
+	}{
+		{"memory", []string{"MEMORY.md"}, true},
+		{"agent-memory", []string{"reviewer/MEMORY.md"}, true},
+		{"team-memory", []string{"MEMORY.md"}, true},
+		{"memory.md", nil, false},
+		{"notes", []string{"MEMORY.md"}, false},
+		{"memoryless", []string{"x"}, false},
+		{"old-memory", []string{MetadataFile, MessagesFile}, false},
+	} {
+		t.Run(tc.rel, func(t *testing.T) {
+			root := t.TempDir()
+			p := filepath.Join(root, tc.rel)
+			for _, f := range tc.files {
+				straytest.Write(t, root, filepath.Join(tc.rel, f), unitFile(f))
+			}
+			if tc.files == nil {
+				straytest.Write(t, root, tc.rel, []byte("x"))
+			}
+			if got := (Format{}).Keeps(p, tc.files != nil); got != tc.keeps {
+				t.Errorf("Keeps(%s) = %v, want %v", tc.rel, got, tc.keeps)
+			}
+		})
+	}
 }
