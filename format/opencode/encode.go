@@ -259,7 +259,6 @@ func (e *encoder) ms(t session.Time) int64 {
 
 const preEpoch = "OpenCode keeps times after 1970; an earlier one is written as the time before it (at the start, the session's first)"
 
-
 // entry encodes one entry as a message, or returns nil for tool results (they
 // live in their call's tool part) and for what OpenCode cannot hold.
 func (e *encoder) entry(en *session.Entry) (*Msg, error) {
