@@ -133,10 +133,9 @@ func infoPath(env *Env, p string, forced format.Format) ([]Stats, int, error) {
 }
 
 // loadUnit is the layout to read u with. A unit whose strays only its
-// validation names (format.StraysInValidation) is validated, so that
-// they are named, and read from what that read where the layout keeps it;
-// a store that does not validate is still described, read
-// from the disk.
+// validation names (format.StraysInValidation) is validated, so that they
+// are named, and read from what that read where the layout keeps it; a
+// store that does not validate is still described, read from the disk.
 func loadUnit(env *Env, u pipeline.Unit) format.Format {
 	sv, ok := u.Format.(format.StraysInValidation)
 	if !ok || !sv.StraysInValidation(u.Path) {
