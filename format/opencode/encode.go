@@ -203,15 +203,11 @@ func (e *encoder) info(project string) []byte {
 	created, updated := m.Created.UnixMilli(), m.Updated.UnixMilli()
 	if created <= 0 {
 		created = e.first
-		if !m.Created.IsZero() {
-			e.lost.Add(loss.Time, loss.Converted, preEpoch, 1)
-		}
+		e.preEpoch(m.Created)
 	}
 	if updated <= 0 {
 		updated = created
-		if !m.Updated.IsZero() {
-			e.lost.Add(loss.Time, loss.Converted, preEpoch, 1)
-		}
+		e.preEpoch(m.Updated)
 	}
 	tm = setMember(tm, "created", timeVal(m.Created, created))
 	tm = setMember(tm, "updated", timeVal(m.Updated, updated))
@@ -251,13 +247,16 @@ func (e *encoder) ms(t session.Time) int64 {
 		e.lastMS = ms
 		return ms
 	}
-	if !t.IsZero() {
-		e.lost.Add(loss.Time, loss.Converted, preEpoch, 1)
-	}
+	e.preEpoch(t)
 	return e.lastMS
 }
 
-const preEpoch = "OpenCode keeps times after 1970; an earlier one is written as the time before it (at the start, the session's first)"
+// preEpoch counts t, which is not after 1970, as lost when it is set.
+func (e *encoder) preEpoch(t session.Time) {
+	if !t.IsZero() {
+		e.lost.Add(loss.Time, loss.Converted, "OpenCode keeps times after 1970; an earlier one is written as the time before it (at the start, the session's first)", 1)
+	}
+}
 
 // entry encodes one entry as a message, or returns nil for tool results (they
 // live in their call's tool part) and for what OpenCode cannot hold.
