@@ -53,8 +53,10 @@ func Export(env *Env, o ExportOptions) error {
 	}
 	defer in.Close()
 	chk := startCheck(in, ex.Name == "html" && len(in.Jobs) == 1)
-	if err := chk.wait(); !chk.alongside && err != nil {
-		return err
+	if !chk.alongside {
+		if err := chk.wait(); err != nil {
+			return err
+		}
 	}
 	pl, err := pipeline.PlanOutput(in, pipeline.Target{Name: ex.Name, File: true, Ext: ex.Ext, Derived: ex.Ext}, o.Out)
 	if err != nil {

@@ -27,6 +27,9 @@ type fakeFile struct {
 	ID      string `json:"fixture-session"`
 	Invalid bool   `json:"invalid"`
 	Note    string `json:"note"`
+	// Gate makes the validation wait until the session's first entry has
+	// been read (gate.go): it passes only when the two run at once.
+	Gate bool `json:"gate"`
 }
 
 func (fakeLayout) Name() string      { return "fake" }
@@ -54,6 +57,9 @@ func (fakeLayout) OpenReader(name string, r io.Reader) (session.Reader, error) {
 	s := fixture.Session()
 	s.Meta.ID = ff.ID
 	s.Entries[0].Message.Content[0].Text += "\n\n" + ff.Note
+	if ff.Gate {
+		return &gatedReader{SliceReader: session.SliceReader{S: s}, name: name}, nil
+	}
 	return &session.SliceReader{S: s}, nil
 }
 func (f fakeLayout) Validate(p string, rep *report.Report, opt format.ValidateOptions) error {
@@ -68,6 +74,9 @@ func (fakeLayout) ValidateReader(name string, r io.Reader, rep *report.Report, _
 	var ff fakeFile
 	if err := json.NewDecoder(r).Decode(&ff); err != nil || ff.Invalid {
 		rep.Errorf(name, 1, "", "schema", "not a valid fake session")
+	}
+	if ff.Gate && !waitForRead(name) {
+		rep.Errorf(name, 1, "", "gate", "validated to the end before the session was read")
 	}
 	return nil
 }
@@ -226,5 +235,19 @@ func TestExportBadLeaf(t *testing.T) {
 	env, out, _ := testEnv("")
 	if err := Export(env, ExportOptions{Kind: "markdown", Out: "-", Leaf: "b2", Paths: []string{in}}); err != nil || !strings.Contains(out.String(), "quokka") {
 		t.Errorf("--leaf b2: %v; output lacks the b2 branch", err)
+	}
+}
+
+// A single page is validated while it is read, not before: the fake
+// session's validation waits for its reader's first entry.
+func TestExportValidatesAlongside(t *testing.T) {
+	dir := t.TempDir()
+	in := writeFake(t, dir, "gated.jsonl", fakeFile{ID: "s1", Gate: true})
+	env, _, errb := testEnv("")
+	if err := Export(env, ExportOptions{Kind: "html", Paths: []string{in}}); err != nil {
+		t.Fatalf("export html: %v\n%s", err, errb)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "gated.html")); err != nil {
+		t.Errorf("no page: %v", err)
 	}
 }

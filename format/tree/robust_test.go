@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sesstool/sesstool/export/html"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
@@ -110,7 +111,27 @@ func FuzzTree(f *testing.F) {
 		if err := (Format{}).WriteTo(&out, &session.SliceReader{S: s}, format.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
+		renderTrusted(t, in)
 	})
+}
+
+// renderTrusted reads in as export html does, trusting the syntax and
+// decoding ahead while the validation runs alongside, and renders it: a
+// line that is not JSON must not crash it before the validation refuses
+// the file.
+func renderTrusted(t *testing.T, in []byte) {
+	r, err := Format{}.OpenReader("f", bytes.NewReader(in))
+	if err != nil {
+		return
+	}
+	defer r.Close()
+	rd := r.(*reader)
+	rd.TrustSyntax()
+	rd.ReadAhead()
+	_, err = html.Stream(io.Discard, *r.Meta(), r.Next, "")
+	if err != nil && strings.Contains(err.Error(), "internal error") {
+		t.Fatal(err)
+	}
 }
 
 // A number the schema library cannot compare (it panics on it) is a schema

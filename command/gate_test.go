@@ -1,0 +1,40 @@
+package command
+
+import (
+	"sync"
+	"time"
+
+	"github.com/sesstool/sesstool/session"
+)
+
+// A gate tells a fake session's validation that its reader has started:
+// an export that validates alongside reading passes the gate, one that
+// validates first waits for it in vain.
+var gates sync.Map // path -> chan struct{}
+
+func gate(name string) chan struct{} {
+	ch, _ := gates.LoadOrStore(name, make(chan struct{}))
+	return ch.(chan struct{})
+}
+
+// waitForRead reports whether name's reader started within a bound far
+// beyond any machine's slowness: a validation run first never sees it.
+func waitForRead(name string) bool {
+	select {
+	case <-gate(name):
+		return true
+	case <-time.After(20 * time.Second):
+		return false
+	}
+}
+
+type gatedReader struct {
+	session.SliceReader
+	name string
+	once sync.Once
+}
+
+func (r *gatedReader) Next() (*session.Entry, error) {
+	r.once.Do(func() { close(gate(r.name)) })
+	return r.SliceReader.Next()
+}
