@@ -34,18 +34,36 @@ func WriteFile(name, out string, r session.Reader, opt WriteOptions, writeTo fun
 	return []string{out}, nil
 }
 
-// OpenFile is Open for a single-file layout: it opens path and hands it to
-// open, which reads the session from r and closes c when the session is
-// closed. The file is closed here if open fails.
-func OpenFile(path string, open func(name string, r io.Reader, c io.Closer) (session.Reader, error)) (session.Reader, error) {
-	fh, err := regfile.Open(path)
+// OpenFile is Open for a single-file layout: it opens ref's file
+// (OpenPrefix) and hands it to open, which reads the session from r and
+// closes c when the session is closed. The file is closed here if open
+// fails.
+func OpenFile(ref Ref, open func(name string, r io.Reader, c io.Closer) (session.Reader, error)) (session.Reader, error) {
+	r, c, err := OpenPrefix(ref.Path, ref.Size)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	r, err := open(path, fh, fh)
-	if err != nil {
-		fh.Close()
 		return nil, err
 	}
-	return r, nil
+	s, err := open(ref.Path, r, c)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// OpenPrefix opens the regular file at path to read its first size bytes,
+// or all of it when size is 0. A session file may be growing while it is
+// read (its agent still running): a run validates it and then, or at the
+// same time, reads it again, and both must stop where the file ended when
+// the run found it, or the reader would take lines, a half-written one
+// among them, that the validation never saw.
+func OpenPrefix(path string, size int64) (io.Reader, io.Closer, error) {
+	fh, err := regfile.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if size > 0 {
+		return io.NewSectionReader(fh, 0, size), fh, nil
+	}
+	return fh, fh, nil
 }

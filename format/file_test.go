@@ -80,12 +80,12 @@ func existing(t *testing.T, dir string) string {
 
 func TestOpenFile(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "none.jsonl")
-	if _, err := OpenFile(missing, nil); err == nil || !strings.HasPrefix(err.Error(), "read "+missing+":") {
+	if _, err := OpenFile(Ref{Path: missing}, nil); err == nil || !strings.HasPrefix(err.Error(), "read "+missing+":") {
 		t.Errorf("missing file: error %v, want one starting %q", err, "read "+missing+":")
 	}
 	p := existing(t, t.TempDir())
 	var got io.Closer
-	_, err := OpenFile(p, func(name string, r io.Reader, c io.Closer) (session.Reader, error) {
+	_, err := OpenFile(Ref{Path: p}, func(name string, r io.Reader, c io.Closer) (session.Reader, error) {
 		got = c
 		return nil, errors.New("not a session")
 	})
@@ -94,5 +94,38 @@ func TestOpenFile(t *testing.T) {
 	}
 	if f, ok := got.(*os.File); !ok || f.Close() == nil {
 		t.Error("the file was not closed after the opener failed")
+	}
+}
+
+// A Ref's Size bounds what is read: the lines appended after the run found
+// the file are not.
+func TestOpenFilePrefix(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.jsonl")
+	if err := os.WriteFile(p, []byte("one\ntwo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		size int64
+		want string
+	}{{0, "one\ntwo\nthree\n"}, {4, "one\n"}, {8, "one\ntwo\n"}, {100, "one\ntwo\nthree\n"}} {
+		if tc.size == 0 {
+			// the file grows after it is found
+			f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+			f.WriteString("three\n")
+			f.Close()
+		}
+		var read []byte
+		_, err := OpenFile(Ref{Path: p, Size: tc.size}, func(name string, r io.Reader, c io.Closer) (session.Reader, error) {
+			defer c.Close()
+			var err error
+			read, err = io.ReadAll(r)
+			return nil, err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(read) != tc.want {
+			t.Errorf("size %d: read %q, want %q", tc.size, read, tc.want)
+		}
 	}
 }

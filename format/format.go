@@ -153,11 +153,18 @@ type Extensioner interface {
 type Ref struct {
 	Path string // the session file or directory, or the store holding it
 	ID   string // the session id ("" when Path alone names it)
+	// Size, when set, is how many bytes of the file Path to read: its size
+	// when the run found it (pipeline), so that every reader of the run
+	// and its validation see the same lines, whatever an agent appends
+	// meanwhile (OpenPrefix). 0 reads to the end.
+	Size int64
 }
 
 // ValidateOptions tune validation.
 type ValidateOptions struct {
 	Workers int
+	// Size is Ref.Size for the file validated: read no further.
+	Size int64
 }
 
 // WriteOptions tune writing.

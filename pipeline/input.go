@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/sesstool/sesstool/exitcode"
 	"github.com/sesstool/sesstool/format"
@@ -106,7 +107,11 @@ func Gather(p string, o GatherOptions) (*Input, error) {
 // then serves the sessions from what it read) and lists the sessions.
 func (in *Input) load(units []Unit, o GatherOptions) error {
 	rep := &report.Report{MaxErrors: 20}
+	for i := range units {
+		units[i].Size = fileSize(units[i].Path)
+	}
 	for i, u := range units {
+		opt := format.ValidateOptions{Size: u.Size}
 		l, loader := u.Format.(format.Loader)
 		if _, acc := u.Format.(format.Accumulator); o.Alongside && isStream(u.Format) && !loader && !acc {
 			in.deferred = append(in.deferred, u)
@@ -116,14 +121,14 @@ func (in *Input) load(units []Unit, o GatherOptions) error {
 			if o.Hold != nil {
 				o.Hold()
 			}
-			f, err := l.Load(u.Path, rep, format.ValidateOptions{})
+			f, err := l.Load(u.Path, rep, opt)
 			if err != nil {
 				return exitcode.IOError(err)
 			}
 			units[i].Format = f
 			continue
 		}
-		if err := u.Format.Validate(u.Path, rep, format.ValidateOptions{}); err != nil {
+		if err := u.Format.Validate(u.Path, rep, opt); err != nil {
 			return exitcode.IOError(err)
 		}
 	}
@@ -142,6 +147,9 @@ func (in *Input) load(units []Unit, o GatherOptions) error {
 			return exitcode.IOError(err)
 		}
 		for _, ref := range refs {
+			if ref.Path == u.Path {
+				ref.Size = u.Size
+			}
 			in.Jobs = append(in.Jobs, Job{Format: u.Format, Ref: ref, Unit: u.Path})
 		}
 	}
@@ -169,7 +177,7 @@ func (in *Input) refuse(rep *report.Report) error {
 func (in *Input) Check() error {
 	rep := &report.Report{MaxErrors: 20}
 	for _, u := range in.deferred {
-		if err := u.Format.Validate(u.Path, rep, format.ValidateOptions{}); err != nil {
+		if err := u.Format.Validate(u.Path, rep, format.ValidateOptions{Size: u.Size}); err != nil {
 			return exitcode.IOError(err)
 		}
 	}
@@ -215,4 +223,14 @@ func SessionID(j Job) string {
 	}
 	defer r.Close()
 	return r.Meta().ID
+}
+
+// fileSize is the size of the regular file at path, or 0 (a directory,
+// or whatever cannot be read: its reader says so).
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return 0
+	}
+	return fi.Size()
 }

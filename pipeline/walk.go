@@ -18,6 +18,9 @@ import (
 type Unit struct {
 	Format format.Format
 	Path   string
+	// Size is the file's size when the run found it (0 for a directory):
+	// what the run reads of it, validation included (format.Ref.Size).
+	Size int64
 }
 
 // readDir lists a directory; the walk's tests replace it to make a listing
@@ -52,7 +55,7 @@ func Walk(root string, forced format.Format) ([]Unit, []Skip) {
 	}
 	if !fi.IsDir() {
 		if f := w.claimNamedFile(root); f != nil {
-			return []Unit{{f, root}}, nil
+			return []Unit{{Format: f, Path: root}}, nil
 		}
 		return nil, []Skip{w.unclaimed(root, true)}
 	}
@@ -145,7 +148,7 @@ func (w *walker) entry(p string) {
 // store or session directory is not walked into): the same skip policy
 // holds there too.
 func (w *walker) add(f format.Format, p string) {
-	w.units = append(w.units, Unit{f, p})
+	w.units = append(w.units, Unit{Format: f, Path: p})
 	u, ok := f.(format.Unreader)
 	if !ok {
 		return

@@ -25,7 +25,7 @@ const metaScan = 64
 // main line whose tool result names it, after a marker entry; the runs no
 // line names follow the main file.
 func (Format) Open(ref format.Ref) (session.Reader, error) {
-	fr, err := openFile(ref.Path, "")
+	fr, err := openFile(ref.Path, "", ref.Size)
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +153,7 @@ func (r *reader) count(e *session.Entry) *session.Entry {
 // the run's entries follow.
 func (r *reader) startSub(p, toolUse string) (*session.Entry, error) {
 	r.subs = remove(r.subs, p)
-	fr, err := openFile(p, agentPrefix+agentID(p))
+	fr, err := openFile(p, agentPrefix+agentID(p), 0)
 	if err != nil {
 		return nil, err
 	}
@@ -253,12 +253,12 @@ type rawLine struct {
 	n   int
 }
 
-func openFile(path, sidechain string) (*fileReader, error) {
-	fh, err := os.Open(path)
+func openFile(path, sidechain string, size int64) (*fileReader, error) {
+	r, c, err := format.OpenPrefix(path, size)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, err
 	}
-	return &fileReader{name: path, sidechain: sidechain, lines: jsonl.NewHeldReader(fh), c: fh}, nil
+	return &fileReader{name: path, sidechain: sidechain, lines: jsonl.NewHeldReader(r), c: c}, nil
 }
 
 func (f *fileReader) close() error { return f.c.Close() }

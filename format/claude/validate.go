@@ -46,7 +46,11 @@ func (f Format) Validate(path string, rep *report.Report, opt format.ValidateOpt
 		var main *rules
 		lines, entries, readable := 0, 0, true
 		for _, p := range files {
-			r, err := validateFile(p, main, sch, rep, opt)
+			o := opt
+			if p != path {
+				o.Size = 0 // the size of the file named, not of the others
+			}
+			r, err := validateFile(p, main, sch, rep, o)
 			if err != nil {
 				return err
 			}
@@ -82,11 +86,11 @@ func readerSessionID(path string) string {
 // path is one of its sub-agent transcripts, whose lines may name the
 // session's (a compaction's sub-agent continues from them).
 func validateFile(path string, main *rules, sch *jsonschema.Schema, rep *report.Report, opt format.ValidateOptions) (*rules, error) {
-	fh, err := os.Open(path)
+	fh, c, err := format.OpenPrefix(path, opt.Size)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, err
 	}
-	defer fh.Close()
+	defer c.Close()
 	r := &rules{path: path, rep: rep, schema: sch, sidechain: main != nil, results: resultsDir(path)}
 	if main != nil {
 		r.outer = &main.uuids

@@ -255,7 +255,7 @@ func (f Format) Open(ref format.Ref) (session.Reader, error) {
 	if fi, err := os.Stat(ref.Path); err == nil && fi.IsDir() {
 		return nil, fmt.Errorf("read %s: a Codex home holds many sessions; open one of its rollout files", ref.Path)
 	}
-	return format.OpenFile(ref.Path, newReader)
+	return format.OpenFile(ref, newReader)
 }
 
 // OpenReader streams a rollout from r; name is used in errors.

@@ -43,6 +43,7 @@ func (f Format) validate(path string, rep *report.Report, opt format.ValidateOpt
 		if err != nil {
 			return err
 		}
+		opt.Size = 0 // the size of the file named, not of each rollout
 		for _, p := range files {
 			if err := f.validate(p, rep, opt, seen); err != nil {
 				return err
@@ -50,11 +51,11 @@ func (f Format) validate(path string, rep *report.Report, opt format.ValidateOpt
 		}
 		return nil
 	}
-	fh, err := os.Open(path)
+	fh, c, err := format.OpenPrefix(path, opt.Size)
 	if err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
+		return err
 	}
-	defer fh.Close()
+	defer c.Close()
 	id, err := validateRollout(path, fh, rep, opt, true)
 	if err != nil {
 		return err

@@ -97,7 +97,7 @@ func (r *reader) Close() error {
 
 // Open streams the session file at ref.Path into the model.
 func (f *Format) Open(ref format.Ref) (session.Reader, error) {
-	return format.OpenFile(ref.Path, func(name string, r io.Reader, c io.Closer) (session.Reader, error) {
+	return format.OpenFile(ref, func(name string, r io.Reader, c io.Closer) (session.Reader, error) {
 		return newReader(name, r, c)
 	})
 }

@@ -23,12 +23,12 @@ const LineSchema = "flat/v1/line.json"
 
 // Validate checks the flat file at path.
 func (f *Format) Validate(path string, rep *report.Report, opt format.ValidateOptions) error {
-	fh, err := regfile.Open(path)
+	r, c, err := format.OpenPrefix(path, opt.Size)
 	if err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
+		return err
 	}
-	defer fh.Close()
-	return f.ValidateReader(path, fh, rep, opt)
+	defer c.Close()
+	return f.ValidateReader(path, r, rep, opt)
 }
 
 // ValidateReader checks a flat session read from r. name is used in findings

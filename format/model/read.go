@@ -97,7 +97,7 @@ func strict(b []byte, v any) error {
 
 // Open streams the dump at ref.Path back into the model.
 func (Format) Open(ref format.Ref) (session.Reader, error) {
-	return format.OpenFile(ref.Path, func(name string, r io.Reader, c io.Closer) (session.Reader, error) {
+	return format.OpenFile(ref, func(name string, r io.Reader, c io.Closer) (session.Reader, error) {
 		return newReader(name, r, c)
 	})
 }

@@ -1,13 +1,11 @@
 package model
 
 import (
-	"fmt"
 	"io"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/internal/regfile"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/schema"
 	"github.com/sesstool/sesstool/validate"
@@ -19,12 +17,12 @@ const LineSchema = "model/v1/line.json"
 
 // Validate checks the dump at path. convert runs it on every dump it writes.
 func (f Format) Validate(path string, rep *report.Report, opt format.ValidateOptions) error {
-	fh, err := regfile.Open(path)
+	r, c, err := format.OpenPrefix(path, opt.Size)
 	if err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
+		return err
 	}
-	defer fh.Close()
-	return f.ValidateReader(path, fh, rep, opt)
+	defer c.Close()
+	return f.ValidateReader(path, r, rep, opt)
 }
 
 // ValidateReader checks a dump read from r; name is used in findings.

@@ -262,7 +262,7 @@ func (r *reader) derive(e *session.Entry, b []byte) {
 
 // Open streams the session in ref's file.
 func (Format) Open(ref format.Ref) (session.Reader, error) {
-	return format.OpenFile(ref.Path, func(name string, r io.Reader, c io.Closer) (session.Reader, error) {
+	return format.OpenFile(ref, func(name string, r io.Reader, c io.Closer) (session.Reader, error) {
 		return newReader(name, r, c)
 	})
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/internal/regfile"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/validate"
 	"github.com/tidwall/gjson"
@@ -16,12 +15,12 @@ import (
 
 // Validate checks the file at path.
 func (f Format) Validate(path string, rep *report.Report, opt format.ValidateOptions) error {
-	fh, err := regfile.Open(path)
+	r, c, err := format.OpenPrefix(path, opt.Size)
 	if err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
+		return err
 	}
-	defer fh.Close()
-	return f.ValidateReader(path, fh, rep, opt)
+	defer c.Close()
+	return f.ValidateReader(path, r, rep, opt)
 }
 
 // ValidateReader checks one tree JSONL file read from r: syntax and schema
