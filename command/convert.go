@@ -102,6 +102,7 @@ func Convert(env *Env, o ConvertOptions) error {
 	if err := checkOutput(env, target, st, pl, out, done); err != nil {
 		return err
 	}
+	pipeline.PrintSkips(env.Stderr, in.Grown())
 	if err := reportLoss(env, o, in, lost, notWritten); err != nil {
 		return err
 	}

@@ -82,6 +82,7 @@ func Export(env *Env, o ExportOptions) error {
 		sum.Href = pl.Names[i]
 		index = append(index, sum)
 	}
+	pipeline.PrintSkips(env.Stderr, in.Grown())
 	if site {
 		return writeIndex(env, filepath.Join(pl.Root, indexName), index, o.Force)
 	}

@@ -30,6 +30,9 @@ type fakeFile struct {
 	// Gate makes the validation wait until the session's first entry has
 	// been read (gate.go): it passes only when the two run at once.
 	Gate bool `json:"gate"`
+	// Grow appends to the file when its session is opened, as an agent
+	// still writing it would.
+	Grow bool `json:"grow"`
 }
 
 func (fakeLayout) Name() string      { return "fake" }
@@ -57,6 +60,9 @@ func (fakeLayout) OpenReader(name string, r io.Reader) (session.Reader, error) {
 	s := fixture.Session()
 	s.Meta.ID = ff.ID
 	s.Entries[0].Message.Content[0].Text += "\n\n" + ff.Note
+	if ff.Grow {
+		appendTo(name, "\n")
+	}
 	if ff.Gate {
 		return &gatedReader{SliceReader: session.SliceReader{S: s}, name: name}, nil
 	}
@@ -249,5 +255,28 @@ func TestExportValidatesAlongside(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "gated.html")); err != nil {
 		t.Errorf("no page: %v", err)
+	}
+}
+
+// A session file that grows while it is read is read as it was found,
+// and export and convert say so, naming the file.
+func TestGrownFileIsNamed(t *testing.T) {
+	for _, cmd := range []string{"export html", "export markdown", "convert"} {
+		dir := t.TempDir()
+		in := writeFake(t, dir, "live.jsonl", fakeFile{ID: "s1", Grow: true})
+		env, _, errb := testEnv("")
+		var err error
+		if cmd == "convert" {
+			err = Convert(env, ConvertOptions{To: "tree", Out: filepath.Join(dir, "out.jsonl"), Paths: []string{in}})
+		} else {
+			err = Export(env, ExportOptions{Kind: strings.TrimPrefix(cmd, "export "), Paths: []string{in}})
+		}
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", cmd, err, errb)
+		}
+		// the file grows each time it is opened (a writer may read twice)
+		if want := in + ":0: warning: grew by "; !strings.Contains(errb.String(), want) || !strings.Contains(errb.String(), "(grew)") {
+			t.Errorf("%s: standard error %q, want %q ... (grew)", cmd, errb, want)
+		}
 	}
 }

@@ -28,12 +28,18 @@ func TestGrowingFileReadAsFound(t *testing.T) {
 		if err != nil {
 			t.Fatalf("alongside %v: gather: %v", alongside, err)
 		}
+		if g := in.Grown(); len(g) != 0 {
+			t.Errorf("alongside %v: grown %+v before anything was appended", alongside, g)
+		}
 		f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		f.WriteString(appended)
 		f.Close()
+		if g := in.Grown(); len(g) != 1 || g[0].Rule != RuleGrew || g[0].Path != p || g[0].Named {
+			t.Errorf("alongside %v: grown %+v, want one warning naming %s", alongside, g, p)
+		}
 		if err := in.Check(); err != nil {
 			t.Errorf("alongside %v: the validation read the line appended after the file was found: %v", alongside, err)
 		}
