@@ -1,7 +1,6 @@
 package jsonx
 
 import (
-	"encoding/json"
 	"math"
 	"math/bits"
 	"slices"
@@ -115,14 +114,24 @@ var safe = func() (t [256]bool) {
 func String(s string) []byte { return AppendString(nil, s) }
 
 // AppendFloat appends f as JavaScript's Number#toString spells it (which is
-// also what encoding/json does). NaN and infinities, which JSON cannot hold,
-// become null, as in JSON.stringify.
+// also what encoding/json does): the shortest digits that read back as f,
+// in exponent form below 1e-6 and from 1e21, with no leading zero in the
+// exponent. NaN and infinities, which JSON cannot hold, become null, as in
+// JSON.stringify. Readers check every number they model this way, so it
+// does not go through encoding/json's reflection.
 func AppendFloat(dst []byte, f float64) []byte {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return append(dst, "null"...)
 	}
-	b, _ := json.Marshal(f)
-	return append(dst, b...)
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+		dst = strconv.AppendFloat(dst, f, 'e', -1, 64)
+		if n := len(dst); dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
+			dst[n-2] = dst[n-1] // e-07 -> e-7
+			dst = dst[:n-1]
+		}
+		return dst
+	}
+	return strconv.AppendFloat(dst, f, 'f', -1, 64)
 }
 
 // Obj builds one compact JSON object with members in the order they are added.

@@ -39,6 +39,9 @@ func scalar(v []byte) gjson.Result {
 
 func integer(v []byte) (int64, bool) {
 	v = bytes.TrimSpace(v)
+	if n, ok, sure := shortInteger(v); sure {
+		return n, ok
+	}
 	if len(v) == 0 || bytes.ContainsAny(v, ".eE+") || (v[0] != '-' && (v[0] < '0' || v[0] > '9')) {
 		return 0, false
 	}
@@ -46,7 +49,40 @@ func integer(v []byte) (int64, bool) {
 	return n, err == nil
 }
 
+// canonical says that v, a minus and digits, is written as a number
+// prints: no leading zero, no minus zero.
+func canonical(v []byte) bool {
+	d := bytes.TrimPrefix(v, []byte{'-'})
+	return d[0] != '0' || len(v) == 1
+}
+
+// shortInteger reads v, an optional minus and up to 15 digits, without
+// strconv (every entry's usage holds a few). ok says v is one; sure is
+// false for more digits, which ParseInt reads.
+func shortInteger(v []byte) (n int64, ok, sure bool) {
+	d := v
+	if len(d) > 0 && d[0] == '-' {
+		d = d[1:]
+	}
+	if len(d) == 0 || len(d) > 15 {
+		return 0, false, len(d) == 0
+	}
+	for _, c := range d {
+		if c < '0' || c > '9' {
+			return 0, false, true
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if len(d) < len(v) {
+		n = -n
+	}
+	return n, true, true
+}
+
 func number(v []byte) (float64, bool) {
+	if n, ok, _ := shortInteger(v); ok && canonical(v) {
+		return float64(n), true // exact, and printed as it is written
+	}
 	r := gjson.ParseBytes(v)
 	if r.Type != gjson.Number {
 		return 0, false
