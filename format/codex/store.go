@@ -182,7 +182,7 @@ const legacyDocMax = 64 << 20
 // JSON document {"session":{"id",...},"items":[...]}.
 func isLegacyDoc(path string, head []byte) bool {
 	h := bytes.TrimLeft(format.TrimBOM(head), " \t\r\n")
-	if len(h) == 0 || h[0] != '{' || !bytes.Contains(h, []byte(`"session"`)) {
+	if len(h) == 0 || h[0] != '{' || !bytes.Contains(h, []byte(`"session"`)) || manyValues(h) {
 		return false
 	}
 	fi, err := os.Stat(path)
@@ -194,6 +194,15 @@ func isLegacyDoc(path string, head []byte) bool {
 		return false
 	}
 	return legacyDoc(format.TrimBOM(b))
+}
+
+// manyValues reports whether head starts with a line that is a JSON value
+// of its own, followed by more than white space: JSON Lines (a tree
+// session's header holds "session" too), which no one document can be, so
+// the file need not be read whole to tell.
+func manyValues(head []byte) bool {
+	i := bytes.IndexByte(head, '\n')
+	return i >= 0 && gjson.ValidBytes(head[:i]) && len(bytes.TrimSpace(head[i:])) > 0
 }
 
 // legacyDoc reports whether b is the TypeScript era's document.
