@@ -96,7 +96,7 @@ func Export(env *Env, o ExportOptions) error {
 // entry masked as it comes when --redact.
 func exportOne(env *Env, name string, j pipeline.Job, out string, ex registry.Exporter, o ExportOptions, chk *check, site bool) (html.IndexEntry, error) {
 	var sum html.IndexEntry
-	r, err := j.Format.Open(j.Ref)
+	r, err := chk.open(j)
 	if err != nil {
 		return sum, OpenFailed(name, err)
 	}

@@ -3,7 +3,10 @@ package command
 import (
 	"fmt"
 
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/jsonl"
 	"github.com/sesstool/sesstool/pipeline"
+	"github.com/sesstool/sesstool/session"
 )
 
 // check validates an export's input (Input.Check). A single page is
@@ -17,12 +20,20 @@ type check struct {
 	alongside bool
 	done      chan struct{}
 	err       error
+	// feed, when set, has the validation hand the lines it reads to the
+	// page's reader (pipeline.Input.Tee), so the file is read once
+	feed *jsonl.Feed
 }
 
 // startCheck starts validating in; alongside says whether to return at
 // once (the export then waits for the result before writing anything).
+// The one session of an export validated alongside is read from what its
+// validation reads, when its layout can hand it over (format.Teed).
 func startCheck(in *pipeline.Input, alongside bool) *check {
 	c := &check{alongside: alongside, done: make(chan struct{})}
+	if alongside && len(in.Jobs) == 1 {
+		c.feed = in.Tee(in.Jobs[0])
+	}
 	run := func() {
 		defer close(c.done)
 		defer func() {
@@ -40,8 +51,13 @@ func startCheck(in *pipeline.Input, alongside bool) *check {
 	return c
 }
 
-// wait returns the validation's outcome, once it is known.
+// wait returns the validation's outcome, once it is known. The page's
+// reader reads nothing more once it waits: the validation need not wait
+// for it to take lines.
 func (c *check) wait() error {
+	if c.feed != nil {
+		c.feed.Stop()
+	}
 	<-c.done
 	return c.err
 }
@@ -53,6 +69,14 @@ func (c *check) first(err error) error {
 		return cerr
 	}
 	return err
+}
+
+// open opens j, from the validation's lines when they are handed over.
+func (c *check) open(j pipeline.Job) (session.Reader, error) {
+	if t, ok := j.Format.(format.Teed); ok && c.feed != nil {
+		return t.OpenTeed(j.Ref, c.feed)
+	}
+	return j.Format.Open(j.Ref)
 }
 
 // checkFailed carries the validation's refusal through the page's reader.

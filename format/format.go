@@ -15,6 +15,7 @@ import (
 	"errors"
 	"io"
 
+	"github.com/sesstool/sesstool/jsonl"
 	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
@@ -143,6 +144,16 @@ type Indexer interface {
 	Index(home string, sessions []*session.Meta) error
 }
 
+// Teed is implemented by single-file layouts whose validator can hand the
+// lines it reads to a reader of the same file (ValidateOptions.Tee): a
+// command that validates a session while it reads it (export html) then
+// reads, splits and copies the file once instead of twice. OpenTeed
+// returns a reader of ref that takes its lines from lines, exactly as if
+// it read them itself; nothing but the validator of ref fills it.
+type Teed interface {
+	OpenTeed(ref Ref, lines *jsonl.Feed) (session.Reader, error)
+}
+
 // Extensioner is implemented by single-file layouts whose files do not end
 // in .jsonl (an OpenCode export is .json); convert names its outputs with it.
 type Extensioner interface {
@@ -165,6 +176,9 @@ type ValidateOptions struct {
 	Workers int
 	// Size is Ref.Size for the file validated: read no further.
 	Size int64
+	// Tee, for a Teed layout, receives the lines the validator reads, for
+	// the reader OpenTeed returned.
+	Tee *jsonl.Feed
 }
 
 // WriteOptions tune writing.

@@ -8,8 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-
-	"github.com/sesstool/sesstool/exitcode"
 )
 
 // Reader yields lines one at a time. Memory is bounded by the longest line,
@@ -119,7 +117,7 @@ func (r *Reader) nextHeld() (Line, error) {
 		return l, err
 	}
 	r.long, r.longErr = nil, nil
-	r.tooLong = &exitcode.Error{Code: exitcode.Invalid, Err: &TooLongError{Line: l.N, Max: r.max}}
+	r.tooLong = tooLong(l.N, r.max)
 	return Line{}, r.tooLong
 }
 

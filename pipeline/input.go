@@ -7,6 +7,7 @@ import (
 
 	"github.com/sesstool/sesstool/exitcode"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/jsonl"
 	"github.com/sesstool/sesstool/report"
 )
 
@@ -36,6 +37,8 @@ type Input struct {
 	// (GatherOptions.Alongside).
 	deferred []Unit
 	log      io.Writer
+	tee      *jsonl.Feed // Tee: filled by the validation of teePath
+	teePath  string
 }
 
 // GatherOptions say how to read one PATH.
@@ -175,9 +178,10 @@ func (in *Input) refuse(rep *report.Report) error {
 // and refuses them as Gather would have: the errors printed, exit 1. It
 // may run on another goroutine while the sessions are read.
 func (in *Input) Check() error {
+	defer in.endTee()
 	rep := &report.Report{MaxErrors: 20}
 	for _, u := range in.deferred {
-		if err := u.Format.Validate(u.Path, rep, format.ValidateOptions{Size: u.Size}); err != nil {
+		if err := u.Format.Validate(u.Path, rep, format.ValidateOptions{Size: u.Size, Tee: in.teeFor(u)}); err != nil {
 			return exitcode.IOError(err)
 		}
 	}

@@ -69,8 +69,15 @@ type JSONL struct {
 	Report  *report.Report
 	Workers int // 0 means GOMAXPROCS
 	// LongLine is the length above which a line is scanned as a stream
-	// and checked on its skeleton instead of held whole; 0 means 64 MiB.
+	// and checked on its skeleton instead of held whole; 0 means
+	// jsonl.MaxHeld, the longest line a session reader holds.
 	LongLine int
+	// Tee, when set, is sent every non-blank line read, the copies the
+	// workers check, for a session reader of the same file (export html
+	// reads it once for both). It is ended at the first line longer than
+	// jsonl.MaxHeld, as a held reader stops there, or at the end of the
+	// input.
+	Tee *jsonl.Feed
 }
 
 type item struct {
@@ -137,10 +144,17 @@ func (j *JSONL) read(r io.Reader, workers int, out chan<- chan []item) error {
 	sem := make(chan struct{}, workers)
 	var wg sync.WaitGroup
 	defer wg.Wait()
+	tee := j.Tee
+	if tee != nil {
+		defer tee.End(nil) // at the end of the input, unless ended before
+	}
 	var batch []item
 	flush := func() {
 		if len(batch) == 0 {
 			return
+		}
+		if tee != nil && !tee.Send(teeLines(batch)) {
+			tee = nil
 		}
 		ch := make(chan []item, 1)
 		out <- ch
@@ -159,7 +173,7 @@ func (j *JSONL) read(r io.Reader, workers int, out chan<- chan []item) error {
 	size := 0
 	longLine := j.LongLine
 	if longLine <= 0 {
-		longLine = 64 << 20
+		longLine = jsonl.MaxHeld
 	}
 	for {
 		l, err := lr.NextLimit(longLine)
@@ -169,6 +183,10 @@ func (j *JSONL) read(r io.Reader, workers int, out chan<- chan []item) error {
 		if err == nil && l.Long {
 			flush()
 			size = 0
+			if tee != nil {
+				tee.EndTooLong(l.N)
+				tee = nil
+			}
 			k := &skeleton{}
 			l.Terminated, err = lr.Rest(k.Write)
 			if !k.notBlank {
@@ -179,6 +197,9 @@ func (j *JSONL) read(r io.Reader, workers int, out chan<- chan []item) error {
 		}
 		if err != nil {
 			flush()
+			if tee != nil {
+				tee.End(err) // its reader names the file itself
+			}
 			return fmt.Errorf("read %s: %w", j.Path, err)
 		}
 		if l.Long {
@@ -200,6 +221,15 @@ func (j *JSONL) read(r io.Reader, workers int, out chan<- chan []item) error {
 	}
 	flush()
 	return nil
+}
+
+// teeLines are a batch's lines as a session reader reads them.
+func teeLines(batch []item) []jsonl.Line {
+	out := make([]jsonl.Line, len(batch))
+	for i, it := range batch {
+		out[i] = jsonl.Line{Bytes: it.b, N: it.n, Terminated: it.terminate}
+	}
+	return out
 }
 
 // decoders are pooled for the memory they reuse; a worker holds one until

@@ -65,16 +65,18 @@ func note(m *session.Meta) *metaNote {
 // firstKeptEntryIndex); never whole entries.
 type reader struct {
 	name   string
-	lr     *jsonl.Reader
+	lr     *jsonl.Reader // nil when fed
 	closer io.Closer
-	meta   session.Meta
-	v1     bool
-	n      int             // entries read (the header is index 0)
-	prev   string          // v1: id of the previous entry, the next one's parent
-	byIdx  []string        // v1: derived id by index (index 0 is the header)
-	taken  map[string]bool // v1: derived ids handed out
-	next   *pending        // a line read ahead while looking for the header
-	ahead  *readAhead      // set by ReadAhead: lines decoded on every core
+	// fed: lines come from the file's validator (OpenTeed), copied already
+	fed   *jsonl.Feed
+	meta  session.Meta
+	v1    bool
+	n     int             // entries read (the header is index 0)
+	prev  string          // v1: id of the previous entry, the next one's parent
+	byIdx []string        // v1: derived id by index (index 0 is the header)
+	taken map[string]bool // v1: derived ids handed out
+	next  *pending        // a line read ahead while looking for the header
+	ahead *readAhead      // set by ReadAhead: lines decoded on every core
 	// trusted: the caller validates every line itself (TrustSyntax)
 	trusted bool
 	// transient: entries are decoded from the reader's buffer (Transient)
@@ -106,7 +108,21 @@ type pending struct {
 // newReader reads up to the header. A file that does not start with one is
 // refused: without its id there is no session.
 func newReader(name string, r io.Reader, c io.Closer) (*reader, error) {
-	rd := &reader{name: name, lr: jsonl.NewHeldReader(r), closer: c}
+	return start(&reader{name: name, lr: jsonl.NewHeldReader(r), closer: c})
+}
+
+// newFedReader is newReader for lines from a feed.
+func newFedReader(name string, f *jsonl.Feed) (*reader, error) {
+	rd, err := start(&reader{name: name, fed: f})
+	if err != nil {
+		f.Stop()
+	}
+	return rd, err
+}
+
+// start reads rd's lines up to the header.
+func start(rd *reader) (*reader, error) {
+	name := rd.name
 	rd.meta.Origin = Name
 	for {
 		l, err := rd.line()
@@ -151,17 +167,25 @@ func newReader(name string, r io.Reader, c io.Closer) (*reader, error) {
 
 func json1(b []byte) bool { _, _, bad := jsonx.SyntaxError(b); return !bad }
 
-// line returns the next non-blank line, copied.
+// line returns the next non-blank line, copied (a feed's lines are).
 func (r *reader) line() (pending, error) {
 	l, err := r.lineView()
-	l.b = bytes.Clone(l.b)
+	if r.fed == nil {
+		l.b = bytes.Clone(l.b)
+	}
 	return l, err
 }
 
 // lineView returns the next non-blank line in the reader's buffer: valid
 // until the next read, for a caller that keeps nothing of it (Skim).
 func (r *reader) lineView() (pending, error) {
-	l, err := r.lr.NextNonBlank()
+	var l jsonl.Line
+	var err error
+	if r.fed != nil {
+		l, err = r.fed.NextNonBlank()
+	} else {
+		l, err = r.lr.NextNonBlank()
+	}
 	if err != nil {
 		if errors.Is(err, io.EOF) {
 			return pending{}, io.EOF
@@ -176,6 +200,9 @@ func (r *reader) Meta() *session.Meta { return &r.meta }
 func (r *reader) Close() error {
 	if r.ahead != nil {
 		r.ahead.stop()
+	}
+	if r.fed != nil {
+		r.fed.Stop()
 	}
 	if r.closer != nil {
 		return r.closer.Close()
@@ -265,6 +292,12 @@ func (Format) Open(ref format.Ref) (session.Reader, error) {
 	return format.OpenFile(ref, func(name string, r io.Reader, c io.Closer) (session.Reader, error) {
 		return newReader(name, r, c)
 	})
+}
+
+// OpenTeed streams the session in ref's file from the lines its
+// validator reads (format.Teed).
+func (Format) OpenTeed(ref format.Ref, lines *jsonl.Feed) (session.Reader, error) {
+	return newFedReader(ref.Path, lines)
 }
 
 // OpenReader streams a session from r.

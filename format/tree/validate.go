@@ -27,6 +27,10 @@ func (f Format) Validate(path string, rep *report.Report, opt format.ValidateOpt
 // per line (in parallel, by the validate engine) and then, in file order, the
 // rules a schema cannot say.
 func (Format) ValidateReader(name string, r io.Reader, rep *report.Report, opt format.ValidateOptions) error {
+	if opt.Tee != nil {
+		// the engine ends it; this only frees its reader on an early return
+		defer opt.Tee.End(fmt.Errorf("%s was not read to the end", name))
+	}
 	br := bufio.NewReaderSize(r, headBytes)
 	h := peekHeader(br)
 	if head, _ := br.Peek(headBytes); len(head) == headBytes && headerOpen(head) {
@@ -53,7 +57,7 @@ func (Format) ValidateReader(name string, r io.Reader, rep *report.Report, opt f
 	}
 	ru := &rules{path: name, rep: rep, schemas: schemas, version: version, known: knownTypes(sv),
 		seed: maphash.MakeSeed()}
-	eng := validate.JSONL{Path: name, Rules: ru, Report: rep, Workers: opt.Workers}
+	eng := validate.JSONL{Path: name, Rules: ru, Report: rep, Workers: opt.Workers, Tee: opt.Tee}
 	_, err = eng.Run(br)
 	rep.Counted(Name, 1, ru.entries)
 	return err

@@ -24,7 +24,7 @@ func (Format) Verbatim(r session.Reader) bool { _, ok := verbatim(r); return ok 
 // model's encoding, so copying is the same output without the model's cost.
 func verbatim(r session.Reader) (*reader, bool) {
 	rd, ok := r.(*reader)
-	if !ok || rd.ahead != nil || rd.n != 0 || !known(rd.meta.Version) {
+	if !ok || rd.ahead != nil || rd.fed != nil || rd.n != 0 || !known(rd.meta.Version) {
 		return nil, false
 	}
 	return rd, true
