@@ -5,8 +5,12 @@ import (
 	"errors"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/sesstool/sesstool/jsonl"
 
 	"github.com/sesstool/sesstool/export/html"
 	"github.com/sesstool/sesstool/format"
@@ -112,15 +116,35 @@ func FuzzTree(f *testing.F) {
 			t.Fatal(err)
 		}
 		renderTrusted(t, in)
+		if log, teed := readLog(t, "f", in, false), teedOnly(t, in); !slices.Equal(log, teed) {
+			t.Fatalf("reading the validator's lines differs from reading the file:\n%s", cmp.Diff(log, teed))
+		}
 	})
 }
 
-// renderTrusted reads in as export html does, trusting the syntax and
-// decoding ahead while the validation runs alongside, and renders it: a
-// line that is not JSON must not crash it before the validation refuses
-// the file.
+// teedOnly is teedLog's reading, with the reader ahead.
+func teedOnly(t *testing.T, in []byte) []string {
+	log, _ := teedLog(t, "f", in, true)
+	return log
+}
+
+// renderTrusted reads in as export html does, from the lines its
+// validation reads alongside (OpenTeed), trusting the syntax and decoding
+// ahead, and renders it: a line that is not JSON must not crash it before
+// the validation refuses the file, and the validation must end whatever
+// the reader does.
 func renderTrusted(t *testing.T, in []byte) {
-	r, err := Format{}.OpenReader("f", bytes.NewReader(in))
+	feed := jsonl.NewFeed(2)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = (Format{}).ValidateReader("f", bytes.NewReader(in), &report.Report{}, format.ValidateOptions{Tee: feed})
+	}()
+	defer func() {
+		feed.Stop() // as export's wait does
+		<-done
+	}()
+	r, err := Format{}.OpenTeed(format.Ref{Path: "f"}, feed)
 	if err != nil {
 		return
 	}
