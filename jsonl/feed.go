@@ -21,7 +21,7 @@ type Feed struct {
 	endOnce  sync.Once
 	stopOnce sync.Once
 	cur      []Line
-	last     error // what Next returned at the end, returned again
+	last     error // what NextNonBlank returned at the end, returned again
 }
 
 // NewFeed returns a feed holding up to batches batches of lines in flight,
