@@ -24,6 +24,12 @@ type Feed struct {
 	last     error // what NextNonBlank returned at the end, returned again
 }
 
+// Source is where a session reader takes its lines from: a held Reader of
+// the file, or a Feed its validator fills.
+type Source interface {
+	NextNonBlank() (Line, error)
+}
+
 // NewFeed returns a feed holding up to batches batches of lines in flight,
 // which bounds how far the filler runs ahead of the consumer.
 func NewFeed(batches int) *Feed {

@@ -21,7 +21,7 @@ import (
 var kit = map[string]string{
 	"Name": "", "Aliases": "", "Detect": "", "DetectHead": "", "Ext": "",
 	"Sessions": "store.go", "DefaultStore": "store.go", "Load": "store.go",
-	"Open": "read.go", "OpenReader": "read.go",
+	"Open": "read.go", "OpenReader": "read.go", "OpenTeed": "read.go",
 	"Validate": "validate.go", "ValidateReader": "validate.go",
 	"Write": "write.go", "WriteTo": "write.go", "HoldsSession": "write.go",
 	"Versions": "migrate.go", "Version": "migrate.go", "Migrate": "migrate.go",

@@ -16,14 +16,29 @@ import (
 // the Meta; every later line becomes one Entry.
 type reader struct {
 	name   string
-	lines  *jsonl.Reader
+	lines  jsonl.Source
+	fed    *jsonl.Feed // set when lines come from the validator (OpenTeed)
 	closer io.Closer
 	meta   *session.Meta
 	peeked *jsonl.Line // the line after the header when it was not a branch
 }
 
 func newReader(name string, r io.Reader, c io.Closer) (*reader, error) {
-	rd := &reader{name: name, lines: jsonl.NewHeldReader(r), closer: c}
+	return start(&reader{name: name, lines: jsonl.NewHeldReader(r), closer: c})
+}
+
+// newFedReader is newReader for lines from the file's validator.
+func newFedReader(name string, f *jsonl.Feed) (*reader, error) {
+	rd, err := start(&reader{name: name, lines: f, fed: f})
+	if err != nil {
+		f.Stop()
+	}
+	return rd, err
+}
+
+// start reads rd's header and branch lines.
+func start(rd *reader) (*reader, error) {
+	name := rd.name
 	first, err := rd.nextLine()
 	if errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%s: empty file, not a flat session", name)
@@ -65,7 +80,9 @@ func (r *reader) nextLine() (jsonl.Line, error) {
 	if !gjson.ValidBytes(l.Bytes) {
 		return l, fmt.Errorf("%s:%d: invalid JSON", r.name, l.N)
 	}
-	l.Bytes = bytes.Clone(l.Bytes) // the jsonl buffer is reused by the next call
+	if r.fed == nil {
+		l.Bytes = bytes.Clone(l.Bytes) // the jsonl buffer is reused by the next call
+	}
 	return l, nil
 }
 
@@ -89,6 +106,9 @@ func (r *reader) Next() (*session.Entry, error) {
 }
 
 func (r *reader) Close() error {
+	if r.fed != nil {
+		r.fed.Stop()
+	}
 	if r.closer != nil {
 		return r.closer.Close()
 	}
@@ -100,6 +120,14 @@ func (f *Format) Open(ref format.Ref) (session.Reader, error) {
 	return format.OpenFile(ref, func(name string, r io.Reader, c io.Closer) (session.Reader, error) {
 		return newReader(name, r, c)
 	})
+}
+
+var _ format.Teed = (*Format)(nil)
+
+// OpenTeed streams the session in ref's file from the lines its
+// validator reads (format.Teed).
+func (f *Format) OpenTeed(ref format.Ref, lines *jsonl.Feed) (session.Reader, error) {
+	return newFedReader(ref.Path, lines)
 }
 
 // OpenReader streams a session from r; name is used in errors.

@@ -17,13 +17,28 @@ import (
 // is an error naming the line, not something to carry along.
 type reader struct {
 	name   string
-	lines  *jsonl.Reader
+	lines  jsonl.Source
+	fed    *jsonl.Feed // set when lines come from the validator (OpenTeed)
 	closer io.Closer
 	meta   *session.Meta
 }
 
 func newReader(name string, r io.Reader, c io.Closer) (*reader, error) {
-	rd := &reader{name: name, lines: jsonl.NewHeldReader(r), closer: c}
+	return start(&reader{name: name, lines: jsonl.NewHeldReader(r), closer: c})
+}
+
+// newFedReader is newReader for lines from the file's validator.
+func newFedReader(name string, f *jsonl.Feed) (*reader, error) {
+	rd, err := start(&reader{name: name, lines: f, fed: f})
+	if err != nil {
+		f.Stop()
+	}
+	return rd, err
+}
+
+// start reads rd's meta line.
+func start(rd *reader) (*reader, error) {
+	name := rd.name
 	l, err := rd.nextLine()
 	if errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%s: empty file, not a model dump", name)
@@ -76,6 +91,9 @@ func (r *reader) Next() (*session.Entry, error) {
 }
 
 func (r *reader) Close() error {
+	if r.fed != nil {
+		r.fed.Stop()
+	}
 	if r.closer != nil {
 		return r.closer.Close()
 	}
@@ -100,6 +118,14 @@ func (Format) Open(ref format.Ref) (session.Reader, error) {
 	return format.OpenFile(ref, func(name string, r io.Reader, c io.Closer) (session.Reader, error) {
 		return newReader(name, r, c)
 	})
+}
+
+var _ format.Teed = Format{}
+
+// OpenTeed streams the dump in ref's file from the lines its validator
+// reads (format.Teed).
+func (Format) OpenTeed(ref format.Ref, lines *jsonl.Feed) (session.Reader, error) {
+	return newFedReader(ref.Path, lines)
 }
 
 // OpenReader streams a dump from r; name is used in errors.

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"io"
 	"strings"
 
@@ -27,12 +28,16 @@ func (f Format) Validate(path string, rep *report.Report, opt format.ValidateOpt
 
 // ValidateReader checks a dump read from r; name is used in findings.
 func (Format) ValidateReader(name string, r io.Reader, rep *report.Report, opt format.ValidateOptions) error {
+	if opt.Tee != nil {
+		// the engine ends it; this only frees its reader on an early return
+		defer opt.Tee.End(fmt.Errorf("%s was not read to the end", name))
+	}
 	sch, err := schema.Compile(LineSchema)
 	if err != nil {
 		return err
 	}
 	ru := &rules{path: name, rep: rep, schema: sch, ids: map[string]int{}, errors: rep.Errors()}
-	j := validate.JSONL{Path: name, Rules: ru, Report: rep, Workers: opt.Workers}
+	j := validate.JSONL{Path: name, Rules: ru, Report: rep, Workers: opt.Workers, Tee: opt.Tee}
 	if _, err := j.Run(r); err != nil {
 		return err
 	}

@@ -294,6 +294,8 @@ func (Format) Open(ref format.Ref) (session.Reader, error) {
 	})
 }
 
+var _ format.Teed = Format{}
+
 // OpenTeed streams the session in ref's file from the lines its
 // validator reads (format.Teed).
 func (Format) OpenTeed(ref format.Ref, lines *jsonl.Feed) (session.Reader, error) {

@@ -4,7 +4,9 @@
 //   - nothing panics (the fuzzer fails the run on a panic);
 //   - a session that validate accepts is read without error;
 //   - a session that validate accepts, written by every writer (the convert
-//     path: reader, model, writer), validates as the target layout.
+//     path: reader, model, writer), validates as the target layout;
+//   - a layout whose reader can take its lines from its validator reads the
+//     same either way (CheckTeed).
 package fuzzcheck
 
 import (
@@ -71,6 +73,7 @@ func CheckStream(t testing.TB, s format.Stream, data []byte) {
 	if rep.Errors() == 0 && err != nil {
 		t.Fatalf("ValidateReader accepts the input but OpenReader fails: %v", err)
 	}
+	CheckTeed(t, s, "in", data)
 }
 
 func readAll(f format.Format, ref format.Ref) (*session.Session, error) {
