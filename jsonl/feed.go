@@ -74,6 +74,16 @@ func (f *Feed) EndTooLong(n int) { f.End(tooLong(n, MaxHeld)) }
 // Stop tells the filler that the consumer reads no more lines.
 func (f *Feed) Stop() { f.stopOnce.Do(func() { close(f.stop) }) }
 
+// StopOn stops f when err, its reader's failure to start, is not nil, so
+// that the validation filling it does not wait for that reader; it
+// returns err.
+func (f *Feed) StopOn(err error) error {
+	if err != nil {
+		f.Stop()
+	}
+	return err
+}
+
 // NextNonBlank returns the next line, or the error End was given (io.EOF
 // when none), as a held Reader's NextNonBlank does.
 func (f *Feed) NextNonBlank() (Line, error) {

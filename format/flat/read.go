@@ -30,10 +30,7 @@ func newReader(name string, r io.Reader, c io.Closer) (*reader, error) {
 // newFedReader is newReader for lines from the file's validator.
 func newFedReader(name string, f *jsonl.Feed) (*reader, error) {
 	rd, err := start(&reader{name: name, lines: f, fed: f})
-	if err != nil {
-		f.Stop()
-	}
-	return rd, err
+	return rd, f.StopOn(err)
 }
 
 // start reads rd's header and branch lines.

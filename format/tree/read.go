@@ -114,10 +114,7 @@ func newReader(name string, r io.Reader, c io.Closer) (*reader, error) {
 // newFedReader is newReader for lines from a feed.
 func newFedReader(name string, f *jsonl.Feed) (*reader, error) {
 	rd, err := start(&reader{name: name, fed: f})
-	if err != nil {
-		f.Stop()
-	}
-	return rd, err
+	return rd, f.StopOn(err)
 }
 
 // start reads rd's lines up to the header.
