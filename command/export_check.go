@@ -12,7 +12,8 @@ import (
 // check validates an export's input (Input.Check). A single page is
 // rendered while its session is validated, on another goroutine, as
 // migrate and convert do: the file is read by both at once instead of one
-// after the other, and the page is written only once the input validates
+// after the other (or once, for both: feed), and the page is written only
+// once the input validates
 // (the page's data is complete only at the end of the session, so nothing
 // reaches the output before). Otherwise (a site, Markdown) the input is
 // validated first.
