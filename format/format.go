@@ -177,7 +177,10 @@ type ValidateOptions struct {
 	// Size is Ref.Size for the file validated: read no further.
 	Size int64
 	// Tee, for a Teed layout, receives the lines the validator reads, for
-	// the reader OpenTeed returned.
+	// the reader OpenTeed returned. The validation engine ends it at the
+	// end of the input; whoever runs the validation ends it again once
+	// Validate returns (End keeps the first), so that a validation that
+	// returned early never leaves the reader waiting (pipeline.Input.Check).
 	Tee *jsonl.Feed
 }
 

@@ -34,10 +34,6 @@ func (f *Format) Validate(path string, rep *report.Report, opt format.ValidateOp
 // ValidateReader checks a flat session read from r. name is used in findings
 // and, for a forked file, to look for the parent file next to it.
 func (f *Format) ValidateReader(name string, r io.Reader, rep *report.Report, opt format.ValidateOptions) error {
-	if opt.Tee != nil {
-		// the engine ends it; this only frees its reader on an early return
-		defer opt.Tee.End(fmt.Errorf("%s was not read to the end", name))
-	}
 	sch, err := schema.Compile(LineSchema)
 	if err != nil {
 		return err

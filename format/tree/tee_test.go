@@ -19,6 +19,9 @@ import (
 func validateLog(t *testing.T, name string, in []byte, tee *jsonl.Feed) []string {
 	t.Helper()
 	rep := &report.Report{}
+	if tee != nil {
+		defer tee.End(errors.New("the validation stopped before the end")) // as Input.Check does
+	}
 	if err := (Format{}).ValidateReader(name, bytes.NewReader(in), rep, format.ValidateOptions{Tee: tee}); err != nil {
 		t.Errorf("%s: validate: %v", name, err)
 	}

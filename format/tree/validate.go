@@ -27,10 +27,6 @@ func (f Format) Validate(path string, rep *report.Report, opt format.ValidateOpt
 // per line (in parallel, by the validate engine) and then, in file order, the
 // rules a schema cannot say.
 func (Format) ValidateReader(name string, r io.Reader, rep *report.Report, opt format.ValidateOptions) error {
-	if opt.Tee != nil {
-		// the engine ends it; this only frees its reader on an early return
-		defer opt.Tee.End(fmt.Errorf("%s was not read to the end", name))
-	}
 	br := bufio.NewReaderSize(r, headBytes)
 	h := peekHeader(br)
 	if head, _ := br.Peek(headBytes); len(head) == headBytes && headerOpen(head) {

@@ -37,6 +37,7 @@ func CheckTeed(t testing.TB, s format.Stream, name string, data []byte) bool {
 	withTee := &report.Report{}
 	done := make(chan error, 1)
 	go func() {
+		defer feed.End(errors.New("the validation stopped before the end")) // as Input.Check does
 		done <- s.ValidateReader(name, bytes.NewReader(data), withTee, format.ValidateOptions{Workers: 1, Tee: feed})
 	}()
 	r, err = tf.OpenTeed(format.Ref{Path: name}, feed)
