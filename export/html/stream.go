@@ -253,12 +253,14 @@ func renderPage(w io.Writer, meta session.Meta, next Next, pick func(*session.Se
 		}
 		out = append(out, pool.submit(p.take(n)))
 	}
+	// the conversation is worked out while the workers finish the last
+	// chunks: at the end of a session one core would otherwise wait
+	t, leafErr := pick(&session.Session{Meta: meta, Entries: p.skel.Entries()})
 	if err := drain(true); err != nil {
 		return nil, err
 	}
-	t, err := pick(&session.Session{Meta: meta, Entries: p.skel.Entries()})
-	if err != nil {
-		return nil, LeafError{err}
+	if leafErr != nil {
+		return nil, LeafError{leafErr}
 	}
 	if err := sp.add(deflatePiece(tail(t), true)); err != nil {
 		return nil, err
