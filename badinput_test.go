@@ -155,7 +155,7 @@ func badRows() []badRow {
 			c(0, `^1 files, 1 entries, 0 errors, 0 warnings$`, "validate", "{}"),
 			// info reads the session into the model: a line over 64 MiB
 			// (jsonl.MaxHeld) is refused, not held (issue 18, point 7)
-			c(1, `^sesstool: big.jsonl: read big.jsonl: line 2: longer than 64 MiB, the longest line sesstool reads into a session; validate checks it, and convert --to tree copies it from a tree session$`, "info", "{}"),
+			c(1, `^sesstool: big.jsonl: line 2: longer than 64 MiB, the longest line sesstool reads into a session; validate checks it, and convert --to tree copies it from a tree session$`, "info", "{}"),
 		}},
 		{name: "a million tiny lines", heavy: true, make: file("million.jsonl", flatHeader+strings.Repeat("{\"type\":\"x\"}\n", 1000000)), check: []check{
 			c(0, `(?s)^million.jsonl:1000001: warning: unknown entry type "x" [^\n]*\(unknown-type\)\n1 files, 1000000 entries, 0 errors, 1000000 warnings$`, "validate", "{}"),

@@ -31,7 +31,7 @@ func Detect(env *Env, paths []string) error {
 			}
 			r, err := s.OpenReader(pipeline.StdinName, br)
 			if err != nil {
-				return Invalid("%s: %v", pipeline.StdinName, err)
+				return invalidIn(pipeline.StdinName, err)
 			}
 			fmt.Fprintf(out, "%s: %s%s\n", pipeline.StdinName, nameOf(s), versionSuffix(r.Meta().Version))
 			r.Close()

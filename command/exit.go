@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 
 	"github.com/sesstool/sesstool/exitcode"
 )
@@ -45,5 +46,19 @@ func OpenFailed(name string, err error) error {
 	if errors.As(err, &pe) {
 		return IO(fmt.Errorf("%s: %w", name, err))
 	}
-	return Invalid("%s: %v", name, err)
+	return invalidIn(name, err)
+}
+
+// invalidIn refuses the session at name (exit 1) for err, naming name
+// once: a reader's error already names the file it read ("read NAME: line
+// 2: ...", "NAME:2:5: ..."), and where that is name it is not named again.
+func invalidIn(name string, err error) error { return Invalid("%s", named(name, err)) }
+
+// named is err's message, led by name unless it already is.
+func named(name string, err error) string {
+	msg := strings.TrimPrefix(err.Error(), "read "+name+": ")
+	if strings.HasPrefix(msg, name+":") {
+		return msg
+	}
+	return name + ": " + msg
 }

@@ -91,7 +91,7 @@ func infoPath(env *Env, p string, forced format.Format) ([]Stats, int, error) {
 		}
 		r, err := s.OpenReader(pipeline.StdinName, br)
 		if err != nil {
-			return nil, 0, Invalid("%s: %v", pipeline.StdinName, err)
+			return nil, 0, invalidIn(pipeline.StdinName, err)
 		}
 		st, err := collect(pipeline.StdinName, nameOf(s), r)
 		return []Stats{st}, ExitOK, err
@@ -171,7 +171,7 @@ func collect(path, formatName string, r session.Reader) (Stats, error) {
 			break
 		}
 		if err != nil {
-			return st, Invalid("%s: %v", path, err)
+			return st, invalidIn(path, err)
 		}
 		st.Entries++
 		st.Kinds[string(e.Kind)]++
