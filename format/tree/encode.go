@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
@@ -22,17 +23,27 @@ func isoTime(t session.Time) string {
 	return t.T.UTC().Format("2006-01-02T15:04:05.000Z")
 }
 
-// msTime spells a message time in Unix milliseconds.
+// msTime spells a message time in Unix milliseconds, and false for none:
+// unset, or before 1970, which pi's message time cannot be (defs.json's
+// msTime).
 func msTime(t session.Time) (string, bool) {
 	if t.Raw != "" {
-		if _, err := strconv.ParseInt(t.Raw, 10, 64); err == nil {
-			return t.Raw, true
+		if n, err := strconv.ParseInt(t.Raw, 10, 64); err == nil {
+			return t.Raw, n >= 0
 		}
 	}
-	if t.T.IsZero() {
+	if t.T.IsZero() || preEpoch(t) {
 		return "", false
 	}
 	return strconv.FormatInt(t.T.UnixMilli(), 10), true
+}
+
+// preEpoch reports whether t is set and before 1970.
+func preEpoch(t session.Time) bool {
+	if n, err := strconv.ParseInt(t.Raw, 10, 64); err == nil {
+		return n < 0
+	}
+	return !t.T.IsZero() && t.T.UnixMilli() < 0
 }
 
 // encodeHeader spells the session header. A v1 header has no version.
@@ -69,7 +80,8 @@ type encoder struct {
 	version string
 	index   map[string]int // v1: entry id -> index counting the header as 0
 	n       int
-	foreign bool          // the session did not come from this format
+	foreign bool // the session did not come from this format
+	lost    *loss.Counter
 	clock   mapping.Clock // a foreign entry's time when it has none (an ash tool result)
 	now     session.Time  // the time of the entry being encoded
 }
@@ -271,14 +283,34 @@ func (c *encoder) message(m *session.Message, entryTime session.Time) []byte {
 	}
 	b.OptStr("stopReason", m.StopReason)
 	b.OptStr("errorMessage", m.Error)
-	if ms, ok := msTime(m.Time); ok {
-		b.OptRaw("timestamp", []byte(ms))
-	} else if c.foreign {
-		if ms, ok := msTime(session.Time{T: entryTime.T}); ok {
-			b.OptRaw("timestamp", []byte(ms))
-		}
-	}
+	c.messageTime(b, m.Time, entryTime)
 	return b.Bytes()
+}
+
+// messageTime writes a message's time as pi does, in milliseconds after
+// 1970. Another layout's message without one takes its entry's, and so
+// does one before 1970, which pi cannot spell; when the entry's is before
+// 1970 too, the message has none (the entry keeps its own): both named
+// losses.
+func (c *encoder) messageTime(b *session.Obj, t, entry session.Time) {
+	if ms, ok := msTime(t); ok {
+		b.OptRaw("timestamp", []byte(ms))
+		return
+	}
+	if !c.foreign {
+		return
+	}
+	const why = "pi spells a message's time in milliseconds after 1970: an earlier one is "
+	if ms, ok := msTime(session.Time{T: entry.T}); ok {
+		b.OptRaw("timestamp", []byte(ms))
+		if preEpoch(t) {
+			c.lost.Add(loss.Time, loss.Converted, why+"written as its entry's time", 1)
+		}
+		return
+	}
+	if preEpoch(t) || preEpoch(session.Time{T: entry.T}) {
+		c.lost.Add(loss.Time, loss.Dropped, why+"left out of the message (its entry keeps its own time)", 1)
+	}
 }
 
 func (c *encoder) exec(b *session.Obj, m *session.Message) {

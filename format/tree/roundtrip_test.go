@@ -227,3 +227,54 @@ func TestWriteForeign(t *testing.T) {
 // modelPath hides the tree reader from the writer, so it encodes and
 // merges every entry instead of copying lines.
 type modelPath struct{ session.Reader }
+
+// TestWriteForeignBefore1970: pi spells a message's time in milliseconds
+// after 1970 (defs.json's msTime). Another layout's message time before
+// 1970 is written as its entry's time, and when that is before 1970 too the
+// message has none (the entry keeps its own); each is a named loss, and the
+// file validates.
+func TestWriteForeignBefore1970(t *testing.T) {
+	old, _ := session.ParseTime("0026-03-04T10:00:03.300Z")
+	s := &session.Session{Meta: session.Meta{ID: "x1", Cwd: "/w", Created: session.FromMillis(1767693600000)}}
+	s.Entries = []*session.Entry{
+		{Kind: session.KindMessage, ID: "u1", Time: session.FromMillis(1767693601000),
+			Message: &session.Message{Role: session.RoleUser, Time: session.FromMillis(-5), Content: []session.Block{{Type: session.BlockText, Text: "own time"}}}},
+		{Kind: session.KindMessage, ID: "a1", ParentID: "u1", Time: old,
+			Message: &session.Message{Role: session.RoleAssistant, Content: []session.Block{{Type: session.BlockText, Text: "entry's time"}}}},
+		{Kind: session.KindMessage, ID: "u2", ParentID: "a1", Time: session.FromMillis(1767693603000),
+			Message: &session.Message{Role: session.RoleUser, Time: session.FromMillis(1767693603500), Content: []session.Block{{Type: session.BlockText, Text: "after 1970"}}}},
+	}
+	var out bytes.Buffer
+	lost := &loss.Counter{}
+	if err := (Format{}).WriteTo(&out, &session.SliceReader{S: s}, format.WriteOptions{Loss: lost}); err != nil {
+		t.Fatal(err)
+	}
+	got := map[loss.Action]int{}
+	for _, it := range lost.Items() {
+		if it.Kind == loss.Time {
+			got[it.Action] += it.Count
+		}
+	}
+	if got[loss.Converted] != 1 || got[loss.Dropped] != 1 {
+		t.Errorf("lost %+v, want one time converted and one dropped", lost.Items())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	for i, want := range []string{
+		`"timestamp":"2026-01-06T10:00:01.000Z","message":{"role":"user","content":[{"type":"text","text":"own time"}],"timestamp":1767693601000}}`,
+		`"timestamp":"0026-03-04T10:00:03.300Z","message":{"role":"assistant","content":[{"type":"text","text":"entry's time"}],"stopReason":"stop"}}`,
+		`"timestamp":"2026-01-06T10:00:03.000Z","message":{"role":"user","content":[{"type":"text","text":"after 1970"}],"timestamp":1767693603500}}`,
+	} {
+		if !strings.HasSuffix(lines[i+1], want) {
+			t.Errorf("line %d = %s\nwant it to end %s", i+2, lines[i+1], want)
+		}
+	}
+	p := filepath.Join(t.TempDir(), "old.jsonl")
+	if err := os.WriteFile(p, out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if rep := validateFile(t, p); rep.Errors() != 0 {
+		var text bytes.Buffer
+		rep.WriteText(&text, &text)
+		t.Errorf("the file does not validate:\n%s", text.String())
+	}
+}

@@ -65,7 +65,7 @@ func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) er
 	}
 	bw.Write(h)
 	bw.WriteByte('\n')
-	enc := &encoder{version: version, foreign: !own}
+	enc := &encoder{version: version, foreign: !own, lost: opt.Loss}
 	enc.clock.Start(m.Created)
 	for {
 		e, err := r.Next()
