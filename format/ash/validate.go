@@ -114,10 +114,12 @@ type ref struct {
 	kind refKind
 }
 
-// link is a message's parent_id and the message's line, for the cycle check.
+// link is a message's parent_id and the message's line, for the cycle check;
+// implicit when the message has none and continues from the one before it.
 type link struct {
-	parent string
-	at     loc
+	parent   string
+	at       loc
+	implicit bool
 }
 
 // checker holds the cross-file state of one session directory's validation.
@@ -136,6 +138,7 @@ type checker struct {
 	subagents map[string]bool
 	refs      []ref
 	lastID    string // the last message's id, which the next one's parent_id most often names
+	lastMain  string // the last message of context.jsonl
 	entries   int
 	files     int
 }
@@ -344,9 +347,17 @@ func (r *lineRules) Check(l validate.Line) {
 			}
 			at := c.at(r.path, l.N)
 			c.refs = append(c.refs, ref{parent, at, refParent})
-			c.parents[id] = link{parent, at}
+			c.parents[id] = link{parent: parent, at: at}
+		} else if c.version != "1" && r.kind == kindContext && c.lastMain != "" {
+			// read, a message of the conversation without parent_id
+			// continues from the one before it (mapping's linker), so a
+			// loop through that link is a loop of the session read
+			c.parents[id] = link{parent: c.lastMain, at: c.at(r.path, l.N), implicit: true}
 		}
 		c.lastID = id
+		if r.kind == kindContext {
+			c.lastMain = id
+		}
 		r.time(l, "created_at")
 	case "tool_use":
 		id := strings.Clone(v.Get("id").String())
@@ -485,7 +496,14 @@ func (c *checker) cycles() {
 				}
 			}
 			w := c.parents[first].at
-			c.rep.Errorf(c.paths[w.file], int(w.line), "/parent_id", "cycle", "parent_id links loop through %d messages (%s ... back to itself)", len(loop), first)
+			how := ""
+			for _, m := range loop {
+				if c.parents[m].implicit {
+					how = "; a message without parent_id continues from the message before it"
+					break
+				}
+			}
+			c.rep.Errorf(c.paths[w.file], int(w.line), "/parent_id", "cycle", "parent_id links loop through %d messages (%s ... back to itself%s)", len(loop), first, how)
 		}
 		for _, m := range walk {
 			state[m] = 2
