@@ -170,7 +170,7 @@ func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage,
 		ar, err := adapt(r, w, o)
 		if err != nil {
 			r.Close()
-			return nil, nil, 0, invalidIn(in.Show(j.Ref.Path), err)
+			return nil, nil, 0, invalidAt(j.Ref.Path, in.Show(j.Ref.Path), err)
 		}
 		r = ar
 		meta := r.Meta()

@@ -52,11 +52,20 @@ func OpenFailed(name string, err error) error {
 // invalidIn refuses the session at name (exit 1) for err, naming name
 // once: a reader's error already names the file it read ("read NAME: line
 // 2: ...", "NAME:2:5: ..."), and where that is name it is not named again.
-func invalidIn(name string, err error) error { return Invalid("%s", named(name, err)) }
+func invalidIn(name string, err error) error { return invalidAt(name, name, err) }
 
-// named is err's message, led by name unless it already is.
-func named(name string, err error) string {
-	msg := strings.TrimPrefix(err.Error(), "read "+name+": ")
+// invalidAt is invalidIn for a session read from path and shown as name:
+// standard input, read from its spooled copy, is named <stdin>.
+func invalidAt(path, name string, err error) error { return Invalid("%s", named(path, name, err)) }
+
+// named is err's message, with path shown as name, led by name unless it
+// already is.
+func named(path, name string, err error) string {
+	msg := err.Error()
+	if path != "" && path != name {
+		msg = strings.ReplaceAll(msg, path, name)
+	}
+	msg = strings.TrimPrefix(msg, "read "+name+": ")
 	if strings.HasPrefix(msg, name+":") {
 		return msg
 	}

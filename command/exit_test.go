@@ -18,11 +18,25 @@ func TestNamed(t *testing.T) {
 		{"s.jsonl", "s.jsonl.bak: gone", "s.jsonl: s.jsonl.bak: gone"},
 		{"s.jsonl", "read s.jsonl.bak: gone", "s.jsonl: read s.jsonl.bak: gone"},
 	} {
-		if got := named(c.name, errors.New(c.err)); got != c.want {
+		if got := named(c.name, c.name, errors.New(c.err)); got != c.want {
 			t.Errorf("named(%q, %q) = %q, want %q", c.name, c.err, got, c.want)
 		}
 		if code := Code(invalidIn(c.name, errors.New(c.err))); code != ExitInvalid {
 			t.Errorf("invalidIn(%q, %q) exits %d, want %d", c.name, c.err, code, ExitInvalid)
 		}
+	}
+	// standard input is read from its spooled copy, and shown as <stdin>
+	spool := "/tmp/sesstool-stdin-1/stdin"
+	for err, want := range map[string]string{
+		"read " + spool + ": line 2: longer than 64 MiB": "<stdin>: line 2: longer than 64 MiB",
+		spool + ":3:7: invalid character":                "<stdin>:3:7: invalid character",
+		"not a session":                                  "<stdin>: not a session",
+	} {
+		if got := named(spool, "<stdin>", errors.New(err)); got != want {
+			t.Errorf("named(spool, <stdin>, %q) = %q, want %q", err, got, want)
+		}
+	}
+	if got := named("", "x", errors.New("ab")); got != "x: ab" {
+		t.Errorf("an empty path changed the message: %q", got)
 	}
 }

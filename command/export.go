@@ -156,7 +156,7 @@ func exportOne(env *Env, name string, j pipeline.Job, out string, ex registry.Ex
 		case errors.As(err, &cf):
 			return sum, cf.err
 		case errors.As(err, &re):
-			return sum, invalidIn(name, re.Err)
+			return sum, invalidAt(j.Ref.Path, name, re.Err)
 		case errors.As(err, &le):
 			return sum, Usage("%s: %v", name, le.Err)
 		}
@@ -164,7 +164,7 @@ func exportOne(env *Env, name string, j pipeline.Job, out string, ex registry.Ex
 	}
 	s, err := readForExport(r)
 	if err != nil {
-		return sum, invalidIn(name, err)
+		return sum, invalidAt(j.Ref.Path, name, err)
 	}
 	if rd != nil {
 		rd.Session(s)
@@ -211,7 +211,7 @@ func exportMarkdown(env *Env, name string, j pipeline.Job, r session.Reader, out
 	meta.Raw = nil
 	r.Close()
 	if err != nil {
-		return invalidIn(name, err)
+		return invalidAt(j.Ref.Path, name, err)
 	}
 	if rd != nil {
 		rd.Meta(&meta)
@@ -257,7 +257,7 @@ func exportMarkdown(env *Env, name string, j pipeline.Job, r session.Reader, out
 	})
 	var re html.ReadError
 	if errors.As(err, &re) {
-		return invalidIn(name, re.Err)
+		return invalidAt(j.Ref.Path, name, re.Err)
 	}
 	return err
 }
