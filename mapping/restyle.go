@@ -115,6 +115,16 @@ func (x *IDs) Nth(n int, taken func(string) bool) string {
 	return x.derive(x.session+":"+strconv.Itoa(n), 0, taken)
 }
 
+// Mint is an id for the n-th entry when it has none of its own (another
+// layout's entry of a type only it knows, which a tree layout must still
+// name): Nth's id, passing over the ids handed out so far and kept from
+// those handed out later.
+func (x *IDs) Mint(n int) string {
+	v := x.Nth(n, func(c string) bool { return x.taken[c] })
+	x.taken[v] = true
+	return v
+}
+
 func (x *IDs) derive(seed string, n int, taken func(string) bool) string {
 	if x.style.Form == format.IDHex8 {
 		return session.DerivedID(seed, n, taken)

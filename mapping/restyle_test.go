@@ -69,3 +69,24 @@ func TestIDsOf(t *testing.T) {
 		t.Errorf("Nth handed out a taken id %s", n)
 	}
 }
+
+// Mint names an entry that has no id: never an id handed out before it, and
+// the source id that happens to equal it later is derived anew.
+func TestIDsMint(t *testing.T) {
+	m := &session.Meta{ID: "s"}
+	x := NewIDs(format.IDStyle{Form: format.IDHex8}, m, 0)
+	first := session.DerivedID(x.Session(), 2, nil)
+	if got := x.Of(first); got != first {
+		t.Fatalf("an unused 8-hex id was not kept: %s", got)
+	}
+	minted := x.Mint(2)
+	if !IsHex8(minted) || minted == first {
+		t.Errorf("Mint(2) = %s, the id already handed out is %s", minted, first)
+	}
+	if again := x.Of(minted); again == minted {
+		t.Errorf("a source id equal to the minted %s was kept", minted)
+	}
+	if y := NewIDs(format.IDStyle{Form: format.IDHex8}, m, 0); y.Mint(2) != first {
+		t.Errorf("Mint is not Nth's id when nothing is taken")
+	}
+}

@@ -21,6 +21,7 @@ type foreign struct {
 	chain *mapping.Chain // nil unless the source links messages only
 	calls mapping.Calls
 	lost  *loss.Counter
+	n     int // entries mapped so far
 }
 
 func newForeign(m *session.Meta, lost *loss.Counter) *foreign {
@@ -41,6 +42,10 @@ func (f *foreign) entry(e *session.Entry) *session.Entry {
 		parent = f.chain.Parent(e)
 	}
 	c.ID, c.ParentID = f.id(e.ID), f.id(parent)
+	f.n++
+	if c.ID == "" {
+		c.ID = f.ids.Mint(f.n) // every v3 entry has an id
+	}
 	switch {
 	case e.Compaction != nil:
 		cp := *e.Compaction

@@ -278,3 +278,38 @@ func TestWriteForeignBefore1970(t *testing.T) {
 		t.Errorf("the file does not validate:\n%s", text.String())
 	}
 }
+
+// TestWriteForeignWithoutID: another layout's entry of a type only it knows
+// may have no id (flat keeps such a line as it is); pi's v3 entry must have
+// one, so it is given one no other entry has, and the file validates.
+func TestWriteForeignWithoutID(t *testing.T) {
+	s := &session.Session{Meta: session.Meta{ID: "x1", Cwd: "/w", Created: session.FromMillis(1767693600000)}}
+	s.Entries = []*session.Entry{
+		{Kind: session.KindOther, Type: "ranh", Time: session.FromMillis(1767693600500)},
+		{Kind: session.KindMessage, ID: "u1", Time: session.FromMillis(1767693601000),
+			Message: &session.Message{Role: session.RoleUser, Content: []session.Block{{Type: session.BlockText, Text: "hi"}}}},
+		{Kind: session.KindOther, Type: "ranh", ParentID: "u1", Time: session.FromMillis(1767693602000)},
+	}
+	var out bytes.Buffer
+	if err := (Format{}).WriteTo(&out, &session.SliceReader{S: s}, format.WriteOptions{Loss: &loss.Counter{}}); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for i, line := range strings.Split(strings.TrimSpace(out.String()), "\n")[1:] {
+		id := regexp.MustCompile(`^\{"type":"[a-z]+","id":"([0-9a-f]{8})"`).FindStringSubmatch(line)
+		if id == nil || seen[id[1]] {
+			t.Errorf("entry %d has no id of its own: %s", i+1, line)
+			continue
+		}
+		seen[id[1]] = true
+	}
+	p := filepath.Join(t.TempDir(), "noid.jsonl")
+	if err := os.WriteFile(p, out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if rep := validateFile(t, p); rep.Errors() != 0 {
+		var text bytes.Buffer
+		rep.WriteText(&text, &text)
+		t.Errorf("the file does not validate:\n%s", text.String())
+	}
+}
