@@ -32,7 +32,7 @@ func msTime(t session.Time) (string, bool) {
 			return t.Raw, n >= 0
 		}
 	}
-	if t.T.IsZero() || preEpoch(t) {
+	if t.T.IsZero() || t.T.UnixMilli() < 0 {
 		return "", false
 	}
 	return strconv.FormatInt(t.T.UnixMilli(), 10), true
@@ -80,8 +80,8 @@ type encoder struct {
 	version string
 	index   map[string]int // v1: entry id -> index counting the header as 0
 	n       int
-	foreign bool // the session did not come from this format
-	lost    *loss.Counter
+	foreign bool          // the session did not come from this format
+	lost    *loss.Counter // a foreign message time pi cannot spell
 	clock   mapping.Clock // a foreign entry's time when it has none (an ash tool result)
 	now     session.Time  // the time of the entry being encoded
 }
