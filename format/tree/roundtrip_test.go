@@ -268,15 +268,7 @@ func TestWriteForeignBefore1970(t *testing.T) {
 			t.Errorf("line %d = %s\nwant it to end %s", i+2, lines[i+1], want)
 		}
 	}
-	p := filepath.Join(t.TempDir(), "old.jsonl")
-	if err := os.WriteFile(p, out.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if rep := validateFile(t, p); rep.Errors() != 0 {
-		var text bytes.Buffer
-		rep.WriteText(&text, &text)
-		t.Errorf("the file does not validate:\n%s", text.String())
-	}
+	checkValid(t, out.Bytes())
 }
 
 // TestWriteForeignWithoutID: another layout's entry of a type only it knows
@@ -303,8 +295,14 @@ func TestWriteForeignWithoutID(t *testing.T) {
 		}
 		seen[id[1]] = true
 	}
-	p := filepath.Join(t.TempDir(), "noid.jsonl")
-	if err := os.WriteFile(p, out.Bytes(), 0o644); err != nil {
+	checkValid(t, out.Bytes())
+}
+
+// checkValid fails t unless the tree file b validates without errors.
+func checkValid(t *testing.T, b []byte) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "written.jsonl")
+	if err := os.WriteFile(p, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if rep := validateFile(t, p); rep.Errors() != 0 {
