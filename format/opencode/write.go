@@ -286,7 +286,7 @@ func writeOne(f file, force bool, ready func(dir string) error) error {
 	if force {
 		flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	}
-	fh, err := os.OpenFile(f.path, flag, 0o644)
+	fh, err := atomicfile.OpenFile(f.path, flag, 0o644)
 	if errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("%s: %w", f.path, atomicfile.ErrExists)
 	}
