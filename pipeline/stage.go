@@ -114,6 +114,7 @@ func (s *Stage) Commit(root string, force bool, u format.Units) error {
 // would leave a store of parts and messages with no session, which does
 // not validate; this way a kill leaves no root, or every session whole.
 func (s *Stage) commitWhole(root string, ps []piece) error {
+	root = filepath.Clean(root) // "out/": its parent is ".", not "out"
 	whole := filepath.Join(s.Dir, ".whole")
 	if err := os.Mkdir(whole, 0o755); err != nil { // the mode a new root gets
 		return fmt.Errorf("create %s: %w", root, err)

@@ -113,7 +113,7 @@ func TestCommitNewRootWhole(t *testing.T) {
 		}
 	}
 	defer func() { moved = nil }()
-	if err := st.Commit(root, false, u); err != nil {
+	if err := st.Commit(root+string(filepath.Separator), false, u); err != nil { // -o DIR/
 		t.Fatal(err)
 	}
 	if calls == 0 {
