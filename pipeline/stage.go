@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/exitcode"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/internal/cleanup"
@@ -323,7 +324,7 @@ func swapDir(src, dst string) error {
 
 func syncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
+		_ = atomicfile.Sync(d)
 		d.Close()
 	}
 }

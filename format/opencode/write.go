@@ -315,7 +315,7 @@ func (t *treeWriter) syncFiles() error {
 		}
 		if dir {
 			if fh, oerr := os.Open(p); oerr == nil { // some filesystems do not open directories
-				fh.Sync()
+				atomicfile.Sync(fh)
 				fh.Close()
 			}
 			return
@@ -325,7 +325,7 @@ func (t *treeWriter) syncFiles() error {
 			err = fmt.Errorf("write %s: %w", p, oerr)
 			return
 		}
-		serr := fh.Sync()
+		serr := atomicfile.Sync(fh)
 		fh.Close()
 		if serr != nil {
 			err = fmt.Errorf("write %s: %w", p, serr)
@@ -404,7 +404,9 @@ func writeTree(r session.Reader, out string, opt format.WriteOptions) (*treeWrit
 		err = t.tail(d)
 	}
 	if err == nil {
-		err = syncTree(out, t.syncFiles)
+		if !atomicfile.Skip() {
+			err = syncTree(out, t.syncFiles)
+		}
 	}
 	if err != nil {
 		t.undo()
