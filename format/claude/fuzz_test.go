@@ -42,8 +42,10 @@ func FuzzClaude(f *testing.F) {
 	for _, b := range seeds(f) {
 		f.Add(b)
 	}
+	p := fuzzcheck.Reused(f, "0a1b2c3d-0000-4000-8000-000000000000.jsonl")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzcheck.CheckOne(t, claude.Format{}, sessionFile(t, data), data)
+		fuzzcheck.Rewrite(t, p, data)
+		fuzzcheck.CheckOne(t, claude.Format{}, p, data)
 	})
 }
 

@@ -41,8 +41,10 @@ func FuzzCodex(f *testing.F) {
 	for _, b := range seeds(f) {
 		f.Add(b)
 	}
+	p := fuzzcheck.Reused(f, "rollout.jsonl")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzcheck.CheckOne(t, codex.Format{}, rollout(t, data), data)
+		fuzzcheck.Rewrite(t, p, data)
+		fuzzcheck.CheckOne(t, codex.Format{}, p, data)
 		fuzzcheck.CheckStream(t, codex.Format{}, data)
 	})
 }

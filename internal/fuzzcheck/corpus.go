@@ -51,3 +51,20 @@ func Corpus(t testing.TB, name string) [][][]byte {
 	}
 	return out
 }
+
+// Reused names a file, in a directory of its own made once for the fuzz
+// target, that each input is written over (Rewrite): a directory made and
+// removed for every input was most of the system time of a target whose
+// inputs mostly fail validation at once. Inputs run one at a time in a
+// fuzzing process, so they never share the file.
+func Reused(f *testing.F, name string) string {
+	return filepath.Join(f.TempDir(), name)
+}
+
+// Rewrite replaces the content of the file at p with data.
+func Rewrite(t testing.TB, p string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
