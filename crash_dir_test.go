@@ -129,11 +129,19 @@ func TestKillDuringOpenCodeConvert(t *testing.T) {
 	if want == nil || old == nil || sameHashes(want, old) {
 		t.Fatal("the two uninterrupted conversions do not give two different sessions")
 	}
-	check := func(t *testing.T, counts map[string]int) func(int, bool) {
+	check := func(t *testing.T, counts map[string]int, newStore bool) func(int, bool) {
 		return func(i int, finished bool) {
 			removeTemps(t, dir)
 			got := ocSession(t, filepath.Join(dir, "out"))
 			switch {
+			case got == nil && newStore:
+				// A new store appears whole or not at all: parts and
+				// messages with no session would not validate.
+				if _, err := os.Lstat(filepath.Join(dir, "out")); err == nil {
+					t.Fatalf("kill %d: out holds a store without the session", i)
+				}
+				counts["absent"]++
+				return
 			case got == nil:
 				counts["absent"]++
 				return
@@ -167,14 +175,14 @@ func TestKillDuringOpenCodeConvert(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			counts := map[string]int{}
-			killLoop(t, dir, 6, d+d/2, c.prepare, c.args, check(t, counts))
+			killLoop(t, dir, 6, d+d/2, c.prepare, c.args, check(t, counts, c.name == "new store"))
 			t.Logf("6 kills at random: %v", counts)
 			// Most of a run is reading, writing the stage and validating
 			// it; these kills fall inside the commit, from the first piece
 			// landing in out/part to the session file, which comes last.
 			commit := commitTime(t, dir, parts, listed[0], c.prepare, c.args)
 			counts = map[string]int{}
-			killInCommit(t, dir, 12, parts, commit, c.prepare, c.args, check(t, counts))
+			killInCommit(t, dir, 12, parts, commit, c.prepare, c.args, check(t, counts, c.name == "new store"))
 			t.Logf("12 kills in the commit (%v long): %v", commit, counts)
 		})
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"runtime/pprof"
+
+	"github.com/sesstool/sesstool/atomicfile"
 )
 
 // profile writes a CPU profile of the whole command to $SESSTOOL_CPUPROFILE,
@@ -14,7 +16,7 @@ func profile() func() {
 	if path == "" {
 		return func() {}
 	}
-	f, err := os.Create(path)
+	f, err := atomicfile.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err == nil {
 		err = pprof.StartCPUProfile(f)
 	}

@@ -123,7 +123,7 @@ func (f *File) Commit() error {
 	if err := f.File.Chmod(f.mode); err != nil {
 		return fail(err)
 	}
-	if err := f.File.Sync(); err != nil {
+	if err := Sync(f.File); err != nil {
 		return fail(err)
 	}
 	hook("synced", f.path)
@@ -175,6 +175,6 @@ func syncDir(dir string) error {
 		return nil // some filesystems do not allow opening directories; the rename is done
 	}
 	defer d.Close()
-	_ = d.Sync()
+	_ = Sync(d)
 	return nil
 }

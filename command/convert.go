@@ -49,6 +49,9 @@ func Convert(env *Env, o ConvertOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := pl.CheckFree(o.Force); err != nil {
+		return err
+	}
 	st, err := pipeline.NewStage(pl.Near)
 	if err != nil {
 		return err
@@ -103,10 +106,15 @@ func Convert(env *Env, o ConvertOptions) error {
 		return err
 	}
 	pipeline.PrintSkips(env.Stderr, in.Grown())
-	if err := reportLoss(env, o, in, lost, notWritten); err != nil {
+	if err := strictLoss(env, o, in, lost, notWritten); err != nil {
 		return err
 	}
 	if err := pl.Finish(env.Stdout, env.Stdout, st, written, o.Force); err != nil {
+		return err
+	}
+	// What a conversion lost is said once it has happened: a refused
+	// commit (an existing output) converted nothing.
+	if err := reportLoss(env, o, in, lost, notWritten); err != nil {
 		return err
 	}
 	if opt.Home {
@@ -365,13 +373,24 @@ func reportLoss(env *Env, o ConvertOptions, in *pipeline.Input, lost *loss.Count
 			return IO(err)
 		}
 	}
-	if o.Strict && notWritten > 0 {
+	return nil
+}
+
+// strictLoss refuses, under --strict, a conversion that loses anything,
+// before it is committed; the losses are listed with the refusal
+// (and in --loss-report: what the conversion would have lost).
+func strictLoss(env *Env, o ConvertOptions, in *pipeline.Input, lost *loss.Counter, notWritten int) error {
+	items := lost.Items()
+	if !o.Strict || (notWritten == 0 && len(items) == 0) {
+		return nil
+	}
+	if err := reportLoss(env, o, in, lost, notWritten); err != nil {
+		return err
+	}
+	if notWritten > 0 {
 		return Invalid("--strict: %d sessions of the input cannot be written as %s (listed above); nothing written", notWritten, o.To)
 	}
-	if o.Strict && len(items) > 0 {
-		return Invalid("--strict: converting to %s would lose %d kinds of data (listed above); nothing written", o.To, len(items))
-	}
-	return nil
+	return Invalid("--strict: converting to %s would lose %d kinds of data (listed above); nothing written", o.To, len(items))
 }
 
 // refused reports whether a writer refused a session its layout's program

@@ -52,15 +52,20 @@ func Export(env *Env, o ExportOptions) error {
 		return err
 	}
 	defer in.Close()
+	// The outputs are planned and checked before the input is validated:
+	// an existing output is refused at once, not after the whole read.
+	pl, err := pipeline.PlanOutput(in, pipeline.Target{Name: ex.Name, File: true, Ext: ex.Ext, Derived: ex.Ext}, o.Out)
+	if err != nil {
+		return err
+	}
+	if err := pl.CheckFree(o.Force); err != nil {
+		return err
+	}
 	chk := startCheck(in, ex.Name == "html" && len(in.Jobs) == 1)
 	if !chk.alongside {
 		if err := chk.wait(); err != nil {
 			return err
 		}
-	}
-	pl, err := pipeline.PlanOutput(in, pipeline.Target{Name: ex.Name, File: true, Ext: ex.Ext, Derived: ex.Ext}, o.Out)
-	if err != nil {
-		return chk.first(err)
 	}
 	site := ex.Name == "html" && !pl.ToStdout && !in.OneSession()
 	if site {

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/exitcode"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/internal/cleanup"
@@ -78,6 +80,12 @@ func (s *Stage) Commit(root string, force bool, u format.Units) error {
 			return exitcode.IOError(err)
 		}
 	}
+	if _, err := os.Lstat(root); errors.Is(err, fs.ErrNotExist) && len(ps) > 0 {
+		if err := s.commitWhole(root, ps); err != nil {
+			return exitcode.IOError(err)
+		}
+		return nil
+	}
 	if err := s.hideReplaced(root, ps, u); err != nil {
 		return exitcode.IOError(err)
 	}
@@ -97,6 +105,43 @@ func (s *Stage) Commit(root string, force bool, u format.Units) error {
 	for d := range parents {
 		syncDir(d)
 	}
+	return nil
+}
+
+// commitWhole commits into a root that does not exist yet: the pieces are
+// gathered, inside the stage, into one new directory, which is then
+// renamed to root. A session spread over a shared tree (OpenCode's) would
+// otherwise be visible piece by piece, and a kill before its commit point
+// would leave a store of parts and messages with no session, which does
+// not validate; this way a kill leaves no root, or every session whole.
+func (s *Stage) commitWhole(root string, ps []piece) error {
+	root = filepath.Clean(root) // "out/": its parent is ".", not "out"
+	whole := filepath.Join(s.Dir, ".whole")
+	if err := os.Mkdir(whole, 0o755); err != nil { // the mode a new root gets
+		return fmt.Errorf("create %s: %w", root, err)
+	}
+	parents := map[string]bool{}
+	for _, p := range ps {
+		if err := s.move(whole, p); err != nil {
+			return err
+		}
+		parents[filepath.Dir(filepath.Join(whole, p.rel))] = true
+	}
+	for d := range parents {
+		syncDir(d)
+	}
+	if err := os.MkdirAll(filepath.Dir(root), 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", filepath.Dir(root), err)
+	}
+	if err := os.Rename(whole, root); err != nil {
+		return fmt.Errorf("write %s: %w", root, err)
+	}
+	for _, p := range ps {
+		if moved != nil {
+			moved(p.rel)
+		}
+	}
+	syncDir(filepath.Dir(root))
 	return nil
 }
 
@@ -279,7 +324,7 @@ func swapDir(src, dst string) error {
 
 func syncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
+		_ = atomicfile.Sync(d)
 		d.Close()
 	}
 }

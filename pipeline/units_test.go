@@ -81,3 +81,53 @@ func TestCommitUnitsOrder(t *testing.T) {
 		t.Error("msg/s1 was merged into, not replaced whole")
 	}
 }
+
+// Into a root that does not exist yet, the commit is one rename: while it
+// runs, and so after a kill at any moment, the root is absent or holds
+// every piece, never the parts and messages of a session without its
+// session file (a store that does not validate).
+func TestCommitNewRootWhole(t *testing.T) {
+	work := t.TempDir()
+	root := filepath.Join(work, "new", "root")
+	st, err := NewStage(work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Remove()
+	files := map[string]string{
+		"shared":    "ours",
+		"part/m1/a": "part",
+		"msg/s1/m1": "message",
+		"sess/p/s1": "session",
+		"loose":     "a file of no pattern",
+	}
+	put(t, st.Dir, files)
+	u := format.Units{Each: []string{"part/*", "msg/*", "sess/*/*"}, Shared: []string{"shared"}}
+	calls := 0
+	moved = func(rel string) {
+		calls++
+		for f := range files {
+			if _, err := os.Lstat(filepath.Join(root, f)); err != nil {
+				t.Errorf("after %s moved, %s is not in the root yet: a kill now leaves part of the output", rel, f)
+			}
+		}
+	}
+	defer func() { moved = nil }()
+	if err := st.Commit(root+string(filepath.Separator), false, u); err != nil { // -o DIR/
+		t.Fatal(err)
+	}
+	if calls == 0 {
+		t.Fatal("no piece was committed")
+	}
+	for rel, want := range files {
+		if b, err := os.ReadFile(filepath.Join(root, rel)); err != nil || string(b) != want {
+			t.Errorf("%s = %q (%v), want %q", rel, b, err, want)
+		}
+	}
+	// The root gets a new directory's mode, not the stage's private one.
+	os.Mkdir(filepath.Join(work, "plain"), 0o755)
+	plain, _ := os.Stat(filepath.Join(work, "plain"))
+	if fi, err := os.Stat(root); err != nil || fi.Mode() != plain.Mode() {
+		t.Errorf("the new root: %v (%v), want mode %v", fi, err, plain.Mode())
+	}
+}

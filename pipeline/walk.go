@@ -103,6 +103,8 @@ func (w *walker) dir(dir string, named bool, owner format.Format) {
 		return
 	}
 	sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
+	units, skips := len(w.units), len(w.skipped)
+	defer func() { w.ownedBySiblings(dir, units, skips) }()
 	for _, e := range ents {
 		if strings.HasPrefix(e.Name(), ".") || strings.HasSuffix(e.Name(), ".bak") {
 			// Hidden, or a backup sesstool migrate kept: not a live
@@ -141,7 +143,77 @@ func (w *walker) entry(p string) {
 		w.dir(p, false, nil)
 		return
 	}
+	if w.forced != nil && ofShape(w.forced, p) {
+		// With --format, every file of the layout's shape is held to it:
+		// what is wrong with it is its findings, not a format-mismatch.
+		w.add(w.forced, p)
+		return
+	}
 	w.skipped = append(w.skipped, w.unclaimed(p, false))
+}
+
+// ofShape reports whether p has the shape of a file of the single-file
+// layout f: its extension (a tree or flat session's .jsonl, an export's
+// .json).
+func ofShape(f format.Format, p string) bool {
+	if _, file := f.(format.Stream); !file {
+		return false
+	}
+	return strings.HasSuffix(filepath.Base(p), registry.FileExt(f))
+}
+
+// ownedBySiblings turns the unknown-format skips the walk of dir made
+// (those from index skips on) into units of a single-file layout, when the
+// files directly in dir that were claimed (from index units on) are all of
+// that one layout and the skipped file has its shape: a *.jsonl among pi
+// sessions that no layout recognises is a damaged pi session, and validate
+// says what is wrong with it (an error) instead of a warning that it is in
+// no known format. Files of another shape (a README, an image) stay
+// unknown-format warnings, and so does a file among sessions of more than
+// one layout of its shape, which could be either.
+func (w *walker) ownedBySiblings(dir string, units, skips int) {
+	owners := map[string]format.Format{} // extension -> the one layout claiming files of it here
+	mixed := map[string]bool{}
+	for _, u := range w.units[units:] {
+		if filepath.Dir(u.Path) != dir || !ofShape(u.Format, u.Path) {
+			continue
+		}
+		ext := registry.FileExt(u.Format)
+		if o, ok := owners[ext]; ok && o.Name() != u.Format.Name() {
+			mixed[ext] = true
+		}
+		owners[ext] = u.Format
+	}
+	if len(owners) == 0 {
+		return
+	}
+	kept := w.skipped[:skips]
+	for _, sk := range w.skipped[skips:] {
+		if sk.Rule == RuleUnknownFormat && filepath.Dir(sk.Path) == dir {
+			if f := owner(owners, mixed, sk.Path); f != nil {
+				w.units = append(w.units, Unit{Format: f, Path: sk.Path})
+				continue
+			}
+		}
+		kept = append(kept, sk)
+	}
+	w.skipped = kept
+}
+
+// owner is the layout owning p among owners: the longest extension p has
+// that one layout alone claims here.
+func owner(owners map[string]format.Format, mixed map[string]bool, p string) format.Format {
+	var best format.Format
+	bestLen := 0
+	for ext, f := range owners {
+		if strings.HasSuffix(filepath.Base(p), ext) && len(ext) > bestLen {
+			best, bestLen = f, len(ext)
+			if mixed[ext] {
+				best = nil
+			}
+		}
+	}
+	return best
 }
 
 // add makes p a unit of f, and reports what f passes over inside it (a

@@ -36,11 +36,20 @@ func sessionDir(t *testing.T, context, history, state []byte) string {
 }
 
 // FuzzAsh: the ash reader and validator never panic, an accepted session
-// reads without error and converts to a valid session in every layout.
+// reads without error and converts to a valid session in the layout the
+// input picks (every layout: TestSeedsConvertEverywhere).
 func FuzzAsh(f *testing.F) {
 	f.Fuzz(func(t *testing.T, context, history, state []byte) {
-		fuzzcheck.Check(t, ash.Format{}, sessionDir(t, context, history, state))
+		fuzzcheck.CheckOne(t, ash.Format{}, sessionDir(t, context, history, state), context)
 	})
+}
+
+// TestSeedsConvertEverywhere: every seed of FuzzAsh that validates
+// converts to a valid session in every layout.
+func TestSeedsConvertEverywhere(t *testing.T) {
+	for _, in := range fuzzcheck.Corpus(t, "FuzzAsh") {
+		fuzzcheck.Check(t, ash.Format{}, sessionDir(t, in[0], in[1], in[2]))
+	}
 }
 
 // FuzzAshMigrate: migrating a fuzzed (v1) session never panics, and what a

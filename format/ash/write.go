@@ -83,7 +83,7 @@ func replaceDir(tmp, dir string) error {
 
 func syncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
+		_ = atomicfile.Sync(d)
 		d.Close()
 	}
 }
@@ -231,7 +231,7 @@ func (o *outFile) close() error {
 		o.f.Close()
 		return fmt.Errorf("write %s: %w", o.name, err)
 	}
-	if err := o.f.Sync(); err != nil {
+	if err := atomicfile.Sync(o.f); err != nil {
 		o.f.Close()
 		return fmt.Errorf("write %s: %w", o.name, err)
 	}

@@ -175,7 +175,7 @@ func chronoTime(t time.Time) string {
 // lockIndex takes Codex's lock on the index: an exclusive flock on
 // session_index.jsonl.lock, waited for up to indexLockWait.
 func lockIndex(path string) (func(), error) {
-	lf, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o666)
+	lf, err := atomicfile.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o666)
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}

@@ -1,6 +1,7 @@
 package flat
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -246,7 +247,12 @@ func (r *rules) parentIDs(p string) (string, map[string]bool, error) {
 		if err == nil {
 			return c, ids, nil
 		}
-		if firstErr == nil {
+		if firstErr == nil || !errors.Is(err, errNotFound) {
+			// what is wrong with a file that is there says more than
+			// that the path as recorded is absent
+			if c != p {
+				err = fmt.Errorf("%s: %w", c, err) // the copy beside this file
+			}
 			firstErr = err
 		}
 	}
@@ -275,10 +281,12 @@ func (r *rules) beside(p string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
+var errNotFound = errors.New("not found")
+
 func readIDs(path string) (map[string]bool, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("not found")
+		return nil, errNotFound
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("not a regular file")
@@ -289,12 +297,19 @@ func readIDs(path string) (map[string]bool, error) {
 	}
 	defer fh.Close()
 	ids := map[string]bool{}
-	lr := jsonl.NewReader(fh)
+	// The parent is named by the file, not by the user: a line longer
+	// than any session's (a sparse file of zeros has one line of its whole
+	// size) is refused where it passes MaxHeld, never gathered whole.
+	lr := jsonl.NewHeldReader(fh)
 	for n := 0; ; n++ {
 		l, err := lr.Next()
 		if err != nil {
 			if err == io.EOF {
 				return ids, nil
+			}
+			var long *jsonl.TooLongError
+			if errors.As(err, &long) {
+				return nil, fmt.Errorf("line %d: longer than %d MiB, more than a session line sesstool reads for its ids", long.Line, long.Max>>20)
 			}
 			return nil, err
 		}

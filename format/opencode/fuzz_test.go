@@ -28,7 +28,7 @@ func FuzzOpenCodeTree(f *testing.F) {
 			"message/ses_e03a7a64affe0wHc2prdw2R2s7/msg_1fc5859fb001AVlB5Jzf5pmiGs.json":           message,
 			"part/msg_1fc5859fb001AVlB5Jzf5pmiGs/prt_1fc585a860019ydZE88ebLA4gd.json":              part,
 		})
-		fuzzcheck.Check(t, opencode.Format{}, root)
+		fuzzcheck.CheckOne(t, opencode.Format{}, root, part)
 		loadAgrees(t, root)
 	})
 }
@@ -69,7 +69,7 @@ func FuzzOpenCodeExport(f *testing.F) {
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		fuzzcheck.Check(t, opencode.Export{}, p)
+		fuzzcheck.CheckOne(t, opencode.Export{}, p, data)
 		fuzzcheck.CheckStream(t, opencode.Export{}, data)
 	})
 }
@@ -94,6 +94,29 @@ func FuzzOpenCodeWAL(f *testing.F) {
 		defer cleanup.RunAtExit()
 		root := filepath.Join(t.TempDir(), "opencode")
 		fuzzcheck.WriteFiles(t, root, map[string][]byte{"opencode.db": db, "opencode.db-wal": wal})
-		fuzzcheck.Check(t, opencode.Format{}, root)
+		fuzzcheck.CheckOne(t, opencode.Format{}, root, wal)
 	})
+}
+
+// TestSeedsConvertEverywhere: every seed of FuzzOpenCodeTree and
+// FuzzOpenCodeExport that validates converts to a valid session in every
+// layout (the fuzz targets make one conversion an input).
+func TestSeedsConvertEverywhere(t *testing.T) {
+	for _, in := range fuzzcheck.Corpus(t, "FuzzOpenCodeTree") {
+		root := filepath.Join(t.TempDir(), "storage")
+		fuzzcheck.WriteFiles(t, root, map[string][]byte{
+			"migration": []byte("2"),
+			"session/a5ee440f3a5b15dd18869d161cddabbf9605e671/ses_e03a7a64affe0wHc2prdw2R2s7.json": in[0],
+			"message/ses_e03a7a64affe0wHc2prdw2R2s7/msg_1fc5859fb001AVlB5Jzf5pmiGs.json":           in[1],
+			"part/msg_1fc5859fb001AVlB5Jzf5pmiGs/prt_1fc585a860019ydZE88ebLA4gd.json":              in[2],
+		})
+		fuzzcheck.Check(t, opencode.Format{}, root)
+	}
+	for _, in := range fuzzcheck.Corpus(t, "FuzzOpenCodeExport") {
+		p := filepath.Join(t.TempDir(), "export.json")
+		if err := os.WriteFile(p, in[0], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fuzzcheck.Check(t, opencode.Export{}, p)
+	}
 }

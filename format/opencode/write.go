@@ -286,7 +286,7 @@ func writeOne(f file, force bool, ready func(dir string) error) error {
 	if force {
 		flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	}
-	fh, err := os.OpenFile(f.path, flag, 0o644)
+	fh, err := atomicfile.OpenFile(f.path, flag, 0o644)
 	if errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("%s: %w", f.path, atomicfile.ErrExists)
 	}
@@ -315,7 +315,7 @@ func (t *treeWriter) syncFiles() error {
 		}
 		if dir {
 			if fh, oerr := os.Open(p); oerr == nil { // some filesystems do not open directories
-				fh.Sync()
+				atomicfile.Sync(fh)
 				fh.Close()
 			}
 			return
@@ -325,7 +325,7 @@ func (t *treeWriter) syncFiles() error {
 			err = fmt.Errorf("write %s: %w", p, oerr)
 			return
 		}
-		serr := fh.Sync()
+		serr := atomicfile.Sync(fh)
 		fh.Close()
 		if serr != nil {
 			err = fmt.Errorf("write %s: %w", p, serr)
@@ -404,7 +404,9 @@ func writeTree(r session.Reader, out string, opt format.WriteOptions) (*treeWrit
 		err = t.tail(d)
 	}
 	if err == nil {
-		err = syncTree(out, t.syncFiles)
+		if !atomicfile.Skip() {
+			err = syncTree(out, t.syncFiles)
+		}
 	}
 	if err != nil {
 		t.undo()

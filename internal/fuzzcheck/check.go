@@ -18,6 +18,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/pipeline"
@@ -27,8 +28,44 @@ import (
 )
 
 // Check validates path as layout f and, when it is valid, reads every
-// session in it and converts each to every writable layout.
+// session in it and converts each to every writable layout. It is the
+// seeded tests' property (CheckSeeds): converting one input to every
+// layout takes a fuzz target under ten executions a second, so fuzz
+// targets use CheckOne.
 func Check(t testing.TB, f format.Format, path string) {
+	t.Helper()
+	check(t, f, path, func(format.Format) bool { return true })
+}
+
+// CheckOne is Check with one conversion per input: the writable layout
+// choice picks (a byte of the fuzzer's input, so the fuzzer explores every
+// target), or none when choice is empty.
+func CheckOne(t testing.TB, f format.Format, path string, choice []byte) {
+	t.Helper()
+	ws := Writers()
+	var pick format.Format
+	if len(choice) > 0 {
+		h := 0
+		for _, b := range choice {
+			h = h*31 + int(b)
+		}
+		pick = ws[(h%len(ws)+len(ws))%len(ws)]
+	}
+	check(t, f, path, func(target format.Format) bool { return target == pick })
+}
+
+// Writers is every layout sesstool writes, in the registry's order.
+func Writers() []format.Format {
+	var out []format.Format
+	for _, f := range registry.All {
+		if _, ok := f.(format.Writer); ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func check(t testing.TB, f format.Format, path string, to func(format.Format) bool) {
 	t.Helper()
 	rep := &report.Report{}
 	if err := f.Validate(path, rep, format.ValidateOptions{Workers: 1}); err != nil {
@@ -50,8 +87,8 @@ func Check(t testing.TB, f format.Format, path string) {
 		if _, err := readAll(f, ref); err != nil {
 			t.Fatalf("validate accepts %s but reading session %q fails: %v", path, ref.ID, err)
 		}
-		for _, target := range registry.All {
-			if _, ok := target.(format.Writer); ok {
+		for _, target := range Writers() {
+			if to(target) {
 				convert(t, f, ref, target)
 			}
 		}
@@ -87,6 +124,10 @@ func readAll(f format.Format, ref format.Ref) (*session.Session, error) {
 // convert writes one valid session as target and validates what was written.
 func convert(t testing.TB, src format.Format, ref format.Ref, target format.Format) {
 	t.Helper()
+	conversions = append(conversions, target.Name())
+	// A throwaway directory needs no fsync, and on a busy disk the syncs
+	// were most of a conversion's time.
+	defer atomicfile.Unsynced()()
 	dir, err := os.MkdirTemp("", "fuzzcheck-*")
 	if err != nil {
 		t.Fatal(err)
@@ -185,3 +226,7 @@ func Root() string {
 		}
 	}
 }
+
+// conversions names the target of each of convert's calls, for the test
+// that a fuzz input costs one conversion.
+var conversions []string
