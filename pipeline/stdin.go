@@ -74,6 +74,17 @@ type Spooled struct {
 // temporary directory. The refusal is the same whether the error is found
 // while copying or at the end (a parent named nowhere): the first error.
 func Spool(r io.Reader, forced format.Format) (*Spooled, error) {
+	return spool(r, forced, true)
+}
+
+// SpoolUnchecked copies standard input whole, without validating it: for
+// migrate --skip-invalid, which drops the malformed lines the check would
+// refuse.
+func SpoolUnchecked(r io.Reader, forced format.Format) (*Spooled, error) {
+	return spool(r, forced, false)
+}
+
+func spool(r io.Reader, forced format.Format, check bool) (*Spooled, error) {
 	s, br, err := DetectStdin(r, forced)
 	if err != nil {
 		return nil, err
@@ -87,7 +98,11 @@ func Spool(r io.Reader, forced format.Format) (*Spooled, error) {
 	rep := &report.Report{MaxErrors: 1} // the first error is the one kept
 	f, err := os.Create(p)
 	if err == nil {
-		err = copyValidated(f, br, s, rep)
+		if check {
+			err = copyValidated(f, br, s, rep)
+		} else {
+			_, err = io.Copy(f, br)
+		}
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
