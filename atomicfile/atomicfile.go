@@ -22,11 +22,12 @@ type File struct {
 	// immediately before the rename; an error aborts the commit and leaves
 	// path as it is. It is where a caller checks that the file it is
 	// replacing did not change while the new one was being written.
-	Check  func() error
-	path   string
-	mode   fs.FileMode
-	done   bool
-	forget func() // the temporary file is removed if a signal stops the run
+	Check     func() error
+	path      string
+	mode      fs.FileMode
+	done      bool
+	suspended bool   // the temporary file is closed until Resume
+	forget    func() // the temporary file is removed if a signal stops the run
 }
 
 // Hook, when set, is called at two points of every Commit: "synced", right
@@ -107,10 +108,42 @@ func tempPattern(base string) string {
 	return "." + base + ".tmp-*"
 }
 
+// Suspend closes the temporary file, which stays pending: a writer of
+// thousands of files at once (Claude Code's sub-agents) keeps a few open
+// instead of one descriptor each. Resume opens it again, to write on at
+// its end; Commit and Abort take it either way.
+func (f *File) Suspend() error {
+	if f.done || f.suspended {
+		return nil
+	}
+	f.suspended = true
+	if err := f.File.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", f.path, err)
+	}
+	return nil
+}
+
+// Resume opens a suspended temporary file again, positioned at its end.
+func (f *File) Resume() error {
+	if f.done || !f.suspended {
+		return nil
+	}
+	fh, err := os.OpenFile(f.File.Name(), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", f.path, err)
+	}
+	f.File, f.suspended = fh, false
+	return nil
+}
+
 // Commit makes the written content the file at path.
 func (f *File) Commit() error {
 	if f.done {
 		return fmt.Errorf("%s: already committed or aborted", f.path)
+	}
+	if err := f.Resume(); err != nil {
+		f.Abort()
+		return err
 	}
 	f.done = true
 	defer f.forget()
@@ -151,7 +184,9 @@ func (f *File) Abort() {
 		return
 	}
 	f.done = true
-	f.File.Close()
+	if !f.suspended {
+		f.File.Close()
+	}
 	os.Remove(f.File.Name())
 	f.forget()
 }

@@ -235,7 +235,11 @@ func (m *migrateRun) report(j migrateJob, res format.MigrateResult) {
 // private temporary file (a migration reads its input more than once) and
 // the result goes to standard output, or to -o FILE.
 func migrateStdin(env *Env, o MigrateOptions, forced format.Format) error {
-	sp, err := pipeline.Spool(env.Stdin, forced)
+	spool := pipeline.Spool // refused at its first error, as a file is before a migration
+	if o.SkipInvalid {
+		spool = pipeline.SpoolUnchecked // malformed lines are dropped, not refused
+	}
+	sp, err := spool(env.Stdin, forced)
 	if err != nil {
 		return err
 	}

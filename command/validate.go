@@ -1,7 +1,10 @@
 package command
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/sesstool/sesstool/exitcode"
 	"github.com/sesstool/sesstool/format"
@@ -36,20 +39,33 @@ func Validate(env *Env, o ValidateOptions) error {
 	if err != nil {
 		return err
 	}
-	rep := &report.Report{MaxErrors: o.MaxErrors}
+	rep := &report.Report{MaxErrors: o.MaxErrors, Spill: spillFindings}
+	defer rep.Close()
 	opt := format.ValidateOptions{Workers: o.Workers}
+	emit := textFinding(env)
+	if o.Output == "json" {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetEscapeHTML(false)
+		emit = func(f report.Finding) error { return enc.Encode(f) }
+	}
 	code := ExitOK
-	for _, p := range paths {
-		c, err := validatePath(env, p, forced, rep, opt)
+	for _, st := range steps(paths, forced) {
+		c, err := st.run(env, rep, opt)
 		if err != nil {
 			return err
 		}
 		code = exitcode.Worst(code, c)
+		// Each step's findings are printed once it is done, so that what
+		// is held does not grow with the number of files or findings.
+		if err := rep.Drain(emit); err != nil {
+			return IO(fmt.Errorf("write output: %w", err))
+		}
 	}
 	if o.Output == "json" {
-		err = rep.WriteJSON(env.Stdout)
+		err = json.NewEncoder(env.Stdout).Encode(map[string]report.Summary{"summary": rep.Summary()})
 	} else {
-		err = writeText(env, rep)
+		s := rep.Summary()
+		_, err = fmt.Fprintf(env.Stderr, "%d files, %d entries, %d errors, %d warnings\n", s.Files, s.Entries, s.Errors, s.Warnings)
 	}
 	if err != nil {
 		return IO(fmt.Errorf("write output: %w", err))
@@ -63,52 +79,83 @@ func Validate(env *Env, o ValidateOptions) error {
 	return nil
 }
 
-// validatePath adds the findings for p to rep and returns the exit code of
-// what could not be read (findings too). The error is for standard input
-// only, which cannot be read at all when it holds no single-file layout.
-func validatePath(env *Env, p string, forced format.Format, rep *report.Report, opt format.ValidateOptions) (int, error) {
-	if p == Stdin {
-		s, br, err := pipeline.DetectStdin(env.Stdin, forced)
-		if err != nil {
-			return 0, err
+// spillFindings is the heap validate's findings may take before they are
+// moved to a temporary file (report.Report.Spill).
+const spillFindings = 4 << 20
+
+// A step is one thing validate reads and then prints the findings of: a
+// unit the walk found, a path it passed over, or standard input. Steps run
+// in the order of their paths, so that the output is sorted by path as
+// well as by line within each step.
+type step struct {
+	path   string
+	unit   *pipeline.Unit
+	skip   *pipeline.Skip
+	forced format.Format // standard input's
+}
+
+// steps walks every path first (a walk holds only paths) and sorts what
+// it found.
+func steps(paths []string, forced format.Format) []step {
+	var out []step
+	for _, p := range paths {
+		if p == Stdin {
+			out = append(out, step{path: pipeline.StdinName, forced: forced})
+			continue
 		}
-		if err := s.ValidateReader(pipeline.StdinName, br, rep, opt); err != nil {
-			rep.Add(report.Finding{Path: pipeline.StdinName, Severity: report.Error, Rule: pipeline.RuleUnreadable, Message: err.Error()})
+		units, skips := pipeline.Walk(p, forced)
+		for i := range skips {
+			out = append(out, step{path: skips[i].Path, skip: &skips[i]})
+		}
+		for i := range units {
+			out = append(out, step{path: units[i].Path, unit: &units[i]})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b step) int { return strings.Compare(a.path, b.path) })
+	return out
+}
+
+// run adds the step's findings to rep and returns the exit code of what
+// could not be read (findings too). The error is for standard input only,
+// which cannot be read at all when it holds no single-file layout.
+func (st step) run(env *Env, rep *report.Report, opt format.ValidateOptions) (int, error) {
+	switch {
+	case st.skip != nil:
+		rep.Add(st.skip.Finding())
+		if st.skip.Named {
+			rep.Counted("", 1, 0)
+		}
+		return st.skip.Code(), nil
+	case st.unit != nil:
+		u := st.unit
+		if err := u.Format.Validate(u.Path, rep, opt); err != nil {
+			// A file of the session could not be read: say so and go on.
+			rep.Add(report.Finding{Path: u.Path, Severity: report.Error, Rule: pipeline.RuleUnreadable, Message: err.Error()})
 			return ExitIO, nil
 		}
 		return ExitOK, nil
 	}
-	units, skips := pipeline.Walk(p, forced)
-	for _, s := range skips {
-		rep.Add(s.Finding())
-		if s.Named {
-			rep.Counted("", 1, 0)
-		}
+	s, br, err := pipeline.DetectStdin(env.Stdin, st.forced)
+	if err != nil {
+		return 0, err
 	}
-	code := pipeline.Code(skips)
-	for _, u := range units {
-		if err := u.Format.Validate(u.Path, rep, opt); err != nil {
-			// A file of the session could not be read: say so and go on.
-			rep.Add(report.Finding{Path: u.Path, Severity: report.Error, Rule: pipeline.RuleUnreadable, Message: err.Error()})
-			code = exitcode.Worst(code, ExitIO)
-		}
+	if err := s.ValidateReader(pipeline.StdinName, br, rep, opt); err != nil {
+		rep.Add(report.Finding{Path: pipeline.StdinName, Severity: report.Error, Rule: pipeline.RuleUnreadable, Message: err.Error()})
+		return ExitIO, nil
 	}
-	return code, nil
+	return ExitOK, nil
 }
 
-func writeText(env *Env, rep *report.Report) error {
-	for _, f := range rep.Findings() {
+// textFinding prints a finding as a text line, coloured on a terminal.
+func textFinding(env *Env) func(report.Finding) error {
+	return func(f report.Finding) error {
 		line := f.Text()
 		if env.Color {
 			line = colorize(f, line)
 		}
-		if _, err := fmt.Fprintln(env.Stdout, line); err != nil {
-			return err
-		}
+		_, err := fmt.Fprintln(env.Stdout, line)
+		return err
 	}
-	s := rep.Summary()
-	_, err := fmt.Fprintf(env.Stderr, "%d files, %d entries, %d errors, %d warnings\n", s.Files, s.Entries, s.Errors, s.Warnings)
-	return err
 }
 
 func colorize(f report.Finding, line string) string {

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/internal/cleanup"
 	"github.com/sesstool/sesstool/registry"
+	"github.com/sesstool/sesstool/report"
 )
 
 // Stdin is the PATH that means standard input, and StdinName how findings
@@ -65,8 +67,24 @@ type Spooled struct {
 	forget func()
 }
 
-// Spool copies standard input to a private temporary file.
+// Spool copies standard input to a private temporary file. The copy is
+// validated as it is made, and stops at the first error found before the
+// end: an endless or huge input that is already invalid is refused (exit
+// 1, one line naming the line and what is wrong) instead of filling the
+// temporary directory. The refusal is the same whether the error is found
+// while copying or at the end (a parent named nowhere): the first error.
 func Spool(r io.Reader, forced format.Format) (*Spooled, error) {
+	return spool(r, forced, true)
+}
+
+// SpoolUnchecked copies standard input whole, without validating it: for
+// migrate --skip-invalid, which drops the malformed lines the check would
+// refuse.
+func SpoolUnchecked(r io.Reader, forced format.Format) (*Spooled, error) {
+	return spool(r, forced, false)
+}
+
+func spool(r io.Reader, forced format.Format, check bool) (*Spooled, error) {
 	s, br, err := DetectStdin(r, forced)
 	if err != nil {
 		return nil, err
@@ -77,19 +95,88 @@ func Spool(r io.Reader, forced format.Format) (*Spooled, error) {
 	}
 	forget := cleanup.Track(dir) // a copy of all of standard input
 	p := filepath.Join(dir, "stdin")
+	rep := &report.Report{MaxErrors: 1} // the first error is the one kept
 	f, err := os.Create(p)
 	if err == nil {
-		_, err = io.Copy(f, br)
+		if check {
+			err = copyValidated(f, br, s, rep)
+		} else {
+			_, err = io.Copy(f, br)
+		}
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
 	}
+	if err == nil && rep.Errors() > 0 {
+		err = refuseStdin(rep)
+	}
 	if err != nil {
 		os.RemoveAll(dir)
 		forget()
+		if exitcode.Of(err) == exitcode.Invalid {
+			return nil, err
+		}
 		return nil, exitcode.IOError(fmt.Errorf("spool standard input: %w", err))
 	}
 	return &Spooled{Path: p, Format: s.(format.Format), dir: dir, forget: forget}, nil
+}
+
+// errStopped ends the validation of a copy stopped at its first error.
+var errStopped = errors.New("stopped at the first error")
+
+// copyValidated copies r to f and through s's validator, which reads what
+// is copied as it is written (a pipe: the copy is never more than the
+// validator's few batches ahead), and stops once rep has an error. A
+// validator that returns before the end leaves the copy to go on alone.
+func copyValidated(f io.Writer, r io.Reader, s format.Stream, rep *report.Report) error {
+	pr, pw := io.Pipe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		// Its read errors are errStopped's; a file it could not finish
+		// is validated again from the copy.
+		s.ValidateReader(StdinName, pr, rep, format.ValidateOptions{})
+		pr.CloseWithError(errStopped) // the copy's writes no longer wait for it
+	}()
+	buf := make([]byte, 256<<10)
+	var err error
+	for {
+		n, rerr := r.Read(buf)
+		if n > 0 {
+			if _, err = f.Write(buf[:n]); err != nil {
+				break
+			}
+			pw.Write(buf[:n]) // fails only once the validator has returned
+			if rep.Errors() > 0 {
+				break
+			}
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			err = fmt.Errorf("read standard input: %w", rerr)
+			break
+		}
+	}
+	if err != nil || rep.Errors() > 0 {
+		pw.CloseWithError(errStopped)
+	} else {
+		pw.Close()
+	}
+	<-done
+	return err
+}
+
+// refuseStdin is the one line that refuses standard input at its first
+// error.
+func refuseStdin(rep *report.Report) error {
+	for _, f := range rep.Findings() {
+		if f.Severity == report.Error {
+			return exitcode.Invalidf("%s; standard input does not validate, read up to its first error, nothing written", f.Text())
+		}
+	}
+	return exitcode.Invalidf("standard input does not validate; nothing written")
 }
 
 // Remove deletes the spooled copy.

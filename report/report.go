@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"sync"
 )
 
@@ -44,12 +43,18 @@ func (f Finding) Text() string {
 }
 
 // Report gathers findings from any number of goroutines. MaxErrors > 0 stops
-// keeping errors past that many (they are still counted).
+// keeping errors past that many (they are still counted). Spill > 0 bounds
+// the heap the kept findings take, in bytes: past it they are sorted and
+// moved to a temporary file (spill.go); Close removes it.
 type Report struct {
 	MaxErrors int
+	Spill     int
 
 	mu       sync.Mutex
 	findings []Finding
+	held     int    // the kept findings' weight
+	spool    *spool // the runs spilled, nil when none
+	spillErr error  // the first spill that failed: the findings stay held
 	errors   int
 	warnings int
 	files    int
@@ -70,6 +75,17 @@ func (r *Report) Add(f Finding) {
 		r.warnings++
 	}
 	r.findings = append(r.findings, f)
+	if r.Spill <= 0 || r.spillErr != nil {
+		return
+	}
+	r.held += weight(f)
+	if r.held > r.Spill {
+		sortFindings(r.findings)
+		if r.spillErr = r.spill(r.findings); r.spillErr == nil {
+			clear(r.findings) // the strings go with the run
+			r.findings, r.held = r.findings[:0], 0
+		}
+	}
 }
 
 // Errorf records an error.
@@ -102,15 +118,49 @@ func (r *Report) Errors() int { r.mu.Lock(); defer r.mu.Unlock(); return r.error
 // Warnings returns how many warnings were found.
 func (r *Report) Warnings() int { r.mu.Lock(); defer r.mu.Unlock(); return r.warnings }
 
-// Findings returns the kept findings sorted by path, line, column.
+// Findings returns the kept findings sorted by path, line, column (all in
+// memory: Each streams them).
 func (r *Report) Findings() []Finding {
+	var out []Finding
+	r.Each(func(f Finding) error { out = append(out, f); return nil }) // an unreadable spill ends the list
+	return out
+}
+
+// Each yields the kept findings sorted by path, line, column; findings
+// with the same place keep the order they were added in.
+func (r *Report) Each(yield func(Finding) error) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	out := slices.Clone(r.findings)
-	slices.SortStableFunc(out, func(a, b Finding) int {
-		return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
-	})
-	return out
+	sortFindings(r.findings)
+	return r.spool.merge(r.findings, yield)
+}
+
+// Drain yields the kept findings as Each does, then forgets them (they
+// stay counted): a command prints a file's findings once it is read, and
+// they cost nothing after. Its error is the first of a spill that failed,
+// of reading the spill back, or of yield.
+func (r *Report) Drain(yield func(Finding) error) error {
+	err := r.Each(yield)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	err = cmp.Or(r.spillErr, err)
+	r.findings, r.held, r.spillErr = nil, 0, nil
+	r.closeSpool()
+	return err
+}
+
+// Close removes the temporary file of spilled findings, if any.
+func (r *Report) Close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closeSpool()
+}
+
+func (r *Report) closeSpool() {
+	if r.spool != nil {
+		r.spool.f.Close()
+		r.spool = nil
+	}
 }
 
 // Summary is the closing line's data.
@@ -135,13 +185,15 @@ func (r *Report) Summary() Summary {
 
 // WriteText prints findings to out and the summary line to summary.
 func (r *Report) WriteText(out, summary io.Writer) error {
-	for _, f := range r.Findings() {
-		if _, err := fmt.Fprintln(out, f.Text()); err != nil {
-			return err
-		}
+	err := r.Each(func(f Finding) error {
+		_, err := fmt.Fprintln(out, f.Text())
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	s := r.Summary()
-	_, err := fmt.Fprintf(summary, "%d files, %d entries, %d errors, %d warnings\n", s.Files, s.Entries, s.Errors, s.Warnings)
+	_, err = fmt.Fprintf(summary, "%d files, %d entries, %d errors, %d warnings\n", s.Files, s.Entries, s.Errors, s.Warnings)
 	return err
 }
 
@@ -149,10 +201,8 @@ func (r *Report) WriteText(out, summary io.Writer) error {
 func (r *Report) WriteJSON(out io.Writer) error {
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
-	for _, f := range r.Findings() {
-		if err := enc.Encode(f); err != nil {
-			return err
-		}
+	if err := r.Each(func(f Finding) error { return enc.Encode(f) }); err != nil {
+		return err
 	}
 	return enc.Encode(map[string]Summary{"summary": r.Summary()})
 }

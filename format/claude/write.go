@@ -77,6 +77,8 @@ type writer struct {
 	// (toolUseResult.agentId), as Claude Code links a Task to its run.
 	held  *heldLine
 	named map[string]string // sidechain -> the tool call whose result line names it
+	open  []*outFile        // the files open now, at most maxOpen
+	clock int
 }
 
 type heldLine struct {
@@ -93,8 +95,17 @@ type sideFile struct {
 type outFile struct {
 	path string
 	af   *atomicfile.File
-	bw   *bufio.Writer
+	bw   *bufio.Writer // nil while the file is suspended
+	used int           // when it was last written to (writer.clock)
 }
+
+// maxOpen bounds the files a writer keeps open at once, the session's and
+// its sub-agents': a file written to when as many are open closes the one
+// written to longest ago (its buffer flushed, its temporary file
+// suspended) and reopens when it is written to again. Every sub-agent
+// used to stay open until the commit, a descriptor and a 64 KiB buffer
+// each: 20,000 sub-agents ran out of descriptors, 15,000 took 1.4 GB.
+const maxOpen = 16
 
 func newWriter(m *session.Meta, out string, opt format.WriteOptions) *writer {
 	w := &writer{meta: m, own: m.Origin == Name, ids: mapping.NewIDs(caps.IDs, m, 0), cwd: m.Cwd, opt: opt, lost: opt.Loss,
@@ -382,8 +393,24 @@ func (w *writer) emit(side string, b []byte) error {
 }
 
 func (w *writer) file(side string) (*outFile, error) {
+	w.clock++
 	if of, ok := w.files[side]; ok {
+		of.used = w.clock
+		if of.bw != nil {
+			return of, nil
+		}
+		if err := w.room(); err != nil {
+			return nil, err
+		}
+		if err := of.af.Resume(); err != nil {
+			return nil, err
+		}
+		of.bw = bufio.NewWriterSize(of.af, 1<<16)
+		w.open = append(w.open, of)
 		return of, nil
+	}
+	if err := w.room(); err != nil {
+		return nil, err
 	}
 	p := filepath.Join(w.dir, w.sid+".jsonl")
 	if side != "" {
@@ -396,10 +423,35 @@ func (w *writer) file(side string) (*outFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	of := &outFile{path: p, af: af, bw: bufio.NewWriterSize(af, 1<<16)}
+	of := &outFile{path: p, af: af, bw: bufio.NewWriterSize(af, 1<<16), used: w.clock}
 	w.files[side] = of
 	w.order = append(w.order, side)
+	w.open = append(w.open, of)
 	return of, nil
+}
+
+// room suspends the open file written to longest ago when maxOpen are
+// open.
+func (w *writer) room() error {
+	if len(w.open) < maxOpen {
+		return nil
+	}
+	i := 0
+	for j, of := range w.open {
+		if of.used < w.open[i].used {
+			i = j
+		}
+	}
+	oldest := w.open[i]
+	w.open = append(w.open[:i], w.open[i+1:]...)
+	if err := oldest.bw.Flush(); err != nil {
+		return fmt.Errorf("write %s: %w", oldest.path, err)
+	}
+	if err := oldest.af.Suspend(); err != nil {
+		return err
+	}
+	oldest.bw = nil
+	return nil
 }
 
 func (w *writer) abort() {
@@ -422,9 +474,11 @@ func (w *writer) commit() ([]string, error) {
 	}
 	for _, side := range sides {
 		of := w.files[side]
-		if err := of.bw.Flush(); err != nil {
-			w.abort()
-			return nil, fmt.Errorf("write %s: %w", of.path, err)
+		if of.bw != nil {
+			if err := of.bw.Flush(); err != nil {
+				w.abort()
+				return nil, fmt.Errorf("write %s: %w", of.path, err)
+			}
 		}
 		if err := of.af.Commit(); err != nil {
 			w.abort()

@@ -3,10 +3,11 @@
 // runs keeps its newest rows in the write-ahead log beside it (<db>-wal).
 // Opened immutable, SQLite ignores that log; opened any other way, it
 // creates -shm (and may checkpoint) next to the input. So a database with
-// a log is read from a private copy of both files, made once per run and
-// removed at its end (also on SIGINT, SIGTERM, SIGHUP or SIGPIPE, through
-// internal/cleanup). A database without one is opened in place,
-// immutable: no copy.
+// a log is read from a private copy of it and of what SQLite would read of
+// its log (its valid frames up to the last commit: frames.go), made once
+// per run and removed at its end (also on SIGINT, SIGTERM, SIGHUP or
+// SIGPIPE, through internal/cleanup). A database without one, or whose log
+// holds nothing SQLite would read, is opened in place, immutable: no copy.
 package walcopy
 
 import (
@@ -46,6 +47,7 @@ func (s Source) URI(q string) string {
 // the same state during a run.
 type copy struct {
 	dir, file string
+	size      int64 // what was copied of the database and its log
 }
 
 type key struct {
@@ -79,6 +81,11 @@ func Of(abs, owner, name string) (Source, error) {
 		if c, err = copyWithWAL(abs, owner, name); err != nil {
 			return Source{}, err
 		}
+		if c == nil {
+			// Nothing of the log would be read: the file alone is the
+			// database, opened in place.
+			return Source{File: abs, Immutable: true, Size: fi.Size()}, nil
+		}
 		copies[k] = c
 		forget := cleanup.Track(c.dir) // a signal removes it
 		cleanup.AtExit(func() {        // and so does the end of the run
@@ -89,39 +96,69 @@ func Of(abs, owner, name string) (Source, error) {
 			forget()
 		})
 	}
-	return Source{File: c.file, Size: fi.Size() + wi.Size()}, nil
+	// Size bounds a value read, and the time a read may take: what was
+	// copied, not what the log's size says (a sparse log says anything).
+	return Source{File: c.file, Size: c.size}, nil
 }
 
-// copyWithWAL copies the database and its log into a new private
-// directory. The -shm index is not copied: SQLite rebuilds it from the log.
+// copyWithWAL copies the database and what SQLite would read of its log
+// (frames.go) into a new private directory, or returns nil when it would
+// read nothing of the log. The -shm index is not copied: SQLite rebuilds
+// it from the log.
 func copyWithWAL(abs, owner, name string) (*copy, error) {
 	dir, err := os.MkdirTemp("", "sesstool-"+owner+"-*")
 	if err != nil {
 		return nil, fmt.Errorf("copy %s with its write-ahead log: %w", abs, err)
 	}
 	c := &copy{dir: dir, file: filepath.Join(dir, name)}
-	for _, suffix := range []string{"", "-wal"} {
-		if err := copyFile(abs+suffix, c.file+suffix); err != nil {
-			os.RemoveAll(dir)
-			return nil, fmt.Errorf("copy %s with its write-ahead log: %w", abs, err)
-		}
+	walSize, err := copyLog(abs+"-wal", c.file+"-wal")
+	if err == nil && walSize == 0 {
+		os.RemoveAll(dir)
+		return nil, nil
 	}
+	var dbSize int64
+	if err == nil {
+		dbSize, err = copyFile(abs, c.file)
+	}
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("copy %s with its write-ahead log: %w", abs, err)
+	}
+	c.size = dbSize + walSize
 	return c, nil
 }
 
-func copyFile(from, to string) error {
+// copyLog copies the log's frames SQLite would read, and returns their
+// length with the header's.
+func copyLog(from, to string) (int64, error) {
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return 0, err
+	}
+	n, err := copyWAL(from, out)
+	if err == nil {
+		err = out.Truncate(n) // frames after the last commit are not read
+	}
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return n, err
+}
+
+func copyFile(from, to string) (int64, error) {
 	in, err := os.Open(from)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer in.Close()
 	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	if _, err := io.Copy(out, in); err != nil {
+	n, err := io.Copy(out, in)
+	if err != nil {
 		out.Close()
-		return err
+		return 0, err
 	}
-	return out.Close()
+	return n, out.Close()
 }
