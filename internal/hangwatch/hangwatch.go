@@ -1,0 +1,157 @@
+// Package hangwatch tells a hung process or wait from a slow one without
+// looking at the wall clock alone, so that no test's verdict depends on how
+// loaded the machine is. A wait is declared hung when either
+//
+//   - the CPU time it has used passes a budget (a busy loop), or
+//   - its CPU time has not moved at all for a stall window (blocked for
+//     good: a deadlock, a read that never returns).
+//
+// A slow but working process on a machine busy with other work still gets
+// some CPU in every window, so it is never declared hung; it only takes
+// longer.
+package hangwatch
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Limits bound a wait. CPU is the most CPU time (user and system) it may
+// use; Stall how long its CPU time may stand still.
+type Limits struct {
+	CPU   time.Duration
+	Stall time.Duration
+}
+
+// Default is for one sesstool run on a small input: seconds of CPU at most,
+// and a minute without any is a process that waits for nothing.
+var Default = Limits{CPU: 2 * time.Minute, Stall: time.Minute}
+
+// poll is how often the CPU time is read.
+const poll = 200 * time.Millisecond
+
+// Verdict says why a wait was ended, "" when it finished by itself.
+type Verdict string
+
+// Run starts cmd, waits for it and kills it when it hangs by lim. It
+// returns Wait's error and the verdict ("" when the process ended by
+// itself).
+func Run(cmd *exec.Cmd, lim Limits) (Verdict, error) {
+	if err := cmd.Start(); err != nil {
+		return "", err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	pid := cmd.Process.Pid
+	v := watch(done, func() (time.Duration, bool) { return procCPU(pid) }, lim, func() { _ = cmd.Process.Kill() })
+	err := <-done
+	return v, err
+}
+
+// Watch blocks until done is closed, and returns a verdict when the
+// process pid (started by the caller, who kills it) hangs by lim first.
+func Watch(pid int, done <-chan struct{}, lim Limits) Verdict {
+	finished := make(chan error, 1)
+	go func() { <-done; finished <- nil }()
+	return watch(finished, func() (time.Duration, bool) { return procCPU(pid) }, lim, func() {})
+}
+
+// Wait blocks until done is closed, and returns a verdict when this
+// process (the test binary) hangs by lim first: its CPU time is what moves
+// while the awaited goroutines work.
+func Wait(done <-chan struct{}, lim Limits) Verdict {
+	finished := make(chan error, 1)
+	go func() { <-done; finished <- nil }()
+	v := watch(finished, selfCPU, lim, func() {})
+	if v != "" {
+		return v
+	}
+	<-finished
+	return ""
+}
+
+// watch polls cpu until finished yields, and calls kill and returns a
+// verdict when lim is passed. Once killed it still waits for finished when
+// kill ends the work (a process); for an in-process wait it returns at once.
+func watch(finished chan error, cpu func() (time.Duration, bool), lim Limits, kill func()) Verdict {
+	start, ok := cpu()
+	if !ok {
+		start = 0
+	}
+	last, lastMove := start, time.Now()
+	tick := time.NewTicker(poll)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-finished:
+			finished <- err // left for the caller
+			return ""
+		case <-tick.C:
+		}
+		now, ok := cpu()
+		if !ok {
+			continue // the process is gone: finished is about to yield
+		}
+		// A thousandth of the window counts as moving: the Go runtime
+		// of a blocked test binary still spends a little (its timers, this
+		// poll), a working process under any load far more.
+		if now-last > lim.Stall/1000 {
+			last, lastMove = now, time.Now()
+		}
+		var v Verdict
+		switch {
+		case lim.CPU > 0 && now-start > lim.CPU:
+			v = Verdict(fmt.Sprintf("used more than %v of CPU time", lim.CPU))
+		case lim.Stall > 0 && time.Since(lastMove) > lim.Stall:
+			v = Verdict(fmt.Sprintf("used no CPU time for %v (blocked)", lim.Stall))
+		}
+		if v != "" {
+			kill()
+			return v
+		}
+	}
+}
+
+// clockTick is the unit of /proc/PID/stat's times (USER_HZ, 100 on Linux).
+const clockTick = 10 * time.Millisecond
+
+// procCPU is a running process's user and system time, from /proc; false
+// when it cannot be read (gone, or not Linux).
+func procCPU(pid int) (time.Duration, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	// The command name, field 2, is in parentheses and may hold spaces:
+	// the fields counted from after its closing one.
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(s[i+1:])
+	// f[0] is field 3 (state); utime and stime are fields 14 and 15.
+	if len(f) < 13 {
+		return 0, false
+	}
+	u, err1 := strconv.ParseInt(f[11], 10, 64)
+	st, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, false
+	}
+	return time.Duration(u+st) * clockTick, true
+}
+
+// selfCPU is this process's user and system time.
+func selfCPU() (time.Duration, bool) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0, false
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
+}
