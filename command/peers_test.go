@@ -1,17 +1,21 @@
 package command
 
 import (
+	"bytes"
 	"encoding/json"
-	"github.com/sesstool/sesstool/internal/peers"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/opencode"
+	"github.com/sesstool/sesstool/internal/hangwatch"
+	"github.com/sesstool/sesstool/internal/peers"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
@@ -38,8 +42,11 @@ func piPeer(t *testing.T) (string, string) {
 	return node, script
 }
 
-// piSees is what pi-context.mjs prints.
+// piSees is what pi-context.mjs (and testdata/pi-context-batch.mjs, for
+// each of its files) prints.
 type piSees struct {
+	Path          string         `json:"path"`
+	Error         string         `json:"error"`
 	Version       int            `json:"version"`
 	Entries       int            `json:"entries"`
 	RewrittenByPi bool           `json:"rewrittenByPi"`
@@ -52,13 +59,22 @@ func TestPiOpensWhatWeWrite(t *testing.T) {
 	if !haveLayout("tree") {
 		t.Skip("layout tree is not in this build")
 	}
-	node, script := piPeer(t)
-	for _, s := range matrixSamples {
-		t.Run(s.name, func(t *testing.T) {
+	node, _ := piPeer(t)
+	// Every sample is written first, then pi opens every file in one node
+	// process (loading pi takes seconds of CPU), then each sample's files
+	// are judged in a subtest of their own.
+	written := map[string][]string{} // sample name -> tree files written
+	root := t.TempDir()              // outlives the subtests that write into it
+	for i, s := range matrixSamples {
+		t.Run("write/"+s.name, func(t *testing.T) {
 			if !haveLayout(s.layout) {
 				t.Skipf("layout %s is not in this build", s.layout)
 			}
-			out := filepath.Join(t.TempDir(), "out")
+			dir := filepath.Join(root, strconv.Itoa(i))
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(dir, "out")
 			convertCLI(t, ConvertOptions{From: s.layout, To: "tree", Out: out, Paths: []string{s.source(t)}})
 			files := []string{out}
 			if fi, err := os.Stat(out); err == nil && fi.IsDir() {
@@ -67,12 +83,30 @@ func TestPiOpensWhatWeWrite(t *testing.T) {
 			if len(files) == 0 {
 				t.Fatal("no tree file written")
 			}
+			written[s.name] = files
+		})
+	}
+	var all []string
+	for _, s := range matrixSamples {
+		all = append(all, written[s.name]...)
+	}
+	seen := runPiContext(t, node, all)
+	for _, s := range matrixSamples {
+		files, ok := written[s.name]
+		if !ok {
+			continue
+		}
+		t.Run(s.name, func(t *testing.T) {
 			sources := map[string]int{} // source session id -> messages on its active path
 			for _, src := range sessionsOf(t, s.layout, s.source(t)) {
 				sources[src.Meta.ID] = sourceMessages(src)
 			}
 			for _, f := range files {
-				got := runPiContext(t, node, script, f)
+				got := seen[f]
+				if got.Error != "" {
+					t.Errorf("%s: pi cannot open it: %s", filepath.Base(f), got.Error)
+					continue
+				}
 				ours := sessionsOf(t, "tree", f)[0]
 				// A tree source keeps its own version (the pi samples are
 				// v1, which pi migrates on open); everything else is v3,
@@ -141,17 +175,41 @@ func sourceID(t *testing.T, f string, s sample) string {
 	return ""
 }
 
-func runPiContext(t *testing.T, node, script, path string) piSees {
+// runPiContext has pi open every path in one node process
+// (testdata/pi-context-batch.mjs) and returns what it saw of each.
+func runPiContext(t *testing.T, node string, paths []string) map[string]piSees {
 	t.Helper()
-	out, err := exec.Command(node, script, path).Output()
+	seen := map[string]piSees{}
+	if len(paths) == 0 {
+		return seen
+	}
+	code, err := os.ReadFile("testdata/pi-context-batch.mjs")
 	if err != nil {
-		t.Fatalf("pi-context %s: %v\n%s", path, err, out)
+		t.Fatal(err)
 	}
-	var c piSees
-	if err := json.Unmarshal(out, &c); err != nil {
-		t.Fatalf("pi-context %s: %v\n%s", path, err, out)
+	cmd := exec.Command(node, append([]string{"--input-type=module", "-e", string(code)}, paths...)...)
+	cmd.Dir = os.Getenv("SESSTOOL_PEERS") // where pi's module resolves
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	// About a tenth of a second of CPU a file once pi is loaded: a run
+	// past the budget, or one that stops using CPU, is stuck.
+	hung, err := hangwatch.Run(cmd, hangwatch.Limits{CPU: time.Minute + time.Duration(len(paths))*time.Second, Stall: time.Minute})
+	if err != nil || hung != "" {
+		t.Fatalf("pi-context-batch.mjs: %v %s\n%s", err, hung, stderr.String())
 	}
-	return c
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var c piSees
+		if err := json.Unmarshal([]byte(line), &c); err != nil {
+			t.Fatalf("pi-context-batch.mjs: %v in %q", err, line)
+		}
+		seen[c.Path] = c
+	}
+	for _, p := range paths {
+		if _, ok := seen[p]; !ok {
+			t.Errorf("pi-context-batch.mjs said nothing of %s", p)
+		}
+	}
+	return seen
 }
 
 // contextMessages counts the messages pi's buildSessionContext hands the
