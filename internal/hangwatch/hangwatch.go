@@ -61,6 +61,15 @@ func Watch(pid int, done <-chan struct{}, lim Limits) Verdict {
 	return watch(finished, func() (time.Duration, bool) { return procCPU(pid) }, lim, func() {})
 }
 
+// WatchTree is Watch for a process that works through children of its own
+// (a browser's renderers): the CPU time counted is that of pid and of every
+// process below it.
+func WatchTree(pid int, done <-chan struct{}, lim Limits) Verdict {
+	finished := make(chan error, 1)
+	go func() { <-done; finished <- nil }()
+	return watch(finished, func() (time.Duration, bool) { return treeCPU(pid) }, lim, func() {})
+}
+
 // Wait blocks until done is closed, and returns a verdict when this
 // process (the test binary) hangs by lim first: its CPU time is what moves
 // while the awaited goroutines work.
@@ -120,31 +129,74 @@ func watch(finished chan error, cpu func() (time.Duration, bool), lim Limits, ki
 // clockTick is the unit of /proc/PID/stat's times (USER_HZ, 100 on Linux).
 const clockTick = 10 * time.Millisecond
 
+// treeCPU is the CPU time of pid and its descendants, as running now.
+func treeCPU(pid int) (time.Duration, bool) {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0, false
+	}
+	parent := map[int]int{}
+	cpu := map[int]time.Duration{}
+	for _, e := range ents {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		f, ok := statFields(p)
+		if !ok {
+			continue
+		}
+		pp, _ := strconv.Atoi(f[1]) // field 4, the parent
+		parent[p] = pp
+		cpu[p] = fieldsCPU(f)
+	}
+	if _, ok := cpu[pid]; !ok {
+		return 0, false
+	}
+	var sum time.Duration
+	for p, c := range cpu {
+		for q := p; q > 1; q = parent[q] {
+			if q == pid {
+				sum += c
+				break
+			}
+		}
+	}
+	return sum, true
+}
+
 // procCPU is a running process's user and system time, from /proc; false
 // when it cannot be read (gone, or not Linux).
 func procCPU(pid int) (time.Duration, bool) {
+	f, ok := statFields(pid)
+	if !ok {
+		return 0, false
+	}
+	return fieldsCPU(f), true
+}
+
+// statFields are the fields of /proc/PID/stat from the third (the state)
+// on: f[1] is the parent, f[11] and f[12] the user and system time.
+func statFields(pid int) ([]string, bool) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return 0, false
+		return nil, false
 	}
 	// The command name, field 2, is in parentheses and may hold spaces:
 	// the fields counted from after its closing one.
 	s := string(b)
 	i := strings.LastIndexByte(s, ')')
 	if i < 0 {
-		return 0, false
+		return nil, false
 	}
 	f := strings.Fields(s[i+1:])
-	// f[0] is field 3 (state); utime and stime are fields 14 and 15.
-	if len(f) < 13 {
-		return 0, false
-	}
-	u, err1 := strconv.ParseInt(f[11], 10, 64)
-	st, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0, false
-	}
-	return time.Duration(u+st) * clockTick, true
+	return f, len(f) >= 13
+}
+
+func fieldsCPU(f []string) time.Duration {
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(u+st) * clockTick
 }
 
 // selfCPU is this process's user and system time.

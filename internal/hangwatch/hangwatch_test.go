@@ -2,6 +2,7 @@ package hangwatch
 
 import (
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -63,5 +64,32 @@ func TestWait(t *testing.T) {
 	defer close(burn)
 	if v := Wait(make(chan struct{}), Limits{CPU: 200 * time.Millisecond, Stall: time.Minute}); !strings.Contains(string(v), "CPU time") {
 		t.Fatalf("verdict %q for a busy wait, want the CPU budget", v)
+	}
+}
+
+// WatchTree counts the CPU time of a process's children: a shell that
+// waits on a busy child is busy, and a tree that only sleeps is blocked.
+func TestWatchTree(t *testing.T) {
+	for _, tc := range []struct {
+		name, script, want string
+	}{
+		{"busy child", "sh -c 'while :; do :; done' & wait", "CPU time"},
+		{"sleeping child", "sleep 60 & wait", "no CPU time"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command("sh", "-c", tc.script)
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan struct{})
+			go func() { cmd.Wait(); close(done) }()
+			v := WatchTree(cmd.Process.Pid, done, Limits{CPU: 300 * time.Millisecond, Stall: 2 * time.Second})
+			exec.Command("pkill", "-KILL", "-P", strconv.Itoa(cmd.Process.Pid)).Run()
+			cmd.Process.Kill()
+			<-done
+			if !strings.Contains(string(v), tc.want) {
+				t.Errorf("verdict %q, want %q", v, tc.want)
+			}
+		})
 	}
 }
