@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"testing"
 	"time"
 )
 
@@ -30,7 +31,20 @@ type Limits struct {
 
 // Default is for one sesstool run on a small input: seconds of CPU at most,
 // and a minute without any is a process that waits for nothing.
-var Default = Limits{CPU: 2 * time.Minute, Stall: time.Minute}
+var Default = Limits{CPU: 2 * time.Minute, Stall: 30 * time.Second}
+
+// Recv receives from ch for a test, and fails it, saying what was awaited,
+// when this process hangs by Default first (no wall-clock limit).
+func Recv[T any](t testing.TB, ch <-chan T, what string) T {
+	t.Helper()
+	var v T
+	done := make(chan struct{})
+	go func() { v = <-ch; close(done) }()
+	if verdict := Wait(done, Default); verdict != "" {
+		t.Fatalf("%s: the test process %s", what, verdict)
+	}
+	return v
+}
 
 // poll is how often the CPU time is read.
 const poll = 200 * time.Millisecond
@@ -38,9 +52,9 @@ const poll = 200 * time.Millisecond
 // Verdict says why a wait was ended, "" when it finished by itself.
 type Verdict string
 
-// Run starts cmd, waits for it and kills it when it hangs by lim. It
-// returns Wait's error and the verdict ("" when the process ended by
-// itself).
+// Run starts cmd, waits for it and kills it when it hangs by lim (its CPU
+// time and its children's). It returns Wait's error and the verdict (""
+// when the process ended by itself).
 func Run(cmd *exec.Cmd, lim Limits) (Verdict, error) {
 	if err := cmd.Start(); err != nil {
 		return "", err
@@ -48,7 +62,7 @@ func Run(cmd *exec.Cmd, lim Limits) (Verdict, error) {
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	pid := cmd.Process.Pid
-	v := watch(done, func() (time.Duration, bool) { return procCPU(pid) }, lim, func() { _ = cmd.Process.Kill() })
+	v := watch(done, func() (time.Duration, bool) { return treeCPU(pid) }, lim, func() { _ = cmd.Process.Kill() })
 	err := <-done
 	return v, err
 }
