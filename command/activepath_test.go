@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/sesstool/sesstool/internal/peers"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
@@ -75,7 +76,7 @@ func piAgrees(t *testing.T, src string, rounds map[string]string) {
 	if os.Getenv("SESSTOOL_PEERS") == "" {
 		return
 	}
-	node, _ := piPeer(t)
+	node := peers.Pi(t)
 	files := []string{src}
 	var vias []string
 	for via, f := range rounds {

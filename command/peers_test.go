@@ -1,20 +1,16 @@
 package command
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/opencode"
-	"github.com/sesstool/sesstool/internal/hangwatch"
 	"github.com/sesstool/sesstool/internal/peers"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/mapping"
@@ -25,41 +21,19 @@ import (
 // tree file written from every sample, and OpenCode 1.1.34 exports every
 // store written from every sample.
 
-// piPeer returns node and pi-context.mjs ($SESSTOOL_PEERS, from scripts/setup).
-func piPeer(t *testing.T) (string, string) {
-	t.Helper()
-	dir := os.Getenv("SESSTOOL_PEERS")
-	node, err := exec.LookPath("node")
-	script := filepath.Join(dir, "pi-context.mjs")
-	switch {
-	case dir == "":
-		peers.Need(t, "pi peer not available: SESSTOOL_PEERS is not set (run scripts/setup; it is .cache/peers)")
-	case err != nil:
-		peers.Need(t, "pi peer not available: node is not on PATH")
-	case !fileExists(script) || !fileExists(filepath.Join(dir, "node_modules", "@mariozechner", "pi-coding-agent")):
-		peers.Need(t, "pi peer not available: no pi-context.mjs with node_modules/@mariozechner/pi-coding-agent in "+dir)
-	}
-	return node, script
-}
+// piSees is what pi's own SessionManager sees in a file.
+type piSees = peers.PiSees
 
-// piSees is what pi-context.mjs (and testdata/pi-context-batch.mjs, for
-// each of its files) prints.
-type piSees struct {
-	Path          string         `json:"path"`
-	Error         string         `json:"error"`
-	Version       int            `json:"version"`
-	Entries       int            `json:"entries"`
-	RewrittenByPi bool           `json:"rewrittenByPi"`
-	Messages      int            `json:"messages"`
-	Roles         map[string]int `json:"roles"`
-	Digest        string         `json:"digest"`
+// runPiContext has pi open every path in one node process.
+func runPiContext(t *testing.T, node string, paths []string) map[string]piSees {
+	return peers.PiContexts(t, node, paths)
 }
 
 func TestPiOpensWhatWeWrite(t *testing.T) {
 	if !haveLayout("tree") {
 		t.Skip("layout tree is not in this build")
 	}
-	node, _ := piPeer(t)
+	node := peers.Pi(t)
 	// Every sample is written first, then pi opens every file in one node
 	// process (loading pi takes seconds of CPU), then each sample's files
 	// are judged in a subtest of their own.
@@ -173,43 +147,6 @@ func sourceID(t *testing.T, f string, s sample) string {
 	}
 	t.Fatalf("%s: no source session has id %s", f, id)
 	return ""
-}
-
-// runPiContext has pi open every path in one node process
-// (testdata/pi-context-batch.mjs) and returns what it saw of each.
-func runPiContext(t *testing.T, node string, paths []string) map[string]piSees {
-	t.Helper()
-	seen := map[string]piSees{}
-	if len(paths) == 0 {
-		return seen
-	}
-	code, err := os.ReadFile("testdata/pi-context-batch.mjs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(node, append([]string{"--input-type=module", "-e", string(code)}, paths...)...)
-	cmd.Dir = os.Getenv("SESSTOOL_PEERS") // where pi's module resolves
-	var out, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &stderr
-	// About a tenth of a second of CPU a file once pi is loaded: a run
-	// past the budget, or one that stops using CPU, is stuck.
-	hung, err := hangwatch.Run(cmd, hangwatch.Limits{CPU: time.Minute + time.Duration(len(paths))*time.Second, Stall: time.Minute})
-	if err != nil || hung != "" {
-		t.Fatalf("pi-context-batch.mjs: %v %s\n%s", err, hung, stderr.String())
-	}
-	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
-		var c piSees
-		if err := json.Unmarshal([]byte(line), &c); err != nil {
-			t.Fatalf("pi-context-batch.mjs: %v in %q", err, line)
-		}
-		seen[c.Path] = c
-	}
-	for _, p := range paths {
-		if _, ok := seen[p]; !ok {
-			t.Errorf("pi-context-batch.mjs said nothing of %s", p)
-		}
-	}
-	return seen
 }
 
 // contextMessages counts the messages pi's buildSessionContext hands the

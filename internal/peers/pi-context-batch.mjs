@@ -1,7 +1,7 @@
-// pi-context.mjs (../shared/peers) for many files in one node process: pi's
-// module takes seconds of CPU to load, once per file was most of the test.
-// Run with the peers folder as the working directory (its node_modules
-// resolve the import) as: node --input-type=module -e "$(cat this)" FILE...
+// pi-context.mjs (../shared/peers) for many files in one node process
+// (peers.PiContexts). Run with the peers folder as the working directory,
+// where its node_modules resolve the import:
+//   node --input-type=module -e "$(cat pi-context-batch.mjs)" FILE...
 // Prints one JSON line per file, in order: what pi's own SessionManager sees
 // (header version, entries, leaf, whether it rewrote the file, the LLM
 // context it builds), or {"path", "error"} when pi throws on it.
