@@ -16,10 +16,13 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"runtime"
 	"strings"
-	"syscall"
+	"sync"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Limits bound a wait. CPU is the most CPU time (user and system) it may
@@ -84,6 +87,24 @@ func WatchTree(pid int, done <-chan struct{}, lim Limits) Verdict {
 	return watch(finished, func() (time.Duration, bool) { return treeCPU(pid) }, lim, func() {})
 }
 
+// Guard watches a server process that a test talks to, and kills it when
+// the two of them hang by lim: their CPU time together stands still (the
+// test waits on an answer that will not come) or passes the budget. Either
+// one working is progress, so a server idle while the test works is left
+// alone. Calling the returned function stops the watch.
+func Guard(p *os.Process, lim Limits) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan error, 1)
+	go func() { <-done; finished <- nil }()
+	go watch(finished, func() (time.Duration, bool) {
+		a, ok := treeCPU(p.Pid)
+		b, _ := selfCPU()
+		return a + b, ok
+	}, lim, func() { _ = p.Kill() })
+	var once sync.Once
+	return func() { once.Do(func() { close(done) }) }
+}
+
 // Wait blocks until done is closed, and returns a verdict when this
 // process (the test binary) hangs by lim first: its CPU time is what moves
 // while the awaited goroutines work.
@@ -102,6 +123,10 @@ func Wait(done <-chan struct{}, lim Limits) Verdict {
 // verdict when lim is passed. Once killed it still waits for finished when
 // kill ends the work (a process); for an in-process wait it returns at once.
 func watch(finished chan error, cpu func() (time.Duration, bool), lim Limits, kill func()) Verdict {
+	// On a thread of its own, so that selfCPU can leave out what the
+	// watch itself spends (reading /proc is not the test's progress).
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	start, ok := cpu()
 	if !ok {
 		start = 0
@@ -120,10 +145,11 @@ func watch(finished chan error, cpu func() (time.Duration, bool), lim Limits, ki
 		if !ok {
 			continue // the process is gone: finished is about to yield
 		}
-		// A thousandth of the window counts as moving: the Go runtime
-		// of a blocked test binary still spends a little (its timers, this
-		// poll), a working process under any load far more.
-		if now-last > lim.Stall/1000 {
+		// A hundredth of the window counts as moving: the Go runtime of a
+		// blocked test binary still spends a little (its timers, threads
+		// woken to look for work), a working process far more (on 2 cores
+		// at a load of 27 it still gets 7%).
+		if now-last > lim.Stall/100 {
 			last, lastMove = now, time.Now()
 		}
 		var v Verdict
@@ -213,11 +239,12 @@ func fieldsCPU(f []string) time.Duration {
 	return time.Duration(u+st) * clockTick
 }
 
-// selfCPU is this process's user and system time.
+// selfCPU is this process's user and system time, less the calling
+// thread's (the watch's own, see watch).
 func selfCPU() (time.Duration, bool) {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+	var all, own unix.Rusage
+	if unix.Getrusage(unix.RUSAGE_SELF, &all) != nil || unix.Getrusage(unix.RUSAGE_THREAD, &own) != nil {
 		return 0, false
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
+	return time.Duration(all.Utime.Nano() + all.Stime.Nano() - own.Utime.Nano() - own.Stime.Nano()), true
 }

@@ -93,3 +93,18 @@ func TestWatchTree(t *testing.T) {
 		})
 	}
 }
+
+// Guard kills a server that sits idle while the test, waiting on it, is
+// idle too.
+func TestGuard(t *testing.T) {
+	cmd := exec.Command("sleep", "300")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stop := Guard(cmd.Process, Limits{CPU: time.Minute, Stall: 3 * time.Second})
+	defer stop()
+	cmd.Wait() // blocks for the five minutes the sleep lasts if Guard does not kill it
+	if cmd.ProcessState.Exited() {
+		t.Errorf("the idle server was not killed: %v", cmd.ProcessState)
+	}
+}
