@@ -149,6 +149,9 @@ func watch(finished chan error, cpu func() (time.Duration, bool), lim Limits, ki
 		// blocked test binary still spends a little (its timers, threads
 		// woken to look for work), a working process far more (on 2 cores
 		// at a load of 27 it still gets 7%).
+		if now < last {
+			last = now // a child ended and took its time out of the sum
+		}
 		if now-last > lim.Stall/100 {
 			last, lastMove = now, time.Now()
 		}
@@ -169,36 +172,32 @@ func watch(finished chan error, cpu func() (time.Duration, bool), lim Limits, ki
 // clockTick is the unit of /proc/PID/stat's times (USER_HZ, 100 on Linux).
 const clockTick = 10 * time.Millisecond
 
-// treeCPU is the CPU time of pid and its descendants, as running now.
+// treeCPU is the CPU time of pid and its descendants, as running now,
+// found through /proc/PID/task/TID/children (the tree only: scanning all
+// of /proc five times a second costs a busy machine more than the tests).
 func treeCPU(pid int) (time.Duration, bool) {
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
+	own, ok := procCPU(pid)
+	if !ok {
 		return 0, false
 	}
-	parent := map[int]int{}
-	cpu := map[int]time.Duration{}
-	for _, e := range ents {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		f, ok := statFields(p)
-		if !ok {
-			continue
-		}
-		pp, _ := strconv.Atoi(f[1]) // field 4, the parent
-		parent[p] = pp
-		cpu[p] = fieldsCPU(f)
-	}
-	if _, ok := cpu[pid]; !ok {
-		return 0, false
-	}
-	var sum time.Duration
-	for p, c := range cpu {
-		for q := p; q > 1; q = parent[q] {
-			if q == pid {
-				sum += c
-				break
+	sum, seen := own, map[int]bool{pid: true}
+	queue := []int{pid}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		tasks, _ := os.ReadDir("/proc/" + strconv.Itoa(p) + "/task")
+		for _, task := range tasks {
+			b, _ := os.ReadFile("/proc/" + strconv.Itoa(p) + "/task/" + task.Name() + "/children")
+			for _, f := range strings.Fields(string(b)) {
+				c, err := strconv.Atoi(f)
+				if err != nil || seen[c] {
+					continue
+				}
+				seen[c] = true
+				if cpu, ok := procCPU(c); ok {
+					sum += cpu
+				}
+				queue = append(queue, c)
 			}
 		}
 	}
