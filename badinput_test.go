@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -13,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sesstool/sesstool/internal/hangwatch"
 )
 
 // The bad-input matrix (issue 10): every row runs the real binary on one
@@ -48,18 +49,22 @@ func sesstoolBin(t *testing.T) string {
 }
 
 type result struct {
-	code     int
-	out      string // stdout then stderr
-	timedOut bool
+	code int
+	out  string // stdout then stderr
+	hung hangwatch.Verdict
 }
 
+// stall is how long a run may use no CPU at all before it is declared
+// blocked (see hangwatch): a run that is working gets some CPU in every
+// such window, however loaded the machine.
+const stall = 30 * time.Second
+
 // runBin runs sesstool with args in dir, stdin from stdin (nil: /dev/null),
-// and kills it after timeout.
-func runBin(t *testing.T, dir string, stdin []byte, timeout time.Duration, args ...string) result {
+// and kills it when it hangs: when it has used more than cpu of CPU time,
+// or none for the stall window. Wall time alone never decides.
+func runBin(t *testing.T, dir string, stdin []byte, cpu time.Duration, args ...string) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, sesstoolBin(t), args...)
+	cmd := exec.Command(sesstoolBin(t), args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "NO_COLOR=1", "HOME="+dir, "XDG_DATA_HOME="+dir, "PI_CODING_AGENT_DIR="+filepath.Join(dir, "pi"))
 	if stdin != nil {
@@ -67,9 +72,12 @@ func runBin(t *testing.T, dir string, stdin []byte, timeout time.Duration, args 
 	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	r := result{code: cmd.ProcessState.ExitCode(), out: out.String(), timedOut: ctx.Err() != nil}
-	if err != nil && r.code < 0 && !r.timedOut {
+	hung, err := hangwatch.Run(cmd, hangwatch.Limits{CPU: cpu, Stall: stall})
+	if cmd.ProcessState == nil {
+		t.Fatalf("run %v: %v", args, err)
+	}
+	r := result{code: cmd.ProcessState.ExitCode(), out: out.String(), hung: hung}
+	if err != nil && r.code < 0 && hung == "" {
 		t.Fatalf("run %v: %v", args, err)
 	}
 	return r
@@ -317,8 +325,8 @@ func TestBadInputMatrix(t *testing.T) {
 					r = runBin(t, dir, ck.stdin, 2*time.Minute, args...)
 				}
 				name := strings.Join(args, " ")
-				if r.timedOut {
-					t.Fatalf("%s: did not finish (hung)", name)
+				if r.hung != "" {
+					t.Fatalf("%s: did not finish (hung: %s)", name, r.hung)
 				}
 				if strings.Contains(r.out, "goroutine ") || strings.Contains(r.out, "internal error") {
 					t.Errorf("%s: panicked:\n%s", name, clipOut(r.out))
@@ -337,15 +345,16 @@ func TestBadInputMatrix(t *testing.T) {
 // runClosedStdin runs sesstool with descriptor 0 closed (sh's <&-).
 func runClosedStdin(t *testing.T, dir string, args ...string) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "sh", append([]string{"-c", `exec "$0" "$@" <&-`, sesstoolBin(t)}, args...)...)
+	cmd := exec.Command("sh", append([]string{"-c", `exec "$0" "$@" <&-`, sesstoolBin(t)}, args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "NO_COLOR=1")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	_ = cmd.Run()
-	return result{code: cmd.ProcessState.ExitCode(), out: out.String(), timedOut: ctx.Err() != nil}
+	hung, err := hangwatch.Run(cmd, hangwatch.Limits{CPU: time.Minute, Stall: stall})
+	if cmd.ProcessState == nil {
+		t.Fatalf("run %v: %v", args, err)
+	}
+	return result{code: cmd.ProcessState.ExitCode(), out: out.String(), hung: hung}
 }
 
 func clipOut(s string) string {

@@ -61,13 +61,10 @@ func stdinIsData() bool {
 	return m&os.ModeNamedPipe != 0 || m.IsRegular()
 }
 
-func usageError(_ context.Context, _ *cli.Command, err error, _ bool) error {
-	return command.Usage("%v", err)
-}
-
 func app(env *command.Env) *cli.Command {
 	return &cli.Command{
 		Name:            "sesstool",
+		Version:         version(),
 		Usage:           "validate, migrate, convert and export coding-agent session files",
 		Writer:          env.Stdout,
 		ErrWriter:       env.Stderr,
@@ -85,10 +82,11 @@ func app(env *command.Env) *cli.Command {
 		},
 		Action: func(_ context.Context, c *cli.Command) error {
 			if c.Args().Len() > 0 {
-				return command.Usage("unknown command %q (see 'sesstool --help')", c.Args().First())
+				return unknownCommand(c, c.Args().First())
 			}
-			_ = cli.ShowRootCommandHelp(c)
-			return command.Silent(command.ExitUsage)
+			// sesstool alone asks what it can do: the help is the answer,
+			// not a usage error.
+			return cli.ShowRootCommandHelp(c)
 		},
 		Commands: []*cli.Command{
 			validateCmd(env), migrateCmd(env), convertCmd(env), exportCmd(env),
@@ -101,8 +99,12 @@ func sub(name, usage, argsUsage string, flags []cli.Flag, action cli.ActionFunc)
 	return &cli.Command{Name: name, Usage: usage, ArgsUsage: argsUsage, Flags: flags, Action: action, OnUsageError: usageError}
 }
 
-func formatFlag(name string, aliases ...string) cli.Flag {
-	return &cli.StringFlag{Name: name, Aliases: aliases, Value: "auto", Usage: "layout: auto (detect), " + registry.Choices(registry.Names())}
+// formatFlag is the input layout flag. Every command that reads sessions
+// takes it as --format and as --from (the same flag under two names): users
+// of validate learn --format, users of convert learn --from, and either
+// works everywhere.
+func formatFlag(choices []string) cli.Flag {
+	return &cli.StringFlag{Name: "format", Aliases: []string{"from"}, Value: "auto", Usage: "input layout: auto (detect), " + registry.Choices(choices)}
 }
 
 func outputFlag() cli.Flag {
@@ -112,7 +114,7 @@ func outputFlag() cli.Flag {
 func validateCmd(env *command.Env) *cli.Command {
 	return sub("validate", "check sessions against the schemas and the rules schemas can't express", "[PATH...]",
 		[]cli.Flag{
-			formatFlag("format"), outputFlag(),
+			formatFlag(registry.Names()), outputFlag(),
 			&cli.IntFlag{Name: "max-errors", Usage: "stop listing errors after N (0: all)"},
 			&cli.IntFlag{Name: "workers", Usage: "parallel workers (0: one per CPU)"},
 		},
@@ -128,7 +130,7 @@ func migrateCmd(env *command.Env) *cli.Command {
 	return sub("migrate", "upgrade sessions to a newer format version, in place and atomically", "[PATH...]",
 		[]cli.Flag{
 			&cli.StringFlag{Name: "to", Usage: "target version (default: newest)"},
-			&cli.StringFlag{Name: "format", Value: "auto", Usage: "layout: auto (detect), " + registry.Choices(registry.MigratorNames())},
+			formatFlag(registry.MigratorNames()),
 			&cli.StringFlag{Name: "o", Usage: "write to FILE (- for standard output) instead of in place"},
 			&cli.BoolFlag{Name: "in-place", Usage: "replace the input (the default)"},
 			&cli.BoolFlag{Name: "no-backup", Usage: "do not keep FILE.bak"},
@@ -147,7 +149,7 @@ func migrateCmd(env *command.Env) *cli.Command {
 func convertCmd(env *command.Env) *cli.Command {
 	return sub("convert", "move sessions between layouts through the neutral model", "[PATH]",
 		[]cli.Flag{
-			formatFlag("from"),
+			formatFlag(registry.Names()),
 			&cli.StringFlag{Name: "to", Usage: "target layout: " + registry.Choices(registry.WriterNames())},
 			&cli.StringFlag{Name: "o", Usage: "output file or directory (- for standard output)"},
 			&cli.BoolFlag{Name: "force", Usage: "replace existing output"},
@@ -159,7 +161,7 @@ func convertCmd(env *command.Env) *cli.Command {
 		},
 		func(_ context.Context, c *cli.Command) error {
 			return command.Convert(env, command.ConvertOptions{
-				From: c.String("from"), To: c.String("to"), Out: c.String("o"), Force: c.Bool("force"),
+				From: c.String("format"), To: c.String("to"), Out: c.String("o"), Force: c.Bool("force"),
 				Session: c.String("session"), LossReport: c.String("loss-report"), Strict: c.Bool("strict"),
 				Project: c.String("project"), Paths: c.Args().Slice(), TruncateMessages: c.Bool("truncate-messages"),
 			})
@@ -174,7 +176,7 @@ func exportCmd(env *command.Env) *cli.Command {
 			&cli.BoolFlag{Name: "redact", Usage: "mask secrets (API keys, tokens, private keys)"},
 			&cli.StringFlag{Name: "session", Usage: "only the session with this id"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing output file"},
-			formatFlag("from"),
+			formatFlag(registry.Names()),
 		}
 	}
 	kind := func(ex registry.Exporter) *cli.Command {
@@ -185,7 +187,7 @@ func exportCmd(env *command.Env) *cli.Command {
 		return sub(ex.Name, ex.Usage, "[PATH]", fs, func(_ context.Context, c *cli.Command) error {
 			return command.Export(env, command.ExportOptions{
 				Kind: ex.Name, Out: c.String("o"), Leaf: c.String("leaf"), Redact: c.Bool("redact"), Force: c.Bool("force"),
-				Session: c.String("session"), From: c.String("from"), Tools: c.String("tools"), Paths: c.Args().Slice(),
+				Session: c.String("session"), From: c.String("format"), Tools: c.String("tools"), Paths: c.Args().Slice(),
 			})
 		})
 	}
@@ -203,7 +205,7 @@ func exportCmd(env *command.Env) *cli.Command {
 
 func infoCmd(env *command.Env) *cli.Command {
 	return sub("info", "summarise sessions: format, version, entries, roles, branches, tokens, cost", "[PATH...]",
-		[]cli.Flag{outputFlag(), formatFlag("format")},
+		[]cli.Flag{outputFlag(), formatFlag(registry.Names())},
 		func(_ context.Context, c *cli.Command) error {
 			return command.Info(env, command.InfoOptions{Output: c.String("output"), Format: c.String("format"), Paths: c.Args().Slice()})
 		})
@@ -244,6 +246,8 @@ func schemaCmd(env *command.Env) *cli.Command {
 }
 
 func detectCmd(env *command.Env) *cli.Command {
-	return sub("detect", "say which layout each path holds", "PATH...", nil,
-		func(_ context.Context, c *cli.Command) error { return command.Detect(env, c.Args().Slice()) })
+	return sub("detect", "say which layout each path holds", "PATH...", []cli.Flag{formatFlag(registry.Names())},
+		func(_ context.Context, c *cli.Command) error {
+			return command.Detect(env, command.DetectOptions{Format: c.String("format"), Paths: c.Args().Slice()})
+		})
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sesstool/sesstool/internal/hangwatch"
 	"github.com/sesstool/sesstool/internal/walstore"
 	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/registry"
@@ -110,7 +111,7 @@ func TestCommandsNeverChangeTheirInput(t *testing.T) {
 	codes := map[int]int{}
 	for _, args := range runs {
 		r := runBin(t, work, nil, 2*time.Minute, args...)
-		if r.timedOut || strings.Contains(r.out, "internal error") {
+		if r.hung != "" || strings.Contains(r.out, "internal error") {
 			t.Errorf("%v: hung or panicked:\n%s", args, clipOut(r.out))
 		}
 		codes[r.code]++
@@ -190,11 +191,21 @@ func TestWALCopyGoesOnSIGTERM(t *testing.T) {
 		t.Fatal(err)
 	}
 	copies := func() []string { m, _ := filepath.Glob(filepath.Join(tmp, "sesstool-opencode-*")); return m }
-	deadline := time.Now().Add(time.Minute)
-	for len(copies()) == 0 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if len(copies()) == 0 {
+	// Wait for the copy while the run works; a run that stops working
+	// first (hangwatch) never made one.
+	made, stop := make(chan struct{}), make(chan struct{})
+	defer close(stop)
+	go func() {
+		defer close(made)
+		for len(copies()) == 0 {
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}()
+	if v := hangwatch.Watch(cmd.Process.Pid, made, hangwatch.Limits{CPU: time.Minute, Stall: stall}); v != "" || len(copies()) == 0 {
 		cmd.Process.Kill()
 		cmd.Wait()
 		t.Fatal("no private copy was made")

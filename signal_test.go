@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sesstool/sesstool/internal/hangwatch"
 )
 
 // A run stopped by SIGTERM, or by SIGPIPE when the reader of its output
@@ -71,11 +73,9 @@ func TestSignalsLeaveNoTemporaryCopies(t *testing.T) {
 		r.Close()
 		done := make(chan struct{})
 		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(60 * time.Second):
+		if v := hangwatch.Watch(cmd.Process.Pid, done, hangwatch.Limits{CPU: time.Minute, Stall: stall}); v != "" {
 			cmd.Process.Kill()
-			t.Fatal("the run did not end when its reader went away")
+			t.Fatalf("the run did not end when its reader went away (%s)", v)
 		}
 		if left := list(tmp); len(left) > 0 {
 			t.Errorf("left in TMPDIR after %v: %v", cmd.ProcessState, left)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"os"
 	"os/exec"
@@ -11,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sesstool/sesstool/internal/hangwatch"
 )
 
 // The same store, holding a valid session, a garbage .jsonl and an
@@ -110,17 +111,15 @@ func runner(t *testing.T, dir string) func(args ...string) (int, string) {
 		cred = &syscall.Credential{Uid: 65534, Gid: 65534}
 	}
 	return func(args ...string) (int, string) {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, bin, args...)
+		cmd := exec.Command(bin, args...)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "NO_COLOR=1", "HOME="+dir, "TMPDIR="+dir)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err := cmd.Run()
-		if err != nil && cmd.ProcessState == nil {
-			t.Fatalf("run %v: %v", args, err)
+		hung, err := hangwatch.Run(cmd, hangwatch.Limits{CPU: time.Minute, Stall: stall})
+		if err != nil && cmd.ProcessState == nil || hung != "" {
+			t.Fatalf("run %v: %v %s", args, err, hung)
 		}
 		return cmd.ProcessState.ExitCode(), stdout.String() + stderr.String()
 	}

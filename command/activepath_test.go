@@ -3,10 +3,12 @@ package command
 import (
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/sesstool/sesstool/internal/peers"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
@@ -26,7 +28,7 @@ func TestActivePathSurvives(t *testing.T) {
 	if len(want) != 9 {
 		t.Fatalf("the fixture's active path has %d messages, want 9: %v", len(want), want)
 	}
-	pi := piReference(t, src)
+	backs, kept := map[string]string{}, t.TempDir() // target -> the round trip's tree file, kept past its subtest
 	for _, to := range matrixTargets {
 		t.Run(to, func(t *testing.T) {
 			if !haveLayout(to) {
@@ -44,8 +46,53 @@ func TestActivePathSurvives(t *testing.T) {
 			if d := cmp.Diff(want, pathMessages(onlySession(t, "tree", back))); d != "" {
 				t.Errorf("the round trip through %s resumes on another path (-source +round trip):\n%s", to, d)
 			}
-			pi.check(t, back, "the round trip through "+to)
+			backs[to] = keep(t, back, kept)
 		})
+	}
+	piAgrees(t, src, backs)
+}
+
+// keep moves file into dir (a parent test's), for checks made after the
+// subtest that wrote it, whose temporary directory goes with it.
+func keep(t *testing.T, file, dir string) string {
+	t.Helper()
+	d, err := os.MkdirTemp(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(d, filepath.Base(file))
+	if err := os.Rename(file, p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// piAgrees requires pi's context of each round trip's tree file (by what
+// it went through) to be pi's context of the source, when the peers are
+// there (SESSTOOL_PEERS). pi reads them all in one node process: loading pi
+// costs seconds of CPU.
+func piAgrees(t *testing.T, src string, rounds map[string]string) {
+	t.Helper()
+	if os.Getenv("SESSTOOL_PEERS") == "" {
+		return
+	}
+	node := peers.Pi(t)
+	files := []string{src}
+	var vias []string
+	for via, f := range rounds {
+		files, vias = append(files, f), append(vias, via)
+	}
+	sort.Strings(vias)
+	seen := runPiContext(t, node, files)
+	want := seen[src]
+	if want.Error != "" {
+		t.Fatalf("pi cannot open the source: %s", want.Error)
+	}
+	for _, via := range vias {
+		if got := seen[rounds[via]]; got.Error != "" || got.Messages != want.Messages || got.Digest != want.Digest || !cmp.Equal(got.Roles, want.Roles) {
+			t.Errorf("pi's context of the round trip through %s is %d messages %v (digest %s%s), of the source %d %v (digest %s)",
+				via, got.Messages, got.Roles, got.Digest, got.Error, want.Messages, want.Roles, want.Digest)
+		}
 	}
 }
 
@@ -73,37 +120,6 @@ func convertBack(t *testing.T, from, to, mid string) string {
 		t.Fatalf("%d %s files written back, want 1", len(files), to)
 	}
 	return files[0]
-}
-
-// piRef is what pi builds as its context from a source session, when the
-// peers are there (SESSTOOL_PEERS), to hold a round trip's against.
-type piRef struct {
-	node, script string
-	want         piSees
-	ok           bool
-}
-
-func piReference(t *testing.T, src string) piRef {
-	t.Helper()
-	if os.Getenv("SESSTOOL_PEERS") == "" {
-		return piRef{}
-	}
-	node, script := piPeer(t)
-	return piRef{node: node, script: script, want: runPiContext(t, node, script, src), ok: true}
-}
-
-// check requires pi's context of file to be the source's; what says
-// where file came from.
-func (p piRef) check(t *testing.T, file, what string) {
-	t.Helper()
-	if !p.ok {
-		return
-	}
-	got := runPiContext(t, p.node, p.script, file)
-	if got.Messages != p.want.Messages || got.Digest != p.want.Digest || !cmp.Equal(got.Roles, p.want.Roles) {
-		t.Errorf("pi's context of %s is %d messages %v (digest %s), of the source %d %v (digest %s)",
-			what, got.Messages, got.Roles, got.Digest, p.want.Messages, p.want.Roles, p.want.Digest)
-	}
 }
 
 func onlySession(t *testing.T, layout, p string) *session.Session {

@@ -2,7 +2,7 @@ package command
 
 import (
 	"bufio"
-	"context"
+	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -10,10 +10,10 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sesstool/sesstool/format/claude"
+	"github.com/sesstool/sesstool/internal/hangwatch"
 	"github.com/sesstool/sesstool/internal/peers"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
@@ -108,14 +108,15 @@ func TestClaudeSDKReadsWhatWeWrite(t *testing.T) {
 
 func runSDK(t *testing.T, node, script, sdk, cfg string, ids []string) sdkSees {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, append([]string{script, sdk}, ids...)...)
+	cmd := exec.Command(node, append([]string{script, sdk}, ids...)...)
 	home := t.TempDir()
 	cmd.Env = append(os.Environ(), "HOME="+home, "CLAUDE_CONFIG_DIR="+cfg, "XDG_CONFIG_HOME="+home)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("claude-sdk.mjs: %v: %s", err, out)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	hung, err := hangwatch.Run(cmd, hangwatch.Default)
+	out := stdout.Bytes()
+	if err != nil || hung != "" {
+		t.Fatalf("claude-sdk.mjs: %v %s: %s%s", err, hung, out, stderr.Bytes())
 	}
 	var got sdkSees
 	if err := json.Unmarshal(out, &got); err != nil {

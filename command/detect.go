@@ -10,11 +10,24 @@ import (
 	"github.com/sesstool/sesstool/pipeline"
 )
 
+// DetectOptions are detect's flags.
+type DetectOptions struct {
+	// Format, when not auto, is the only layout looked for: a path that
+	// holds another is a format-mismatch, as for every other command.
+	Format string
+	Paths  []string
+}
+
 // Detect prints the layout found at each path: "PATH: FORMAT [vVERSION]", one
 // line per session file, session directory or store. Paths passed over are
 // findings on standard error, as every command reports them; the exit code
 // is 1 when a named path holds no known layout, 3 when one cannot be read.
-func Detect(env *Env, paths []string) error {
+func Detect(env *Env, o DetectOptions) error {
+	forced, err := pipeline.LookupFormat(o.Format)
+	if err != nil {
+		return err
+	}
+	paths := o.Paths
 	if len(paths) == 0 {
 		if !env.stdinIsData() {
 			return Usage("detect needs at least one PATH (or data on standard input)")
@@ -25,7 +38,7 @@ func Detect(env *Env, paths []string) error {
 	code := ExitOK
 	for _, p := range paths {
 		if p == Stdin {
-			s, br, err := pipeline.DetectStdin(env.Stdin, nil)
+			s, br, err := pipeline.DetectStdin(env.Stdin, forced)
 			if err != nil {
 				return err
 			}
@@ -37,7 +50,7 @@ func Detect(env *Env, paths []string) error {
 			r.Close()
 			continue
 		}
-		units, skips := pipeline.Walk(p, nil)
+		units, skips := pipeline.Walk(p, forced)
 		for _, u := range units {
 			fmt.Fprintf(out, "%s: %s%s\n", u.Path, u.Format.Name(), unitVersion(u))
 		}

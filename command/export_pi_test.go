@@ -1,7 +1,7 @@
 package command
 
 import (
-	"context"
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,10 +9,10 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/sesstool/sesstool/internal/browsertest"
+	"github.com/sesstool/sesstool/internal/hangwatch"
 	"github.com/sesstool/sesstool/internal/shared"
 	"github.com/sesstool/sesstool/registry"
 )
@@ -56,10 +56,11 @@ func TestExportBesidePi(t *testing.T) {
 		t.Run(filepath.Base(s), func(t *testing.T) {
 			dir := t.TempDir()
 			piOut := filepath.Join(dir, "pi.html")
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
-			if out, err := exec.CommandContext(ctx, node, script, s, piOut).CombinedOutput(); err != nil {
-				t.Fatalf("pi-export: %v\n%s", err, out)
+			cmd := exec.Command(node, script, s, piOut)
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			if hung, err := hangwatch.Run(cmd, hangwatch.Default); err != nil || hung != "" {
+				t.Fatalf("pi-export: %v %s\n%s", err, hung, out.Bytes())
 			}
 			ours := filepath.Join(dir, "ours.html")
 			env, _, _ := testEnv("")

@@ -63,7 +63,7 @@ func TestExportSamples(t *testing.T) {
 			}
 			for _, u := range units {
 				t.Run(f.Name()+"/"+strings.TrimPrefix(u.Path, dir+string(filepath.Separator)), func(t *testing.T) {
-					// a browser per subtest: its cleanup runs when the subtest ends
+					// a tab per subtest in the package's one browser, closed when the subtest ends
 					exported += exportSample(t, browsertest.New(t), f, u.Path)
 				})
 			}

@@ -3,8 +3,8 @@ package command
 import (
 	"os"
 	"sync"
-	"time"
 
+	"github.com/sesstool/sesstool/internal/hangwatch"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -18,15 +18,11 @@ func gate(name string) chan struct{} {
 	return ch.(chan struct{})
 }
 
-// waitForRead reports whether name's reader started within a bound far
-// beyond any machine's slowness: a validation run first never sees it.
+// waitForRead reports whether name's reader started before the test
+// process stopped working (hangwatch: no CPU for a while, or far too
+// much): a validation run first never sees it.
 func waitForRead(name string) bool {
-	select {
-	case <-gate(name):
-		return true
-	case <-time.After(20 * time.Second):
-		return false
-	}
+	return hangwatch.Wait(gate(name), hangwatch.Default) == ""
 }
 
 type gatedReader struct {

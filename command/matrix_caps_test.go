@@ -345,23 +345,16 @@ var writerKinds = map[loss.Kind]bool{
 	loss.ToolCall: true, loss.ToolResult: true, loss.FileName: true, loss.StopReason: true,
 }
 
-// TestMatrixLossPredicted: converting every sample to every writable layout
-// reports exactly what the target's declaration predicts from the source
-// session.
-func TestMatrixLossPredicted(t *testing.T) {
+// TestMatrix: every sample to every writable layout and back, once (see
+// roundTrip): each conversion reports exactly what its target's
+// declaration predicts from its source, the target holds what it declares,
+// and what both layouts hold survives the round trip.
+func TestMatrix(t *testing.T) {
 	if testing.Short() {
-		t.Skip("converts every sample to every layout")
+		t.Skip("converts every sample to every layout and back")
 	}
 	eachPair(t, func(t *testing.T, s sample, to string) {
-		src := s.source(t)
-		out := t.TempDir() + "/b"
-		if isFileLayout(to) {
-			out += ".out"
-		}
-		lr, _ := convertCLI(t, ConvertOptions{From: s.layout, To: to, Out: out, Paths: []string{src}})
-		orig := sessionsOf(t, s.layout, src)
-		predict(orig, capsOf(t, to), isDir(out)).check(t, to, lr.Losses)
-		checkHolds(t, orig, sessionsOf(t, to, out), capsOf(t, to), isDir(out))
+		roundTrip(t, s.source(t), s.layout, to)
 	})
 }
 

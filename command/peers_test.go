@@ -2,16 +2,16 @@ package command
 
 import (
 	"encoding/json"
-	"github.com/sesstool/sesstool/internal/peers"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/opencode"
+	"github.com/sesstool/sesstool/internal/peers"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
@@ -21,44 +21,34 @@ import (
 // tree file written from every sample, and OpenCode 1.1.34 exports every
 // store written from every sample.
 
-// piPeer returns node and pi-context.mjs ($SESSTOOL_PEERS, from scripts/setup).
-func piPeer(t *testing.T) (string, string) {
-	t.Helper()
-	dir := os.Getenv("SESSTOOL_PEERS")
-	node, err := exec.LookPath("node")
-	script := filepath.Join(dir, "pi-context.mjs")
-	switch {
-	case dir == "":
-		peers.Need(t, "pi peer not available: SESSTOOL_PEERS is not set (run scripts/setup; it is .cache/peers)")
-	case err != nil:
-		peers.Need(t, "pi peer not available: node is not on PATH")
-	case !fileExists(script) || !fileExists(filepath.Join(dir, "node_modules", "@mariozechner", "pi-coding-agent")):
-		peers.Need(t, "pi peer not available: no pi-context.mjs with node_modules/@mariozechner/pi-coding-agent in "+dir)
-	}
-	return node, script
-}
+// piSees is what pi's own SessionManager sees in a file.
+type piSees = peers.PiSees
 
-// piSees is what pi-context.mjs prints.
-type piSees struct {
-	Version       int            `json:"version"`
-	Entries       int            `json:"entries"`
-	RewrittenByPi bool           `json:"rewrittenByPi"`
-	Messages      int            `json:"messages"`
-	Roles         map[string]int `json:"roles"`
-	Digest        string         `json:"digest"`
+// runPiContext has pi open every path in one node process.
+func runPiContext(t *testing.T, node string, paths []string) map[string]piSees {
+	return peers.PiContexts(t, node, paths)
 }
 
 func TestPiOpensWhatWeWrite(t *testing.T) {
 	if !haveLayout("tree") {
 		t.Skip("layout tree is not in this build")
 	}
-	node, script := piPeer(t)
-	for _, s := range matrixSamples {
-		t.Run(s.name, func(t *testing.T) {
+	node := peers.Pi(t)
+	// Every sample is written first, then pi opens every file in one node
+	// process (loading pi takes seconds of CPU), then each sample's files
+	// are judged in a subtest of their own.
+	written := map[string][]string{} // sample name -> tree files written
+	root := t.TempDir()              // outlives the subtests that write into it
+	for i, s := range matrixSamples {
+		t.Run("write/"+s.name, func(t *testing.T) {
 			if !haveLayout(s.layout) {
 				t.Skipf("layout %s is not in this build", s.layout)
 			}
-			out := filepath.Join(t.TempDir(), "out")
+			dir := filepath.Join(root, strconv.Itoa(i))
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(dir, "out")
 			convertCLI(t, ConvertOptions{From: s.layout, To: "tree", Out: out, Paths: []string{s.source(t)}})
 			files := []string{out}
 			if fi, err := os.Stat(out); err == nil && fi.IsDir() {
@@ -67,12 +57,30 @@ func TestPiOpensWhatWeWrite(t *testing.T) {
 			if len(files) == 0 {
 				t.Fatal("no tree file written")
 			}
+			written[s.name] = files
+		})
+	}
+	var all []string
+	for _, s := range matrixSamples {
+		all = append(all, written[s.name]...)
+	}
+	seen := runPiContext(t, node, all)
+	for _, s := range matrixSamples {
+		files, ok := written[s.name]
+		if !ok {
+			continue
+		}
+		t.Run(s.name, func(t *testing.T) {
 			sources := map[string]int{} // source session id -> messages on its active path
 			for _, src := range sessionsOf(t, s.layout, s.source(t)) {
 				sources[src.Meta.ID] = sourceMessages(src)
 			}
 			for _, f := range files {
-				got := runPiContext(t, node, script, f)
+				got := seen[f]
+				if got.Error != "" {
+					t.Errorf("%s: pi cannot open it: %s", filepath.Base(f), got.Error)
+					continue
+				}
 				ours := sessionsOf(t, "tree", f)[0]
 				// A tree source keeps its own version (the pi samples are
 				// v1, which pi migrates on open); everything else is v3,
@@ -139,19 +147,6 @@ func sourceID(t *testing.T, f string, s sample) string {
 	}
 	t.Fatalf("%s: no source session has id %s", f, id)
 	return ""
-}
-
-func runPiContext(t *testing.T, node, script, path string) piSees {
-	t.Helper()
-	out, err := exec.Command(node, script, path).Output()
-	if err != nil {
-		t.Fatalf("pi-context %s: %v\n%s", path, err, out)
-	}
-	var c piSees
-	if err := json.Unmarshal(out, &c); err != nil {
-		t.Fatalf("pi-context %s: %v\n%s", path, err, out)
-	}
-	return c
 }
 
 // contextMessages counts the messages pi's buildSessionContext hands the

@@ -41,7 +41,12 @@ func CapsTable(names []string, caps []Caps) string {
 		}
 		return words(c.ImagesOn)
 	})
-	row("signatures on blocks", func(c Caps) string { return words(c.Signatures) })
+	row("signatures on blocks", func(c Caps) string {
+		if len(c.OwnSignatures) > 0 {
+			return words(c.OwnSignatures) + " (from its own sessions only)"
+		}
+		return words(c.Signatures)
+	})
 	row("assistant text blocks", func(c Caps) string { return pick(c.LastText, "the last one", "all") })
 	row("usage, cost", func(c Caps) string { return yes(c.Usage) + ", " + yes(c.Cost) })
 	row("error flag, stop reason", func(c Caps) string { return yes(c.IsError) + ", " + yes(c.StopReason) })

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sesstool/sesstool/exitcode"
+	"github.com/sesstool/sesstool/internal/hangwatch"
 )
 
 func feedLines(ns ...int) []Line {
@@ -91,13 +91,8 @@ func TestFeedStop(t *testing.T) {
 	sent := make(chan bool)
 	go func() { sent <- f.Send(feedLines(2)) }() // the feed is full: it waits
 	f.Stop()
-	select {
-	case ok := <-sent:
-		if ok {
-			t.Error("Send into a full feed succeeded after Stop")
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Send still waits after Stop")
+	if hangwatch.Recv(t, sent, "Send still waits after Stop") {
+		t.Error("Send into a full feed succeeded after Stop")
 	}
 	if f.Send(feedLines(3)) {
 		t.Error("Send after Stop succeeded")

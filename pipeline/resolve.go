@@ -1,6 +1,13 @@
 package pipeline
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
 	"github.com/sesstool/sesstool/exitcode"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/registry"
@@ -36,6 +43,7 @@ func Resolve(paths []string, formatName string, stdinIsData bool) ([]string, err
 	if stdinIsData && (f == nil || isStream(f)) {
 		return []string{Stdin}, nil
 	}
+	named := f != nil
 	if f == nil {
 		f = registry.Default()
 	}
@@ -43,7 +51,45 @@ func Resolve(paths []string, formatName string, stdinIsData bool) ([]string, err
 	if !ok {
 		return nil, exitcode.Usagef("missing PATH (%s has no default store)", f.Name())
 	}
-	return []string{ds.DefaultStore()}, nil
+	store := ds.DefaultStore()
+	if _, err := os.Stat(store); !named && errors.Is(err, fs.ErrNotExist) {
+		// Nothing named a layout and the default one's store is not here:
+		// the user most likely runs another agent. Name the stores that
+		// are here, so that --format is found without reading the docs.
+		return nil, exitcode.IOError(fmt.Errorf("no %s store at %s; %s", registry.Choices([]string{f.Name()}), tilde(store), storesFound(f)))
+	}
+	return []string{store}, nil
+}
+
+// storesFound names the other layouts whose default store exists on this
+// machine, for the hint given when the default layout's store is missing.
+func storesFound(skip format.Format) string {
+	var found []string
+	for _, f := range registry.All {
+		ds, ok := f.(format.DefaultStorer)
+		if !ok || f.Name() == skip.Name() {
+			continue
+		}
+		if _, err := os.Stat(ds.DefaultStore()); err == nil {
+			found = append(found, fmt.Sprintf("%s (%s)", f.Name(), tilde(ds.DefaultStore())))
+		}
+	}
+	if len(found) == 0 {
+		return "no other agent's default store was found either; name a PATH"
+	}
+	return "found stores: " + strings.Join(found, ", ") + "; use --format NAME, or name a PATH"
+}
+
+// tilde spells a path under the home directory as ~/..., as users know it.
+func tilde(p string) string {
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return p
+	}
+	if rel, err := filepath.Rel(home, p); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+		return filepath.Join("~", rel)
+	}
+	return p
 }
 
 func isStream(f format.Format) bool {

@@ -12,7 +12,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/sesstool/sesstool/export/html"
@@ -100,11 +99,16 @@ func (c *countWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); retur
 
 var _ io.Writer = (*countWriter)(nil)
 
-// TestLargeInBrowser opens a 6,000-message page: it must draw quickly, put
-// only a first batch of messages in the DOM, find a word in the last message
-// by search, and jump there.
+// TestLargeInBrowser opens a 6,000-message page (600 under -short, still
+// three times a first batch): it must put only a first batch of messages in
+// the DOM, find a word in the last message by search, and jump there; and
+// scrolling must bring in every batch.
 func TestLargeInBrowser(t *testing.T) {
-	s, _ := large(2000)
+	turns := 2000
+	if testing.Short() {
+		turns = 200
+	}
+	s, _ := large(turns)
 	tr, err := transcript.New(s, "")
 	if err != nil {
 		t.Fatal(err)
@@ -118,17 +122,14 @@ func TestLargeInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := browsertest.New(t)
-	start := time.Now()
 	b.Open(t, p)
-	took := time.Since(start)
 	var n int
 	b.Eval(t, `document.querySelectorAll('#msgs > article').length`, &n)
-	t.Logf("%d entries: drawn in %v with %d messages in the DOM", len(s.Entries), took, n)
+	t.Logf("%d entries: %d messages in the DOM once drawn", len(s.Entries), n)
+	// A first batch only is what keeps a large page quick to draw (a time
+	// limit would depend on the machine's load, not on the page).
 	if n == 0 || n > 200 {
 		t.Errorf("%d messages in the DOM at first; want a first batch only", n)
-	}
-	if took > 20*time.Second {
-		t.Errorf("drawing took %v", took)
 	}
 	b.Do(t, chromedp.SendKeys(chromedp.CSS("#q"), "xylophone"))
 	b.Wait(t, `document.getElementById('hits').textContent !== ''`)

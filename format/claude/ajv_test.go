@@ -1,9 +1,8 @@
 package claude
 
 import (
-	"os/exec"
 	"path/filepath"
-	"strings"
+
 	"testing"
 
 	"github.com/sesstool/sesstool/internal/peers"
@@ -13,7 +12,6 @@ import (
 // line of the real sessions and of the hand-made store passes
 // claude/v1/line.json, and the invalid case's two bad lines do not.
 func TestSchemasInAjv(t *testing.T) {
-	node, script := peers.Ajv(t)
 	dir := "../../schema/claude/v1"
 	files, _ := filepath.Glob(filepath.Join(store, "projects", "*", "*.jsonl"))
 	files = append(files, filepath.Join(store, "projects", "-home-dev-app", "1f0e2d3c-4b5a-4978-8695-a4b3c2d1e0f9", "subagents", "agent-a1b2c3d.jsonl"))
@@ -27,16 +25,14 @@ func TestSchemasInAjv(t *testing.T) {
 			files = append(files, subagentFiles(r.Path, fileSessionID(r.Path))...)
 		}
 	}
-	run := func(file string) (string, error) {
-		out, err := exec.Command(node, script, dir, filepath.Join(dir, "line.json"), file).CombinedOutput()
-		return strings.TrimSpace(string(out)), err
-	}
+	bad := "testdata/invalid/bad.jsonl"
+	got := peers.AjvFiles(t, dir, filepath.Join(dir, "line.json"), append(files, bad))
 	for _, f := range files {
-		if got, err := run(f); err != nil || !strings.HasSuffix(got, " 0 invalid") {
-			t.Errorf("%s: ajv rejects a valid file: %v: %s", f, err, got)
+		if n := got[f]; n.Lines == 0 || n.Invalid != 0 {
+			t.Errorf("%s: ajv rejects a valid file: %+v", f, n)
 		}
 	}
-	if got, err := run("testdata/invalid/bad.jsonl"); err == nil || !strings.HasSuffix(got, " 2 invalid") {
-		t.Errorf("bad.jsonl: ajv does not find its two invalid lines: %v: %s", err, got)
+	if n := got[bad]; n.Invalid != 2 {
+		t.Errorf("bad.jsonl: ajv does not find its two invalid lines: %+v", n)
 	}
 }

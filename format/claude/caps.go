@@ -8,7 +8,8 @@ import (
 // caps is what Claude Code holds: a tree of user and assistant lines (tool
 // results are user lines), sub-agent runs in files of their own, titles;
 // thinking with Anthropic's signatures, which only a session Claude Code
-// wrote can carry (a signature from another layout is dropped).
+// wrote can carry: the API accepts only Anthropic's own, so a signature
+// from another layout is dropped.
 var caps = format.Caps{
 	Display:        "Claude Code",
 	Own:            []string{Name},
@@ -19,6 +20,7 @@ var caps = format.Caps{
 	Fallback:       format.FallbackUser,
 	ToolCallOn:     []session.Role{session.RoleAssistant},
 	Blocks:         []session.BlockType{session.BlockText, session.BlockThinking, session.BlockImage, session.BlockToolCall, session.BlockToolResult},
+	OwnSignatures:  []session.BlockType{session.BlockThinking},
 	Usage:          true, IsError: true, StopReason: true, MessageModel: true, Title: true,
 	IDs: format.IDStyle{Form: format.IDUUID, Seed: "claude-session:"}, Times: format.TimeISO,
 }

@@ -3,7 +3,6 @@ package codex_test
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -18,6 +17,7 @@ import (
 	"github.com/sesstool/sesstool/command"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/codex"
+	"github.com/sesstool/sesstool/internal/hangwatch"
 	"github.com/sesstool/sesstool/internal/peers"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/session"
@@ -337,8 +337,7 @@ type server struct {
 
 func startServer(t *testing.T, bin, dir string) *server {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	cmd := exec.CommandContext(ctx, bin, "app-server")
+	cmd := exec.Command(bin, "app-server")
 	cmd.Env = codexEnv(dir)
 	cmd.Dir = dir
 	stdin, err := cmd.StdinPipe()
@@ -353,17 +352,18 @@ func startServer(t *testing.T, bin, dir string) *server {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	// No wall-clock limit: the server is killed when it and the test both
+	// stop working (a request that gets no answer), or use far too much CPU.
+	stop := hangwatch.Guard(cmd.Process, hangwatch.Limits{CPU: 10 * time.Minute, Stall: time.Minute})
 	t.Cleanup(func() {
-		stdin.Close()
+		stdin.Close() // the server ends when its input does
 		done := make(chan struct{})
 		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
+		if hangwatch.Watch(cmd.Process.Pid, done, hangwatch.Default) != "" {
 			cmd.Process.Kill()
 			<-done
 		}
-		cancel()
+		stop()
 	})
 	sc := bufio.NewScanner(stdout)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sesstool/sesstool/exitcode"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/hangwatch"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
@@ -48,13 +49,8 @@ func readOrRefuse(t *testing.T, rollout string) (*session.Session, error) {
 		s, err := session.ReadAll(r)
 		done <- result{s, err}
 	}()
-	select {
-	case res := <-done:
-		return res.s, res.err
-	case <-time.After(30 * time.Second):
-		t.Fatal("reading the rollout did not end in 30 s")
-	}
-	return nil, nil
+	res := hangwatch.Recv(t, done, "reading the rollout did not end")
+	return res.s, res.err
 }
 
 // TestHostileStateDB: a state database built to compute without end or

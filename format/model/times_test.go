@@ -18,7 +18,8 @@ import (
 var zeroTime = regexp.MustCompile(`0001-01-01T00:00:00|1970-01-01T00:00:00|"(timestamp|created|updated|completed|start|end|created_at|updated_at|initialized)":(0|-[0-9]+)[,}]`)
 
 // TestNoZeroTimes writes every session of every sample the project made
-// (and testdata/times), and of the shared samples when they are there, with every writer of
+// (and testdata/times), and of the shared samples when they are there
+// (not under -short), with every writer of
 // another layout, and finds no zero time in what is written: an entry
 // without a time of its own (an ash tool result) takes a time that means
 // something (its call's).
@@ -26,7 +27,9 @@ func TestNoZeroTimes(t *testing.T) {
 	// testdata/times: an ash session whose tool result, as ash writes it,
 	// has no time, on the active path
 	all := append(samples(t, "../../testdata/samples"), samples(t, "testdata/times")...)
-	if dir := os.Getenv("SESSTOOL_SHARED"); dir != "" {
+	// The shared samples (real sessions, some large) multiply every
+	// writer's work; -short, the edit-test loop, keeps the project's own.
+	if dir := os.Getenv("SESSTOOL_SHARED"); dir != "" && !testing.Short() {
 		all = append(all, samples(t, filepath.Join(dir, "samples"))...)
 	}
 	if len(all) < 10 {

@@ -2,14 +2,13 @@ package opencode
 
 import (
 	"bytes"
-	"context"
+	"github.com/sesstool/sesstool/internal/hangwatch"
 	"github.com/sesstool/sesstool/internal/peers"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sesstool/sesstool/schema"
 )
@@ -63,10 +62,12 @@ func ajv(t *testing.T, script, dir, kind string, lines [][]byte) string {
 	data := filepath.Join(dir, kind+".jsonl")
 	os.WriteFile(data, append(bytes.Join(lines, []byte("\n")), '\n'), 0o644)
 	name := map[string]string{"export": "export.json", "session": "session.json", "message": "message.json", "part": "part.json"}[kind]
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", script, filepath.Join(dir, "schema"), filepath.Join(dir, "schema", "opencode", name), data)
+	cmd := exec.Command("node", script, filepath.Join(dir, "schema"), filepath.Join(dir, "schema", "opencode", name), data)
 	cmd.Env = append(os.Environ(), "NODE_PATH="+filepath.Join(filepath.Dir(script), "node_modules"))
-	out, _ := cmd.CombinedOutput()
-	return strings.TrimSpace(string(out))
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if hung, err := hangwatch.Run(cmd, hangwatch.Default); hung != "" {
+		t.Fatalf("ajv: %s (%v)", hung, err)
+	}
+	return strings.TrimSpace(out.String())
 }

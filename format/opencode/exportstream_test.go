@@ -5,8 +5,8 @@ import (
 	"io"
 	"runtime"
 	"testing"
-	"time"
 
+	"github.com/sesstool/sesstool/internal/hangwatch"
 	"github.com/sesstool/sesstool/report"
 )
 
@@ -83,13 +83,8 @@ func TestExportReaderStreams(t *testing.T) {
 		}
 		got <- err
 	}()
-	select {
-	case err := <-got:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("no entry before the end of the document: the reader waits for all of it")
+	if err := hangwatch.Recv(t, got, "no entry before the end of the document: the reader waits for all of it"); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/opencode"
 	"github.com/sesstool/sesstool/internal/fuzzcheck"
+	"github.com/sesstool/sesstool/internal/hangwatch"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
@@ -97,13 +98,8 @@ func TestHostileDatabase(t *testing.T) {
 			p := hostileDB(t, tc.stmts...)
 			done := make(chan error, 1)
 			go func() { done <- readAllOf(p) }()
-			select {
-			case err := <-done:
-				if err == nil || !strings.Contains(err.Error(), tc.want) {
-					t.Errorf("got %v, want an error saying %q", err, tc.want)
-				}
-			case <-time.After(30 * time.Second):
-				t.Fatal("reading the database did not end in 30 s")
+			if err := hangwatch.Recv(t, done, "reading the database did not end"); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v, want an error saying %q", err, tc.want)
 			}
 			// validate names the rule, at the file
 			rep := &report.Report{}

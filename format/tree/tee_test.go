@@ -5,11 +5,11 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/internal/benchdata"
+	"github.com/sesstool/sesstool/internal/hangwatch"
 	"github.com/sesstool/sesstool/jsonl"
 	"github.com/sesstool/sesstool/report"
 )
@@ -41,11 +41,7 @@ func teedLog(t *testing.T, name string, in []byte, ahead bool) (log, findings []
 	go func() { done <- validateLog(t, name, in, feed) }()
 	r, err := Format{}.OpenTeed(format.Ref{Path: name}, feed)
 	log = logReader(t, r, err, ahead)
-	select {
-	case findings = <-done:
-	case <-time.After(time.Minute):
-		t.Fatalf("%s: the validation never ended once the reader was closed", name)
-	}
+	findings = hangwatch.Recv(t, done, name+": the validation never ended once the reader was closed")
 	return log, findings
 }
 
@@ -102,13 +98,9 @@ func TestTeedReaderClosedEarly(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Close()
-	select {
-	case got := <-done:
-		if d := cmp.Diff(alone, got); d != "" {
-			t.Errorf("findings differ (-alone +teed):\n%s", d)
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("the validation waits for a closed reader")
+	got := hangwatch.Recv(t, done, "the validation waits for a closed reader")
+	if d := cmp.Diff(alone, got); d != "" {
+		t.Errorf("findings differ (-alone +teed):\n%s", d)
 	}
 }
 

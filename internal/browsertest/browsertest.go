@@ -6,7 +6,6 @@ package browsertest
 import (
 	"context"
 	"fmt"
-	"github.com/sesstool/sesstool/internal/peers"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,6 +21,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/sesstool/sesstool/export/html"
 	"github.com/sesstool/sesstool/export/transcript"
+	"github.com/sesstool/sesstool/internal/hangwatch"
+	"github.com/sesstool/sesstool/internal/peers"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -70,18 +71,43 @@ type Browser struct {
 	requests []string
 }
 
+// shared is the one Chromium of this test binary: starting one costs
+// seconds of CPU, so every test of a package opens a tab in the same one.
+// It ends with the test binary (chromedp starts it with Pdeathsig).
+var shared struct {
+	once sync.Once
+	ctx  context.Context // the browser's first tab, which keeps it open
+	pid  int
+	err  error
+}
+
+// New opens a tab of its own for t in the package's one browser, closed
+// when t ends.
 func New(t *testing.T) *Browser {
 	t.Helper()
 	bin := chromium(t)
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(bin), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900),
+	shared.once.Do(func() {
+		dir, err := os.MkdirTemp("", "sesstool-chromium-")
+		if err != nil {
+			shared.err = err
+			return
+		}
+		opts := []chromedp.ExecAllocatorOption{
+			chromedp.ExecPath(bin), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+			chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true), chromedp.UserDataDir(dir), chromedp.WindowSize(1280, 900),
+		}
+		actx, _ := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, _ := chromedp.NewContext(actx)
+		if shared.err = chromedp.Do(ctx); shared.err == nil {
+			shared.ctx, shared.pid = ctx, chromedp.FromContext(ctx).Browser.Process().Pid
+		}
+	})
+	if shared.err != nil {
+		NeedPeer(t, "Chromium at %s did not start: %v", bin, shared.err)
 	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 10*time.Minute)
-	t.Cleanup(func() { cancelT(); cancel(); cancelA() })
+	ctx, cancel := chromedp.NewContext(shared.ctx)
+	t.Cleanup(cancel)
 	b := &Browser{ctx: ctx}
 	err := chromedp.Listen(ctx, func(ev any) {
 		b.mu.Lock()
@@ -161,7 +187,22 @@ func (b *Browser) Do(t *testing.T, steps ...chromedp.Action[chromedp.Void]) {
 // Wait polls a JavaScript condition until it holds.
 func (b *Browser) Wait(t *testing.T, cond string) {
 	t.Helper()
-	if _, err := chromedp.Run(b.ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(60*time.Second))); err != nil {
+	// No wall-clock limit: the wait fails when the browser, renderers
+	// included, uses no CPU for a while (nothing more will happen) or far
+	// more than any page needs, however loaded the machine.
+	ctx, cancel := context.WithCancel(b.ctx)
+	defer cancel()
+	done, errc := make(chan struct{}), make(chan error, 1)
+	go func() {
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(0)))
+		errc <- err
+		close(done)
+	}()
+	if v := hangwatch.WatchTree(shared.pid, done, hangwatch.Limits{CPU: 10 * time.Minute, Stall: 30 * time.Second}); v != "" {
+		cancel()
+		t.Fatalf("waiting for %s: the browser %s", cond, v)
+	}
+	if err := <-errc; err != nil {
 		t.Fatalf("waiting for %s: %v", cond, err)
 	}
 }

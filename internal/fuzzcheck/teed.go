@@ -6,10 +6,10 @@ import (
 	"io"
 	"reflect"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/hangwatch"
 	"github.com/sesstool/sesstool/jsonl"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
@@ -42,13 +42,8 @@ func CheckTeed(t testing.TB, s format.Stream, name string, data []byte) bool {
 	}()
 	r, err = tf.OpenTeed(format.Ref{Path: name}, feed)
 	fromFeed := record(t, r, err)
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-	case <-time.After(time.Minute):
-		t.Fatalf("%s: the validation never ended once its reader was closed", name)
+	if err := hangwatch.Recv(t, done, name+": the validation never ended once its reader was closed"); err != nil {
+		t.Fatalf("%s: %v", name, err)
 	}
 	all := cmp.Exporter(func(reflect.Type) bool { return true })
 	if d := cmp.Diff(fromInput, fromFeed, all); d != "" {

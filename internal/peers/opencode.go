@@ -5,12 +5,12 @@ package peers
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
-	"time"
+
+	"github.com/sesstool/sesstool/internal/hangwatch"
 )
 
 // Need skips t with why, or fails it under SESSTOOL_REQUIRE_PEERS=1.
@@ -63,13 +63,11 @@ func OpenCodeExport(t testing.TB, bin, home, id string) []byte {
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
 	args := []string{bin, "export", id}
 	if exec.Command("unshare", "-rn", "true").Run() == nil {
 		args = append([]string{"unshare", "-rn"}, args...)
 	}
-	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Dir = work
 	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + home,
 		"XDG_DATA_HOME=" + filepath.Join(home, "data"), "XDG_CONFIG_HOME=" + filepath.Join(home, "config"),
@@ -86,10 +84,10 @@ func OpenCodeExport(t testing.TB, bin, home, id string) []byte {
 		t.Fatal(err)
 	}
 	cmd.Stdout = f
-	err = cmd.Run()
+	hung, err := hangwatch.Run(cmd, hangwatch.Default)
 	f.Close()
-	if err != nil {
-		t.Fatalf("opencode export %s: %v\n%s", id, err, stderr.String())
+	if err != nil || hung != "" {
+		t.Fatalf("opencode export %s: %v %s\n%s", id, err, hung, stderr.String())
 	}
 	b, err := os.ReadFile(out)
 	if err != nil {

@@ -9,7 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
+
+	"github.com/sesstool/sesstool/internal/hangwatch"
 )
 
 // Each opener must refuse a FIFO at once: before the fix, os.Open of a
@@ -44,13 +45,9 @@ func TestFIFOIsRefusedWithoutBlocking(t *testing.T) {
 	for name, open := range openers {
 		done := make(chan error, 1)
 		go func() { done <- open(fifo) }()
-		select {
-		case err := <-done:
-			if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), fifo) || !strings.Contains(err.Error(), "named pipe (FIFO)") {
-				t.Errorf("%s(fifo) = %v, want a not-regular error naming the path", name, err)
-			}
-		case <-time.After(5 * time.Second):
-			t.Fatalf("%s(fifo) blocked", name)
+		err := hangwatch.Recv(t, done, name+"(fifo) blocked")
+		if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), fifo) || !strings.Contains(err.Error(), "named pipe (FIFO)") {
+			t.Errorf("%s(fifo) = %v, want a not-regular error naming the path", name, err)
 		}
 		if err := open(reg); err != nil {
 			t.Errorf("%s(regular file) = %v", name, err)
