@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -63,8 +64,12 @@ func start(w io.Writer, t *transcript.Transcript, tools Tools, result func(id st
 		item("Created", m.Created.T.UTC().Format(time.DateTime)+" UTC")
 	}
 	item("Models", strings.Join(st.Models, ", "))
-	item("Tokens", fmt.Sprintf("in %d, out %d, cache read %d, cache write %d", st.Input, st.Output, st.CacheRead, st.CacheWrite))
-	item("Cost", fmt.Sprintf("$%.4f", st.Cost))
+	item("Tokens", fmt.Sprintf("in %s, out %s, cache read %s, cache write %s", thousands(st.Input), thousands(st.Output), thousands(st.CacheRead), thousands(st.CacheWrite)))
+	if st.HasCost {
+		item("Cost", fmt.Sprintf("$%.4f", st.Cost))
+	} else {
+		item("Cost", "— (not recorded)")
+	}
 	if st.Branches > 1 && t.Leaf != nil {
 		item("Branch", fmt.Sprintf("ending at %s (one of %d)", t.Leaf.ID, st.Branches))
 	}
@@ -89,6 +94,11 @@ type writer struct {
 
 func (x *writer) entry(e *session.Entry) {
 	w, t := x.w, x.t
+	if n := session.Note(e); n != "" {
+		// a record its layout shows as a line: a note, not a section
+		fmt.Fprintf(w, "_— %s —_\n\n", plain(n))
+		return
+	}
 	head := heading(e)
 	if l := t.Labels[e.ID]; l != "" {
 		head += " " + codeSpan(l)
@@ -255,4 +265,13 @@ func editDiff(b session.Block) string {
 		d.WriteString("+" + l + "\n")
 	}
 	return d.String()
+}
+
+// thousands writes n with comma separators, as the page does (54,693,675).
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
