@@ -148,3 +148,71 @@ func TestRealWorldCostNotRecorded(t *testing.T) {
 		t.Error("the index shows a cost the sessions did not record")
 	}
 }
+
+// TestRealWorldToolCalls: every tool call is readable. Codex's shell
+// commands (argv arrays) show as their command lines, not as an empty $
+// prompt; Claude Code's Bash calls show their description; file text loses
+// the tool's line numbers (`   1→`).
+func TestRealWorldToolCalls(t *testing.T) {
+	numbered := regexp.MustCompile(`(?m)^\s*\d+→`)
+	t.Run("codex", func(t *testing.T) {
+		p := realSession(t, acidicSession)
+		md := exportTo(t, ExportOptions{Kind: "markdown", Paths: []string{p}})
+		if n := strings.Count(md, "\n$ \n"); n > 0 {
+			t.Errorf("%d empty $ prompts in the Markdown", n)
+		}
+		if !strings.Contains(md, "\n$ ls -la docs") {
+			t.Error("the Markdown does not show the command ls -la docs")
+		}
+		var html strings.Builder
+		for _, n := range decodePage(t, exportTo(t, ExportOptions{Kind: "html", Paths: []string{p}})).Nodes {
+			html.WriteString(n.HTML)
+		}
+		page := html.String()
+		if !strings.Contains(page, "ls -la docs") {
+			t.Error("the page does not show the command ls -la docs")
+		}
+		if n := regexp.MustCompile(`<span class="prompt">\$ </span>(?:</code>|\n)`).FindAllStringIndex(page, -1); len(n) > 0 {
+			t.Errorf("%d empty $ prompts on the page", len(n))
+		}
+	})
+	t.Run("claude", func(t *testing.T) {
+		p := realSession(t, spotterSession)
+		md := exportTo(t, ExportOptions{Kind: "markdown", Paths: []string{p}})
+		if m := numbered.FindAllString(md, 3); len(m) > 0 {
+			t.Errorf("line-number prefixes in the Markdown: %q", m)
+		}
+		var html strings.Builder
+		for _, n := range decodePage(t, exportTo(t, ExportOptions{Kind: "html", Paths: []string{p}})).Nodes {
+			html.WriteString(n.HTML)
+		}
+		if m := numbered.FindAllString(html.String(), 3); len(m) > 0 {
+			t.Errorf("line-number prefixes on the page: %q", m)
+		}
+		if !strings.Contains(html.String(), `<p class="dim desc">`) {
+			t.Error("no Bash description on the page")
+		}
+	})
+}
+
+// TestRealWorldTitles: no real session is titled by the text its agent or
+// IDE put into a user message (<ide_opened_file>, "Caveat: …",
+// <user_instructions>, AGENTS.md, <environment_context>).
+func TestRealWorldTitles(t *testing.T) {
+	var files []string
+	for _, g := range []string{"claude/*.jsonl", "codex/*.jsonl"} {
+		m, _ := filepath.Glob(filepath.Join(shared.Dir(), "real-world", g))
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		peers.Need(t, "no real sessions in "+filepath.Join(shared.Dir(), "real-world"))
+	}
+	bad := regexp.MustCompile(`^# (?:&lt;|Caveat|\\# AGENTS\.md)`)
+	for _, p := range files {
+		md := exportTo(t, ExportOptions{Kind: "markdown", Tools: "none", Paths: []string{p}})
+		title, _, _ := strings.Cut(md, "\n")
+		if bad.MatchString(title) {
+			t.Errorf("%s: titled %q", filepath.Base(p), title)
+		}
+	}
+}

@@ -258,7 +258,8 @@ func (t *Transcript) Title() string {
 	}
 	for _, e := range t.S.Entries {
 		if m := e.Message; m != nil && m.Role == session.RoleUser {
-			if s := strings.Join(strings.Fields(m.Text()), " "); s != "" {
+			// the first real prompt, not what the agent put in a user message
+			if s := strings.Join(strings.Fields(PromptText(m.Text())), " "); s != "" {
 				if r := []rune(s); len(r) > 80 {
 					s = string(r[:80]) + "…"
 				}
