@@ -52,9 +52,10 @@ func TestRealWorldConversation(t *testing.T) {
 	for _, tc := range []struct {
 		name, rel string
 		maxMD     int
+		timed     bool
 	}{
-		{"claude spotter", spotterSession, 900 << 10},
-		{"codex AcidicSoil", acidicSession, 0},
+		{"claude spotter", spotterSession, 900 << 10, true},
+		{"codex AcidicSoil", acidicSession, 0, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := realSession(t, tc.rel)
@@ -85,6 +86,14 @@ func TestRealWorldConversation(t *testing.T) {
 				if got, want := strings.Count(md, "\n"+head), strings.Count(all, "\n"+head); got != want || want == 0 {
 					t.Errorf("%q sections: %d, with --all-records %d", head, got, want)
 				}
+			}
+			// the session's span and, under each prompt, what followed it
+			// (the Codex session's lines are not timed: no duration there)
+			if !regexp.MustCompile(`\n### User · \d+ tool calls?`).MatchString(md) {
+				t.Error("the Markdown does not say each prompt's tool calls")
+			}
+			if tc.timed && (!strings.Contains(md, "- **Duration:** ") || !regexp.MustCompile(`\n### User · \d+ tool calls? · \d`).MatchString(md)) {
+				t.Error("the Markdown says neither the session's duration nor each prompt's time")
 			}
 			book := regexp.MustCompile(`(?m)^### (?:progress|file-history-snapshot|queue-operation|last-prompt|turn_context|Custom: codex:)`)
 			if m := book.FindAllString(md, 3); len(m) > 0 {

@@ -43,6 +43,9 @@ func header(w *bufio.Writer, t *transcript.Transcript, title string) {
 	}
 	row("messages", strings.Join(roles, " · "))
 	row("tool calls", Thousands(int64(st.ToolCalls)))
+	if d := t.Duration(); d > 0 {
+		row("duration", d.Round(time.Second).String())
+	}
 	row("entries", fmt.Sprintf("%s in %s", Thousands(int64(st.Entries)), Plural(st.Branches, "branch")))
 	if st.Input+st.Output+st.CacheRead+st.CacheWrite > 0 {
 		row("tokens", tokens(st))

@@ -44,7 +44,7 @@ func WriteTools(w io.Writer, t *transcript.Transcript, tools Tools) error {
 // the entry at an index of the session (a run's).
 func start(w io.Writer, t *transcript.Transcript, tools Tools, result func(id string) *session.Entry, at func(i int) *session.Entry) *writer {
 	bw := bufio.NewWriter(w)
-	x := &writer{w: bw, t: t, tools: tools, result: result, at: at, hosted: t.HostedRuns()}
+	x := &writer{w: bw, t: t, tools: tools, result: result, at: at, hosted: t.HostedRuns(), prompts: t.Prompts()}
 	m := t.S.Meta
 	title := t.Title()
 	fmt.Fprintf(bw, "# %s\n\n", plain(title))
@@ -62,6 +62,9 @@ func start(w io.Writer, t *transcript.Transcript, tools Tools, result func(id st
 	}
 	if !m.Created.T.IsZero() {
 		item("Created", m.Created.T.UTC().Format(time.DateTime)+" UTC")
+	}
+	if d := t.Duration(); d > 0 {
+		item("Duration", d.Round(time.Second).String())
 	}
 	item("Models", strings.Join(st.Models, ", "))
 	item("Tokens", fmt.Sprintf("in %s, out %s, cache read %s, cache write %s", thousands(st.Input), thousands(st.Output), thousands(st.CacheRead), thousands(st.CacheWrite)))
@@ -88,8 +91,10 @@ type writer struct {
 	result func(id string) *session.Entry
 	at     func(i int) *session.Entry
 	hosted map[string][]*transcript.Run // call id -> the runs it started
-	depth  int                          // how many runs the entry being written is inside
-	lost   bool                         // the heading of the runs whose call is not found is written
+	// prompts: what followed each prompt, said under its heading
+	prompts map[string]transcript.PromptStat
+	depth   int  // how many runs the entry being written is inside
+	lost    bool // the heading of the runs whose call is not found is written
 }
 
 func (x *writer) entry(e *session.Entry) {
@@ -100,6 +105,12 @@ func (x *writer) entry(e *session.Entry) {
 		return
 	}
 	head := heading(e)
+	if p, ok := x.prompts[e.ID]; ok && e.Message != nil && e.Message.Role == session.RoleUser && x.depth == 0 {
+		head += " · " + plural(p.ToolCalls, "tool call")
+		if p.Took > 0 {
+			head += " · " + p.Took.Round(time.Second).String()
+		}
+	}
 	if l := t.Labels[e.ID]; l != "" {
 		head += " " + codeSpan(l)
 	}
@@ -274,4 +285,11 @@ func thousands(n int64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return thousands(int64(n)) + " " + what + "s"
 }
