@@ -183,11 +183,12 @@ func exportCmd(env *command.Env) *cli.Command {
 		fs := flags()
 		if ex.WithTools != nil {
 			fs = append(fs, &cli.StringFlag{Name: "tools", Value: "full", Usage: "tool calls: full, summary (first lines of arguments and output) or none (one line each)"})
+			fs = append(fs, &cli.BoolFlag{Name: "all-records", Usage: "also the records the agent keeps for itself (progress, snapshots, token counts, ...)"})
 		}
 		return sub(ex.Name, ex.Usage, "[PATH]", fs, func(_ context.Context, c *cli.Command) error {
 			return command.Export(env, command.ExportOptions{
 				Kind: ex.Name, Out: c.String("o"), Leaf: c.String("leaf"), Redact: c.Bool("redact"), Force: c.Bool("force"),
-				Session: c.String("session"), From: c.String("format"), Tools: c.String("tools"), Paths: c.Args().Slice(),
+				Session: c.String("session"), From: c.String("format"), Tools: c.String("tools"), AllRecords: c.Bool("all-records"), Paths: c.Args().Slice(),
 			})
 		})
 	}

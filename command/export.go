@@ -27,7 +27,10 @@ type ExportOptions struct {
 	Session string
 	From    string
 	Tools   string // how much of each tool call Markdown shows: full, summary, none ("" = full)
-	Paths   []string
+	// AllRecords: Markdown shows the records the layout declares
+	// bookkeeping too (the page has its own filter for them)
+	AllRecords bool
+	Paths      []string
 }
 
 // Export renders sessions as HTML pages or Markdown transcripts. Inputs are
@@ -225,6 +228,7 @@ func exportMarkdown(env *Env, name string, j pipeline.Job, r session.Reader, out
 	if err != nil {
 		return Usage("%s: %v", name, err)
 	}
+	t.AllRecords = o.AllRecords
 	again, err := j.Format.Open(j.Ref)
 	if err != nil {
 		return OpenFailed(name, err)

@@ -39,10 +39,12 @@ type Stats struct {
 	Branches int            `json:"branches"`
 	Leaf     string         `json:"leaf"`
 	Tokens   TokenStats     `json:"tokens"`
-	Cost     float64        `json:"cost"`
-	// whether any message carried usage, and cost: the text output leaves
-	// out what the session's layout does not record, rather than show 0
-	used, costed bool
+	// Cost is absent when no message recorded one (Claude Code, Codex):
+	// unknown, not 0
+	Cost *float64 `json:"cost,omitempty"`
+	// whether any message carried usage: the text output leaves out what
+	// the session's layout does not record, rather than show 0
+	used bool
 }
 
 // TokenStats sums assistant usage.
@@ -197,8 +199,10 @@ func addUsage(st *Stats, u *session.Usage) {
 	st.Tokens.CacheRead += u.CacheRead
 	st.Tokens.CacheWrite += u.CacheWrite
 	if u.Cost != nil {
-		st.costed = true
-		st.Cost += u.Cost.Total
+		if st.Cost == nil {
+			st.Cost = new(float64)
+		}
+		*st.Cost += u.Cost.Total
 	}
 }
 
@@ -227,8 +231,8 @@ func printStats(w io.Writer, s Stats, asJSON bool) error {
 	if s.used {
 		row("tokens", fmt.Sprintf("input %d, output %d, cache read %d, cache write %d", s.Tokens.Input, s.Tokens.Output, s.Tokens.CacheRead, s.Tokens.CacheWrite))
 	}
-	if s.costed {
-		row("cost", fmt.Sprintf("$%.4f", s.Cost))
+	if s.Cost != nil {
+		row("cost", fmt.Sprintf("$%.4f", *s.Cost))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

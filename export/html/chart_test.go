@@ -75,7 +75,7 @@ func TestChartAsWithFmt(t *testing.T) {
 		cost := 0.0
 		for i := range turns {
 			cost += float64(r.IntN(3)) * r.Float64()
-			turns[i] = transcript.Turn{Index: 2*i + r.IntN(2), Context: int64(r.IntN(3)) * r.Int64N(200_000), Cost: cost, NoUsage: r.IntN(5) == 0}
+			turns[i] = transcript.Turn{Index: 2*i + r.IntN(2), Context: int64(r.IntN(3)) * r.Int64N(200_000), Cost: cost, Costed: true, NoUsage: r.IntN(5) == 0}
 		}
 		var got, want bytes.Buffer
 		gw, ww := bufio.NewWriter(&got), bufio.NewWriter(&want)
@@ -96,7 +96,7 @@ func TestChartRuns(t *testing.T) {
 	const n = 2_000
 	turns := make([]transcript.Turn, n)
 	for i := range turns {
-		turns[i] = transcript.Turn{Index: 3 * i, Context: int64(i % 500), Cost: float64(i) / 100, NoUsage: i >= 100 && i < 110}
+		turns[i] = transcript.Turn{Index: 3 * i, Context: int64(i % 500), Cost: float64(i) / 100, Costed: true, NoUsage: i >= 100 && i < 110}
 	}
 	var b bytes.Buffer
 	w := bufio.NewWriter(&b)
@@ -138,5 +138,25 @@ func TestChartRuns(t *testing.T) {
 	}
 	if tip := rects[30][6]; !strings.HasPrefix(tip, "no token use recorded") {
 		t.Errorf("the run of turns 101-103, all without usage: %q", tip)
+	}
+}
+
+// A session that recorded no cost (Claude Code, Codex) has no cost line at
+// $0: its cost axis and legend say the cost is not recorded, and no tooltip
+// names a cost.
+func TestChartCostNotRecorded(t *testing.T) {
+	turns := []transcript.Turn{{Index: 1, Context: 1200}, {Index: 3, Context: 5400}, {Index: 5, NoUsage: true}}
+	var b bytes.Buffer
+	w := bufio.NewWriter(&b)
+	chart(w, turns)
+	w.Flush()
+	got := b.String()
+	for _, bad := range []string{`class="cost" fill`, "$0", "so far", "cumulative cost"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("the chart holds %q: %s", bad, got)
+		}
+	}
+	if !strings.Contains(got, `<div class="yax cost"><span>—</span>`) || !strings.Contains(got, "cost not recorded") {
+		t.Errorf("the chart does not say the cost is not recorded: %s", got)
 	}
 }

@@ -43,11 +43,14 @@ func header(w *bufio.Writer, t *transcript.Transcript, title string) {
 	}
 	row("messages", strings.Join(roles, " · "))
 	row("tool calls", Thousands(int64(st.ToolCalls)))
+	if d := t.Duration(); d > 0 {
+		row("duration", d.Round(time.Second).String())
+	}
 	row("entries", fmt.Sprintf("%s in %s", Thousands(int64(st.Entries)), Plural(st.Branches, "branch")))
 	if st.Input+st.Output+st.CacheRead+st.CacheWrite > 0 {
 		row("tokens", tokens(st))
 	}
-	if st.Cost > 0 {
+	if st.HasCost {
 		row("cost", Money(st.Cost))
 	}
 	w.WriteString(`</dl>`)
@@ -95,11 +98,13 @@ func chart(w *bufio.Writer, turns []transcript.Turn) {
 	const W, H = 600.0, 80.0
 	var maxTok int64
 	var maxCost float64
+	costed := false // a session that recorded no cost has no cost line, not one at $0
 	for _, t := range turns {
 		maxTok = max(maxTok, t.Context)
 		maxCost = max(maxCost, t.Cost)
+		costed = costed || t.Costed
 	}
-	if maxTok == 0 && maxCost == 0 {
+	if maxTok == 0 && !costed {
 		return
 	}
 	step := W / float64(len(turns))
@@ -128,6 +133,9 @@ func chart(w *bufio.Writer, turns []transcript.Turn) {
 			}
 			seg = point(seg, x(i), H-float64(t.Context)/float64(maxTok)*(H-4))
 		}
+		if !costed {
+			continue
+		}
 		y := H
 		if maxCost > 0 {
 			y = H - t.Cost/maxCost*(H-4)
@@ -138,9 +146,13 @@ func chart(w *bufio.Writer, turns []transcript.Turn) {
 		cost = point(cost, x(i), y)
 	}
 	flush()
+	costLine, label := "", "context tokens per turn"
+	if costed {
+		costLine, label = `<polyline class="cost" fill="none" points="`+string(cost)+`"/>`, "context tokens and cumulative cost per turn"
+	}
 	fmt.Fprintf(w, `<figure class="chart" id="chart"><div class="yax"><span>%s</span><span>0</span></div>`+
-		`<svg viewBox="0 0 %.0f %.0f" preserveAspectRatio="none" role="img" aria-label="context tokens and cumulative cost per turn">%s<polyline class="cost" fill="none" points="%s"/>`,
-		Thousands(maxTok), W, H, lines, cost)
+		`<svg viewBox="0 0 %.0f %.0f" preserveAspectRatio="none" role="img" aria-label="%s">%s%s`,
+		Thousands(maxTok), W, H, label, lines, costLine)
 	var r []byte
 	for lo, hi := range turnRuns(len(turns)) {
 		r = append(r[:0], `<rect class="turn" x="`...)
@@ -156,10 +168,14 @@ func chart(w *bufio.Writer, turns []transcript.Turn) {
 		r = append(r, `</title></rect>`...)
 		w.Write(r)
 	}
-	fmt.Fprintf(w, `</svg><div class="yax cost"><span>%s</span><span>$0</span></div>`+
+	top, bottom, key := "—", "", `<span class="k-cost">cost not recorded</span>`
+	if costed {
+		top, bottom, key = Money(maxCost), "$0", `<span class="k-cost">- - cumulative cost</span>`
+	}
+	fmt.Fprintf(w, `</svg><div class="yax cost"><span>%s</span><span>%s</span></div>`+
 		`<div class="xax"><span>turn 1</span><span>turn %s</span></div>`+
-		`<figcaption><span class="k-tok">— context tokens per turn</span> <span class="k-cost">- - cumulative cost</span> · %s · gaps are turns without usage; click a turn to open it</figcaption></figure>`,
-		Money(maxCost), Thousands(int64(len(turns))), Plural(len(turns), "turn"))
+		`<figcaption><span class="k-tok">— context tokens per turn</span> %s · %s · gaps are turns without usage; click a turn to open it</figcaption></figure>`,
+		top, bottom, Thousands(int64(len(turns))), key, Plural(len(turns), "turn"))
 }
 
 // chartTargets is how many turns, or runs of turns, the chart offers to
@@ -197,7 +213,10 @@ func turnTip(turns []transcript.Turn, lo, hi int) string {
 			most, used = max(most, t.Context), true
 		}
 	}
-	so := " · " + Money(turns[hi-1].Cost) + " so far"
+	so := ""
+	if turns[hi-1].Costed {
+		so = " · " + Money(turns[hi-1].Cost) + " so far"
+	}
 	switch {
 	case !used:
 		return name + " · no token use recorded (aborted?)" + so

@@ -40,6 +40,7 @@ type IndexEntry struct {
 	Models   []string
 	Messages int
 	Cost     float64
+	HasCost  bool // the session recorded a cost; else Cost is unknown, shown as —
 }
 
 // Summarize is what a site's index says of t, whose page is href.
@@ -59,7 +60,7 @@ func Summarize(t *transcript.Transcript, href string) IndexEntry {
 			}
 		}
 	}
-	return IndexEntry{Href: href, ID: m.ID, Title: t.Title(), Date: date, Project: m.Cwd, Models: st.Models, Messages: n, Cost: st.Cost}
+	return IndexEntry{Href: href, ID: m.ID, Title: t.Title(), Date: date, Project: m.Cwd, Models: st.Models, Messages: n, Cost: st.Cost, HasCost: st.HasCost}
 }
 
 // WriteIndex writes the index page of a site, newest session first.
@@ -108,7 +109,11 @@ func indexRow(w *bufio.Writer, e IndexEntry) {
 	model := strings.Join(e.Models, ", ")
 	cell("model", strings.ToLower(model), esc(model), "")
 	cell("messages", strconv.Itoa(e.Messages), Thousands(int64(e.Messages)), ` class="num"`)
-	cell("cost", strconv.FormatFloat(e.Cost, 'f', -1, 64), Money(e.Cost), ` class="num"`)
+	if e.HasCost {
+		cell("cost", strconv.FormatFloat(e.Cost, 'f', -1, 64), Money(e.Cost), ` class="num"`)
+	} else {
+		cell("cost", "-1", `<span title="not recorded">—</span>`, ` class="num"`) // sorts below every recorded cost
+	}
 	w.WriteString("</tr>\n")
 }
 

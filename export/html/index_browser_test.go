@@ -19,9 +19,9 @@ func TestBrowserIndex(t *testing.T) {
 	dir := t.TempDir()
 	day := func(d int) time.Time { return time.Date(2026, 1, d, 9, 0, 0, 0, time.UTC) }
 	es := []html.IndexEntry{
-		{Href: "a.html", ID: "a", Title: "Walrus parser", Date: day(3), Project: "/p/walrus", Models: []string{"anthropic/claude-opus-4"}, Messages: 1200, Cost: 3.5},
-		{Href: "b#1.html", ID: "b", Title: "Narwhal tests", Date: day(5), Project: "/p/narwhal", Models: []string{"openai/gpt-5"}, Messages: 7, Cost: 0.25},
-		{Href: "c.html", ID: "c", Title: "<b>bold</b> title", Date: day(1), Project: "/p/walrus", Messages: 40, Cost: 12},
+		{Href: "a.html", ID: "a", Title: "Walrus parser", Date: day(3), Project: "/p/walrus", Models: []string{"anthropic/claude-opus-4"}, Messages: 1200, Cost: 3.5, HasCost: true},
+		{Href: "b#1.html", ID: "b", Title: "Narwhal tests", Date: day(5), Project: "/p/narwhal", Models: []string{"openai/gpt-5"}, Messages: 7, Cost: 0.25, HasCost: true},
+		{Href: "c.html", ID: "c", Title: "<b>bold</b> title", Date: day(1), Project: "/p/walrus", Messages: 40, Cost: 12, HasCost: true},
 	}
 	f, err := os.Create(filepath.Join(dir, "index.html"))
 	if err != nil {

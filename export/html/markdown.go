@@ -57,15 +57,15 @@ func (safeNodes) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
 // that goes nowhere.
 func renderLink(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 	l := n.(*ast.Link)
-	dest := string(l.Destination)
-	if safeURL(dest) != dest {
+	href, ok := linkTarget(l.Destination)
+	if !ok {
 		return ast.WalkContinue, nil // the children, the link's text, are rendered as usual
 	}
 	if !entering {
 		w.WriteString("</a>")
 		return ast.WalkContinue, nil
 	}
-	w.WriteString(`<a href="` + html.EscapeString(string(util.URLEscape(l.Destination, true))) + `"`)
+	w.WriteString(`<a href="` + html.EscapeString(href) + `"`)
 	if len(l.Title) > 0 {
 		w.WriteString(` title="` + html.EscapeString(string(l.Title)) + `"`)
 	}
@@ -83,7 +83,7 @@ func renderAutoLink(w util.BufWriter, src []byte, n ast.Node, entering bool) (as
 	if l.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(strings.ToLower(dest), "mailto:") {
 		dest = "mailto:" + dest
 	}
-	if safeURL(dest) != dest {
+	if !allowedURL(dest) {
 		w.WriteString(html.EscapeString(label))
 		return ast.WalkContinue, nil
 	}
@@ -146,17 +146,47 @@ func renderImage(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.W
 	}
 	img := n.(*ast.Image)
 	alt := string(img.Text(src)) //nolint:staticcheck // plain alt text is what we want
-	dest := string(img.Destination)
-	w.WriteString(`<a class="mdimg" href="` + html.EscapeString(safeURL(dest)) + `">[image: ` + html.EscapeString(alt) + `]</a>`)
+	if href, ok := linkTarget(img.Destination); ok {
+		w.WriteString(`<a class="mdimg" href="` + html.EscapeString(href) + `">[image: ` + html.EscapeString(alt) + `]</a>`)
+	} else {
+		w.WriteString(`<a class="mdimg">[image: ` + html.EscapeString(alt) + `]</a>`) // no href: nothing to follow
+	}
 	return ast.WalkSkipChildren, nil
 }
 
-// safeURL keeps http(s) and relative links and neutralises the rest
-// (javascript:, data:, vbscript:).
-func safeURL(u string) string {
-	l := strings.ToLower(strings.TrimSpace(u))
-	if i := strings.IndexAny(l, ":/?#"); i >= 0 && l[i] == ':' && !strings.HasPrefix(l, "http:") && !strings.HasPrefix(l, "https:") && !strings.HasPrefix(l, "mailto:") {
-		return "#"
+// linkTarget is the href a Markdown link destination dest becomes (its
+// backslash escapes and character references resolved, as CommonMark
+// says) and whether the page may link to it. The scheme is checked on that
+// decoded address, the one the browser follows: checked on dest as written,
+// &#106;avascript: would pass as a relative address and then become
+// javascript: once resolved.
+func linkTarget(dest []byte) (string, bool) {
+	decoded := util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(dest)))
+	if !allowedURL(string(decoded)) {
+		return "", false
 	}
-	return u
+	return string(util.URLEscape(decoded, false)), true
+}
+
+// allowedURL reports whether u, already decoded, is an http, https or
+// mailto address or a relative one. It reads u as a browser's URL parser
+// does: tabs and line breaks anywhere are dropped and control characters
+// and spaces at either end trimmed (so "java\tscript:" is javascript:).
+func allowedURL(u string) bool {
+	u = strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' {
+			return -1
+		}
+		return r
+	}, u)
+	u = strings.ToLower(strings.TrimFunc(u, func(r rune) bool { return r <= ' ' }))
+	i := strings.IndexAny(u, ":/?#")
+	if i < 0 || u[i] != ':' {
+		return true // no scheme: relative
+	}
+	switch u[:i] {
+	case "http", "https", "mailto":
+		return true
+	}
+	return false
 }

@@ -78,7 +78,7 @@ func writePage(w io.Writer, t *transcript.Transcript, sp *spill) error {
 	bw.WriteString(`<div id="layout"><nav id="side" aria-label="branches">
 <div id="find"><input id="q" type="search" placeholder="Search all messages" aria-label="search"><button id="prev" type="button" title="previous hit (Shift+Enter)" aria-label="previous hit">↑</button><button id="next" type="button" title="next hit (Enter)" aria-label="next hit">↓</button></div>
 <div id="hits" aria-live="polite"></div>
-<div id="filters" role="group"><button data-f="default" class="on">Default</button><button data-f="notools">No tools</button><button data-f="user">User</button><button data-f="labeled">Labeled</button><button data-f="all">All</button><label title="model and thinking-level changes"><input id="settings" type="checkbox"> settings</label></div>
+<div id="filters" role="group"><button data-f="default" class="on">Default</button><button data-f="notools">No tools</button><button data-f="user">User</button><button data-f="labeled">Labeled</button><button data-f="all" title="every record, bookkeeping included">All records</button><label title="model and thinking-level changes"><input id="settings" type="checkbox"> settings</label></div>
 <div id="tree" role="tree"></div></nav>
 <main id="main"><div id="tools"><button id="expand" type="button" title="expand all (e)">expand all</button><button id="collapse" type="button" title="collapse all (c)">collapse all</button></div><noscript><p>This page needs JavaScript to show the conversation.</p></noscript><div id="msgs"></div><div id="more"></div></main></div>
 `)

@@ -19,6 +19,15 @@ import (
 // entryHTML renders one entry as an <article> into b. Everything is built
 // here in Go; the page's script only inserts these strings.
 func entryHTML(b *buf, t *transcript.Transcript, e *session.Entry, idx int) {
+	if n := session.Note(e); n != "" {
+		// a record its layout shows as a line: a small note, not a card
+		b.WriteString(`<article class="msg note" id="` + esc(Anchor(e, idx)) + `" data-i="` + strconv.Itoa(idx) + `"><p>` + esc(n))
+		if ts := when(e); ts != "" {
+			b.WriteString(` <time>` + esc(ts) + `</time>`)
+		}
+		b.WriteString(`</p></article>`)
+		return
+	}
 	cls, who := describe(e)
 	b.WriteString(`<article class="msg ` + cls + `" id="` + esc(Anchor(e, idx)) + `" data-i="` + strconv.Itoa(idx) + `">`)
 	b.WriteString(`<div class="mh"><span class="who">` + esc(who) + `</span>`)

@@ -36,10 +36,13 @@ func toolCall(b *buf, t *transcript.Transcript, bl session.Block) {
 		details = rm.Details
 	}
 	switch {
-	case name == "bash" || name == "shell" || name == "exec" || name == "run_command":
+	case transcript.IsShellTool(name):
 		out := ""
 		if rm != nil {
 			out = resultText(rm)
+		}
+		if d := args["description"]; d != "" {
+			b.WriteString(`<p class="dim desc">` + esc(d) + `</p>`)
 		}
 		terminal(b, "$ ", str(args, "command", "cmd"), out)
 		if rm != nil {
@@ -84,7 +87,11 @@ func toolCall(b *buf, t *transcript.Transcript, bl session.Block) {
 			file = path
 		}
 		b.WriteString(`<div class="` + cls + `">`)
-		longText(b, resultText(rm), file)
+		text := resultText(rm)
+		if !failed {
+			text = transcript.FileText(text) // file text without the tool's line numbers
+		}
+		longText(b, text, file)
 		images(b, rm)
 		rawJSON(b, "details", details)
 		b.WriteString(`</div>`)
@@ -231,6 +238,11 @@ func stringsOf(m map[string]any) map[string]string {
 	for k, v := range m {
 		if s, ok := v.(string); ok {
 			args[k] = s
+		} else if k == "command" || k == "cmd" {
+			// Codex's shell tool: an argv array, shown as its command line
+			if c := transcript.CommandLine(v); c != "" {
+				args[k] = c
+			}
 		}
 	}
 	return args

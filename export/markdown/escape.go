@@ -239,8 +239,11 @@ func demote(src []byte, h *ast.Heading) []edit {
 
 // unsafeLink finds a link destination with its scheme: after "](" (inline)
 // or "]:" (a reference definition, wherever a list or quote puts it);
-// only http, https and mailto are kept.
-var unsafeLink = regexp.MustCompile(`\][ \t]*[(:][\s>]*(?:&lt;)?([A-Za-z][A-Za-z0-9+.\-]*)(\\?:)`)
+// only http, https and mailto are kept. The scheme may be spelt with
+// character references (&#106;avascript:, java&Tab;script:), escaped by
+// then to &amp;: a renderer shows those as written, but the colon still
+// goes, so no href holds a scheme of any kind but the three.
+var unsafeLink = regexp.MustCompile(`\][ \t]*[(:][\s>]*(?:&lt;)?([A-Za-z&][A-Za-z0-9+.\-&;#]*)(\\?:)`)
 
 // escapeProse escapes src[start:stop], which is outside code: < and & as
 // entities (so no tag, comment or entity is read as HTML), the ! of an

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -43,7 +44,7 @@ func WriteTools(w io.Writer, t *transcript.Transcript, tools Tools) error {
 // the entry at an index of the session (a run's).
 func start(w io.Writer, t *transcript.Transcript, tools Tools, result func(id string) *session.Entry, at func(i int) *session.Entry) *writer {
 	bw := bufio.NewWriter(w)
-	x := &writer{w: bw, t: t, tools: tools, result: result, at: at, hosted: t.HostedRuns()}
+	x := &writer{w: bw, t: t, tools: tools, result: result, at: at, hosted: t.HostedRuns(), prompts: t.Prompts()}
 	m := t.S.Meta
 	title := t.Title()
 	fmt.Fprintf(bw, "# %s\n\n", plain(title))
@@ -62,9 +63,16 @@ func start(w io.Writer, t *transcript.Transcript, tools Tools, result func(id st
 	if !m.Created.T.IsZero() {
 		item("Created", m.Created.T.UTC().Format(time.DateTime)+" UTC")
 	}
+	if d := t.Duration(); d > 0 {
+		item("Duration", d.Round(time.Second).String())
+	}
 	item("Models", strings.Join(st.Models, ", "))
-	item("Tokens", fmt.Sprintf("in %d, out %d, cache read %d, cache write %d", st.Input, st.Output, st.CacheRead, st.CacheWrite))
-	item("Cost", fmt.Sprintf("$%.4f", st.Cost))
+	item("Tokens", fmt.Sprintf("in %s, out %s, cache read %s, cache write %s", thousands(st.Input), thousands(st.Output), thousands(st.CacheRead), thousands(st.CacheWrite)))
+	if st.HasCost {
+		item("Cost", fmt.Sprintf("$%.4f", st.Cost))
+	} else {
+		item("Cost", "— (not recorded)")
+	}
 	if st.Branches > 1 && t.Leaf != nil {
 		item("Branch", fmt.Sprintf("ending at %s (one of %d)", t.Leaf.ID, st.Branches))
 	}
@@ -83,13 +91,26 @@ type writer struct {
 	result func(id string) *session.Entry
 	at     func(i int) *session.Entry
 	hosted map[string][]*transcript.Run // call id -> the runs it started
-	depth  int                          // how many runs the entry being written is inside
-	lost   bool                         // the heading of the runs whose call is not found is written
+	// prompts: what followed each prompt, said under its heading
+	prompts map[string]transcript.PromptStat
+	depth   int  // how many runs the entry being written is inside
+	lost    bool // the heading of the runs whose call is not found is written
 }
 
 func (x *writer) entry(e *session.Entry) {
 	w, t := x.w, x.t
+	if n := session.Note(e); n != "" {
+		// a record its layout shows as a line: a note, not a section
+		fmt.Fprintf(w, "_— %s —_\n\n", plain(n))
+		return
+	}
 	head := heading(e)
+	if p, ok := x.prompts[e.ID]; ok && e.Message != nil && e.Message.Role == session.RoleUser && x.depth == 0 {
+		head += " · " + plural(p.ToolCalls, "tool call")
+		if p.Took > 0 {
+			head += " · " + p.Took.Round(time.Second).String()
+		}
+	}
 	if l := t.Labels[e.ID]; l != "" {
 		head += " " + codeSpan(l)
 	}
@@ -255,4 +276,20 @@ func editDiff(b session.Block) string {
 		d.WriteString("+" + l + "\n")
 	}
 	return d.String()
+}
+
+// thousands writes n with comma separators, as the page does (54,693,675).
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return thousands(int64(n)) + " " + what + "s"
 }

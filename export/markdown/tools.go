@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/sesstool/sesstool/export/transcript"
@@ -59,7 +60,25 @@ func (x *writer) toolCall(b session.Block) {
 		return
 	}
 	var body strings.Builder
-	body.WriteString(x.trimmed(pretty(b.Arguments), "json"))
+	var args map[string]any
+	_ = json.Unmarshal(b.Arguments, &args) // not an object: shown as JSON
+	tool := strings.ToLower(b.ToolName)
+	cmd := ""
+	if transcript.IsShellTool(tool) {
+		cmd = transcript.CommandLine(args["command"])
+		if cmd == "" {
+			cmd = transcript.CommandLine(args["cmd"])
+		}
+	}
+	if cmd != "" {
+		// a shell command as the command line it is, its description above
+		if d, ok := args["description"].(string); ok && d != "" {
+			body.WriteString(plain(d) + "\n\n")
+		}
+		body.WriteString(x.trimmed("$ "+cmd, "console"))
+	} else {
+		body.WriteString(x.trimmed(pretty(b.Arguments), "json"))
+	}
 	if d := editDiff(b); d != "" {
 		body.WriteString(x.trimmed(d, "diff"))
 	}
@@ -69,7 +88,20 @@ func (x *writer) toolCall(b session.Block) {
 		} else {
 			body.WriteString("**Result:**\n\n")
 		}
-		body.WriteString(x.trimmed(res.Message.Text(), ""))
+		text, lang := res.Message.Text(), ""
+		if !isErr {
+			text = transcript.FileText(text) // file text without the tool's line numbers
+		}
+		if (tool == "read" || tool == "view") && !isErr {
+			// the file, fenced as its kind
+			for _, k := range []string{"file_path", "filePath", "path"} {
+				if p, ok := args[k].(string); ok && p != "" {
+					lang = strings.TrimPrefix(filepath.Ext(p), ".")
+					break
+				}
+			}
+		}
+		body.WriteString(x.trimmed(text, lang))
 	}
 	if len(x.hosted[b.ToolCallID]) == 0 {
 		details(x.w, name, body.String())
@@ -162,7 +194,11 @@ func toolLabel(b session.Block) string {
 	for _, k := range order {
 		var v string
 		if json.Unmarshal(args[k], &v) != nil {
-			continue
+			var argv []any // Codex's shell tool: an argv array
+			if (k != "command" && k != "cmd") || json.Unmarshal(args[k], &argv) != nil {
+				continue
+			}
+			v = transcript.CommandLine(argv)
 		}
 		if v = oneLine(v); v != "" {
 			if r := []rune(v); len(r) > keyArgMax {

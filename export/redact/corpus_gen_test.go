@@ -178,6 +178,31 @@ func secretSamples(g g) []sample {
 		pk := g.privateKey()
 		add("private-key", "$ cat ~/.ssh/id_rsa\n"+pk+"\n", pk)
 	}
+	for range 12 {
+		// forms gitleaks' default set does not find
+		gs := "GOCSPX-" + g.s(url64, 28)
+		add("google-oauth", fmt.Sprintf(`{"web":{"client_id":"%s.apps.googleusercontent.com","client_secret":"%s","redirect_uris":["http://localhost:8080/cb"]}}`, g.s(digits, 12)+"-"+g.s("abcdefghijklmnopqrstuvwxyz0123456789", 32), gs), gs)
+		gs2 := "GOCSPX-" + g.s(url64, 28)
+		add("google-oauth", "GOOGLE_CLIENT_SECRET="+gs2, gs2)
+		mp := strings.NewReplacer("(", "", ")", "", "!", "", "#", "").Replace(g.password())
+		add("mysql-p", fmt.Sprintf("mysql -u %s -p%s -h db.internal %s < dump.sql", g.pick("root", "app", "admin"), mp, g.pick("app", "prod")), mp)
+		mp2 := strings.NewReplacer("(", "", ")", "", "!", "", "#", "").Replace(g.password())
+		add("mysql-p", fmt.Sprintf("docker exec -i db mysqldump -uroot -p%s --all-databases > all.sql", mp2), mp2)
+		da := base64.StdEncoding.EncodeToString([]byte(g.pick("deploy", "ci-bot", "me") + ":" + g.password()))
+		add("docker-auths", fmt.Sprintf("{\n\t\"auths\": {\n\t\t\"ghcr.io\": {\n\t\t\t\"auth\": \"%s\"\n\t\t}\n\t}\n}", da), da)
+		rp := strings.NewReplacer("#", "", "?", "", "%", "").Replace(g.password())
+		add("redis-url", fmt.Sprintf("REDIS_URL=redis://:%s@cache.internal:6379/0", rp), rp)
+		ak := g.s(alnum, 32)
+		add("json-api-key", fmt.Sprintf(`{"model": "gpt-4o", "api_key": "%s", "timeout": 30}`, ak), ak)
+		ba := base64.StdEncoding.EncodeToString([]byte("admin:" + g.password()))
+		add("basic-auth", fmt.Sprintf("GET /api/v1/users HTTP/1.1\nHost: internal.example.com\nAuthorization: Basic %s\nAccept: */*", ba), ba)
+		az := base64.StdEncoding.EncodeToString([]byte(g.s(alnum, 64)))
+		add("azure-storage", fmt.Sprintf("AZURE_STORAGE_CONNECTION_STRING=\"DefaultEndpointsProtocol=https;AccountName=%s;AccountKey=%s;EndpointSuffix=core.windows.net\"", g.s("abcdefghijklmnopqrstuvwxyz", 10), az), az)
+		np := g.password()
+		add("netrc", fmt.Sprintf("machine api.%s.com\n  login %s\n  password %s\n", g.pick("heroku", "github", "example"), g.pick("me@example.com", "deploy"), np), np)
+		np2 := g.password()
+		add("netrc", fmt.Sprintf("machine registry.example.com login ci password %s", np2), np2)
+	}
 	return out
 }
 

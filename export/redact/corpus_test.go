@@ -10,10 +10,10 @@ import (
 	"testing"
 )
 
-// Goals over the labelled corpus (testdata/corpus): find at least 98% of
+// Goals over the labelled corpus (testdata/corpus): find at least 99% of
 // the secrets, and mask something in at most 1 of 1,000 look-alikes.
 const (
-	minRecall      = 0.98
+	minRecall      = 0.99
 	maxFPPerThouse = 1.0
 )
 
@@ -58,7 +58,7 @@ func TestCorpus(t *testing.T) {
 	var secrets, found int
 	for _, s := range readCorpus(t, "secrets.jsonl") {
 		r := mustNew(t)
-		out := r.String(s.Text)
+		out := r.text(s.Text)
 		for _, v := range s.Secrets {
 			secrets++
 			c := count("secret " + s.Form)
@@ -74,7 +74,7 @@ func TestCorpus(t *testing.T) {
 	var looks, fps int
 	for _, s := range readCorpus(t, "lookalikes.jsonl") {
 		r := mustNew(t)
-		out := r.String(s.Text)
+		out := r.text(s.Text)
 		looks++
 		c := count("look-alike " + s.Form)
 		c.n++

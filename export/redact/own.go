@@ -1,8 +1,10 @@
 package redact
 
 import (
+	"encoding/base64"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // ownRules cover what gitleaks' default set misses in the text of sessions
@@ -14,7 +16,8 @@ func ownRules() []*rule {
 		{
 			id: "url-password", keywords: []string{"://"},
 			// scheme://user:PASSWORD@host
-			re:    regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@"'<>]+:([^\s/@"'<>]+)@[A-Za-z0-9\[]`),
+			// (the user may be empty: redis://:PASSWORD@host)
+			re:    regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@"'<>]*:([^\s/@"'<>]+)@[A-Za-z0-9\[]`),
 			check: notPlaceholder,
 		},
 		{
@@ -49,6 +52,41 @@ func ownRules() []*rule {
 			check: notPlaceholder,
 		},
 		{
+			id: "mysql-password", keywords: []string{"mysql"},
+			// mysql -u root -pPASSWORD: the password is glued to -p (a
+			// lone -p asks for it); also mysqldump, mysqladmin
+			re:    regexp.MustCompile(`\bmysql(?:dump|admin|import|check|sh)?\b[^\n|;&]*?[ \t]-p([^\s'"` + "`" + `;|&<>]{3,})`),
+			check: notPlaceholder,
+		},
+		{
+			id: "netrc-password", keywords: []string{"machine"}, multiline: true,
+			// machine HOST login USER password SECRET, on one line or several
+			re:    regexp.MustCompile(`\bmachine[ \t]+\S+(?:\s+(?:login|account)[ \t]+\S+)*\s+password[ \t]+(\S+)`),
+			check: notPlaceholder,
+		},
+		{
+			id: "basic-auth", keywords: []string{"basic"},
+			// Authorization: Basic base64(user:password)
+			re:    regexp.MustCompile(`(?i)\bauthorization\\?["']?[ \t]*[:=][ \t]*\\?["']?basic[ \t]+([A-Za-z0-9+/]{8,}={0,3})`),
+			check: userColonPassword,
+		},
+		{
+			id: "docker-auth", keywords: []string{"auth"},
+			// ~/.docker/config.json: "auths": {"REGISTRY": {"auth": base64(user:password)}}
+			re:    regexp.MustCompile(`"auth"[ \t]*:[ \t]*"([A-Za-z0-9+/]{8,}={0,3})"`),
+			check: userColonPassword,
+		},
+		{
+			id: "google-oauth-secret", keywords: []string{"gocspx-"},
+			// a Google OAuth client secret
+			re: regexp.MustCompile(`\b(GOCSPX-[A-Za-z0-9_-]{24,40})`),
+		},
+		{
+			id: "azure-account-key", keywords: []string{"accountkey"},
+			// an Azure storage connection string's AccountKey=…;
+			re: regexp.MustCompile(`(?i)\bAccountKey=([A-Za-z0-9+/]{40,}={0,2})`),
+		},
+		{
 			id: "sk-key", keywords: []string{"sk-"},
 			// OpenAI-style keys of other providers: OpenRouter sk-or-v1-…,
 			// DeepSeek sk-…, and OpenAI's that gitleaks' marker misses
@@ -56,6 +94,29 @@ func ownRules() []*rule {
 			check: func(v, _ string) bool { return strings.ContainsAny(v, "0123456789") && entropy(v) > 3.5 },
 		},
 	}
+}
+
+// goSumLine is a line of a go.sum file: its h1: hash is a digest, whatever
+// the module's name says (modernc.org/token).
+var goSumLine = regexp.MustCompile(`^\S+ v\S+ h1:[A-Za-z0-9+/]{43}=$`)
+
+// ownExcused is what sesstool excuses on top of gitleaks' allowlists.
+func ownExcused(line string) bool {
+	return goSumLine.MatchString(strings.TrimSpace(line))
+}
+
+// userColonPassword reports whether v is the base64 of user:password, as
+// HTTP Basic and Docker's auths write credentials.
+func userColonPassword(v, _ string) bool {
+	b, err := base64.StdEncoding.DecodeString(v)
+	if err != nil {
+		b, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(v, "="))
+	}
+	if err != nil {
+		return false
+	}
+	i := strings.IndexByte(string(b), ':')
+	return i > 0 && i < len(b)-1 && utf8.Valid(b)
 }
 
 // credentialName is a key, variable or field that holds a credential.
@@ -99,7 +160,7 @@ func credentialValue(v, match string) bool {
 var (
 	// a call, a member chain, a template or an object: process.env.X,
 	// getenv(X), {{ .X }}, {tokens[i]}
-	codeLike     = regexp.MustCompile(`^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\(|[,;)]*$)|^[A-Za-z_$][\w$.]*\([^()]*\)$|\$\{|\{\{|%\(|^\$[A-Za-z_]|^<.*>$|^%[A-Za-z_]+%$|^[{\[` + "`" + `]`)
+	codeLike     = regexp.MustCompile(`^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\(|[,;)]*$)|^[A-Za-z_$][\w$.]*\([^()]*\)[,;]*$|\$\{|\{\{|%\(|^\$[A-Za-z_]|^<.*>$|^%[A-Za-z_]+%$|^[{\[` + "`" + `]`)
 	spacedAssign = regexp.MustCompile(`[ \t]=|=[ \t]`)
 	color        = regexp.MustCompile(`^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8});?$`)
 )

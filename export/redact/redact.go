@@ -169,7 +169,7 @@ func (r *Redactor) consider(s string, lo int, m []int, ru *rule, out []finding) 
 		return out
 	}
 	line := lineAround(s, start, stop)
-	if r.set.global.excuses(secret, match, line) || excused(ru.allow, secret, match, line) {
+	if r.set.global.excuses(secret, match, line) || excused(ru.allow, secret, match, line) || ownExcused(line) {
 		return out
 	}
 	return append(out, finding{ss, se, ru.id})

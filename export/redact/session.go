@@ -40,17 +40,17 @@ func (r *Redactor) Entry(e *session.Entry) {
 	if m := e.Message; m != nil {
 		for i := range m.Content {
 			b := &m.Content[i]
-			b.Text = r.String(b.Text)
+			b.Text = r.text(b.Text)
 			b.Arguments = r.raw(b.Arguments)
 			b.Filename = r.String(b.Filename)
 			b.URL = r.String(b.URL)
 			b.Raw = nil
 		}
-		m.Error = r.String(m.Error)
+		m.Error = r.text(m.Error)
 		m.Details = r.raw(m.Details)
 		if x := m.Exec; x != nil {
-			x.Command = r.String(x.Command)
-			x.Output = r.String(x.Output)
+			x.Command = r.text(x.Command)
+			x.Output = r.text(x.Output)
 			x.FullOutputPath = r.String(x.FullOutputPath)
 		}
 	}
@@ -69,19 +69,23 @@ func (r *Redactor) Entry(e *session.Entry) {
 		c.Data = r.raw(c.Data)
 	}
 	if s := e.Subagent; s != nil {
-		s.Result = r.String(s.Result)
+		s.Result = r.text(s.Result)
 	}
 }
 
-// raw masks secrets inside a JSON value's text. Mask holds no quote or
-// backslash and the patterns stop at quotes and backslashes, so the result
-// stays valid JSON; should it not, the value is walked string by string.
+// raw masks secrets inside a JSON value: first in each of its strings as
+// the text it decodes to (see jsonStrings), then in the value as written,
+// where a member's name gives its value away ("api_key": "…"). Mask holds
+// no quote or backslash and the patterns stop at quotes and backslashes,
+// so the result stays valid JSON; should it not, the value is walked
+// string by string.
 func (r *Redactor) raw(v json.RawMessage) json.RawMessage {
 	if len(v) == 0 {
 		return v
 	}
 	count := r.Count
-	out := json.RawMessage(r.String(string(v)))
+	dec, _ := r.jsonStrings(v, 0)
+	out := json.RawMessage(r.String(string(dec)))
 	if json.Valid(out) {
 		return out
 	}
@@ -100,7 +104,7 @@ func (r *Redactor) raw(v json.RawMessage) json.RawMessage {
 func (r *Redactor) walk(x any) any {
 	switch t := x.(type) {
 	case string:
-		return r.String(t)
+		return r.text(t)
 	case []any:
 		for i := range t {
 			t[i] = r.walk(t[i])

@@ -108,7 +108,7 @@ func (p *Skeleton) message(m *session.Message) *session.Message {
 			k.Content = append(k.Content, session.Block{Type: b.Type, Text: c(b.Text)})
 		}
 	}
-	if keepText && strings.TrimSpace(k.Text()) != "" {
+	if keepText && PromptText(k.Text()) != "" {
 		p.title = true
 	}
 	return p.share(k)

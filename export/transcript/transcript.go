@@ -28,6 +28,11 @@ type Transcript struct {
 	// Paired marks result entries shown next to their call, not on their own.
 	Paired map[*session.Entry]bool
 
+	// AllRecords shows the records the layout declares bookkeeping
+	// (session.IsBookkeeping) as entries of their own; by default they
+	// are not shown.
+	AllRecords bool
+
 	runs  *[]*Run      // Runs, once computed
 	marks map[int]bool // InRun, once computed
 }
@@ -111,9 +116,10 @@ func (t *Transcript) Orphans() []*Run {
 }
 
 // Visible reports whether an entry is shown as a message of its own (labels
-// show as tags on their target; paired results show inside their call).
+// show as tags on their target; paired results show inside their call;
+// bookkeeping records only with AllRecords).
 func (t *Transcript) Visible(e *session.Entry) bool {
-	return e.Kind != session.KindLabel && !t.Paired[e]
+	return e.Kind != session.KindLabel && !t.Paired[e] && (t.AllRecords || !session.IsBookkeeping(e))
 }
 
 // Stats are the header numbers.
@@ -128,7 +134,11 @@ type Stats struct {
 	CacheRead  int64
 	CacheWrite int64
 	Cost       float64
-	Turns      []Turn // per assistant message on the active path
+	// HasCost: some message recorded its cost. Without it Cost is not 0
+	// but unknown, and is shown as such (Claude Code and Codex record
+	// tokens, not cost).
+	HasCost bool
+	Turns   []Turn // per assistant message on the active path
 }
 
 // Turn is one point of the header chart.
@@ -137,6 +147,8 @@ type Turn struct {
 	Index   int     // its index in S.Entries
 	Context int64   // tokens the model saw: input + cache read + cache write
 	Cost    float64 // cumulative cost up to this turn
+	// Costed: a cost was recorded up to this turn (else Cost is unknown)
+	Costed bool
 	// NoUsage marks a turn that recorded no token use (an aborted one): a
 	// gap in the chart, not a fall to zero that would look like a compaction.
 	NoUsage bool
@@ -178,10 +190,12 @@ func (t *Transcript) Stats() Stats {
 			st.CacheWrite += u.CacheWrite
 			if u.Cost != nil {
 				st.Cost += u.Cost.Total
+				st.HasCost = true
 			}
 		}
 	}
 	var cum float64
+	costed := false
 	at := map[*session.Entry]int{} // the assistant messages of the path
 	for _, e := range t.Path {
 		if m := e.Message; m != nil && m.Role == session.RoleAssistant {
@@ -202,11 +216,12 @@ func (t *Transcript) Stats() Stats {
 		if u := m.Usage; u != nil {
 			if u.Cost != nil {
 				cum += u.Cost.Total
+				costed = true
 			}
 			tu.Context = u.Input + u.CacheRead + u.CacheWrite
 			tu.NoUsage = tu.Context == 0 && u.Output == 0
 		}
-		tu.Cost = cum
+		tu.Cost, tu.Costed = cum, costed
 		st.Turns = append(st.Turns, tu)
 	}
 	for m := range models {
@@ -243,7 +258,8 @@ func (t *Transcript) Title() string {
 	}
 	for _, e := range t.S.Entries {
 		if m := e.Message; m != nil && m.Role == session.RoleUser {
-			if s := strings.Join(strings.Fields(m.Text()), " "); s != "" {
+			// the first real prompt, not what the agent put in a user message
+			if s := strings.Join(strings.Fields(PromptText(m.Text())), " "); s != "" {
 				if r := []rune(s); len(r) > 80 {
 					s = string(r[:80]) + "…"
 				}

@@ -32,6 +32,15 @@ var HostileMarkdown = []string{
 	`[escaped colon](javascript\:window.pwned=10)`,
 	`![tracker](https://example.invalid/pixel.png)`,
 	`<img src="https://example.invalid/pixel2.png">`,
+	// the scheme spelt with character references: checked before they are
+	// resolved, each would pass as a relative address
+	`[entity link](&#106;avascript:window.pwned=11)`,
+	`[hex entity](&#x6A;avascript&colon;window.pwned=12)`,
+	`[tab entity](java&Tab;script:window.pwned=13)`,
+	`[pointed](<&#106;avascript:window.pwned=14>)`,
+	`[entity ref][evil2]`,
+	"[evil2]: &#74;avascript:window.pwned=15",
+	`![entity image](&#106;avascript:window.pwned=16)`,
 }
 
 // HostileAll is every hostile string on one line.

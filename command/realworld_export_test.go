@@ -1,0 +1,227 @@
+package command
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/sesstool/sesstool/internal/peers"
+	"github.com/sesstool/sesstool/internal/shared"
+)
+
+// realSession is a real session of ../shared/real-world, or a skip.
+func realSession(t *testing.T, rel string) string {
+	t.Helper()
+	p := filepath.Join(shared.Dir(), "real-world", filepath.FromSlash(rel))
+	if _, err := os.Stat(p); err != nil {
+		peers.Need(t, "real session "+p+" not found (set SESSTOOL_SHARED to the shared folder)")
+	}
+	return p
+}
+
+var (
+	spotterSession = "claude/marot+spotter__258c7280/258c7280-ae70-4798-800f-63464d01a85d.jsonl"
+	acidicSession  = "codex/AcidicSoil+codex-session-viewer__example.jsonl"
+)
+
+// firstScreen is the roles and HTML of the first n cards of the page's
+// shown branch, as the page's script lists them (visible entries of the
+// path from the root to the leaf).
+func firstScreen(d pageData, n int) (roles, html []string) {
+	var path []int
+	for i := d.Leaf; i >= 0; i = d.Parents[i] {
+		path = append(path, i)
+	}
+	for k := len(path) - 1; k >= 0 && len(roles) < n; k-- {
+		if nd := d.Nodes[path[k]]; nd.Visible {
+			roles, html = append(roles, nd.Role), append(html, nd.HTML)
+		}
+	}
+	return roles, html
+}
+
+// TestRealWorldConversation exports real Claude Code and Codex sessions:
+// the first screen of the page is the conversation (no progress,
+// snapshot, token count, turn context or copied event card), and the
+// Markdown holds every prompt and answer that --all-records holds, without
+// the bookkeeping.
+func TestRealWorldConversation(t *testing.T) {
+	for _, tc := range []struct {
+		name, rel string
+		maxMD     int
+		timed     bool
+	}{
+		{"claude spotter", spotterSession, 900 << 10, true},
+		{"codex AcidicSoil", acidicSession, 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := realSession(t, tc.rel)
+			d := decodePage(t, exportTo(t, ExportOptions{Kind: "html", Paths: []string{p}}))
+			roles, htmls := firstScreen(d, 60)
+			if len(roles) < 30 {
+				t.Fatalf("the first screen has %d cards", len(roles))
+			}
+			for k, r := range roles {
+				switch r {
+				case "user", "assistant", "assistant-tools", "tool", "compaction", "system", "other", "custom":
+				default:
+					t.Errorf("card %d is a %q", k, r)
+				}
+				for _, book := range []string{"progress", "file-history-snapshot", "queue-operation", "token_count", "turn_context", "task_started", "event_msg"} {
+					if strings.Contains(htmls[k], `<span class="who">`+book) || strings.Contains(htmls[k], `<span class="who">custom: `+book) ||
+						strings.Contains(htmls[k], `<span class="who">custom: codex:`+book) {
+						t.Errorf("card %d is a %s record: %.200s", k, book, htmls[k])
+					}
+				}
+			}
+			md := exportTo(t, ExportOptions{Kind: "markdown", Paths: []string{p}})
+			all := exportTo(t, ExportOptions{Kind: "markdown", Paths: []string{p}, AllRecords: true})
+			if tc.maxMD > 0 && len(md) > tc.maxMD {
+				t.Errorf("Markdown is %d bytes, want at most %d", len(md), tc.maxMD)
+			}
+			for _, head := range []string{"### User", "### Assistant"} {
+				if got, want := strings.Count(md, "\n"+head), strings.Count(all, "\n"+head); got != want || want == 0 {
+					t.Errorf("%q sections: %d, with --all-records %d", head, got, want)
+				}
+			}
+			// the session's span and, under each prompt, what followed it
+			// (the Codex session's lines are not timed: no duration there)
+			if !regexp.MustCompile(`\n### User · \d+ tool calls?`).MatchString(md) {
+				t.Error("the Markdown does not say each prompt's tool calls")
+			}
+			if tc.timed && (!strings.Contains(md, "- **Duration:** ") || !regexp.MustCompile(`\n### User · \d+ tool calls? · \d`).MatchString(md)) {
+				t.Error("the Markdown says neither the session's duration nor each prompt's time")
+			}
+			book := regexp.MustCompile(`(?m)^### (?:progress|file-history-snapshot|queue-operation|last-prompt|turn_context|Custom: codex:)`)
+			if m := book.FindAllString(md, 3); len(m) > 0 {
+				t.Errorf("bookkeeping sections in the Markdown: %q", m)
+			}
+			if !book.MatchString(all) {
+				t.Error("--all-records shows no bookkeeping record")
+			}
+		})
+	}
+}
+
+// TestRealWorldCostNotRecorded: Claude Code and Codex record tokens but no
+// cost, so cost is "—" in the Markdown, the page and a site's index,
+// never $0.0000, and absent (not 0) from info's JSON.
+func TestRealWorldCostNotRecorded(t *testing.T) {
+	for _, rel := range []string{spotterSession, acidicSession, "claude/marot+spotter__tool_heavy.jsonl"} {
+		t.Run(filepath.Base(rel), func(t *testing.T) {
+			p := realSession(t, rel)
+			md := exportTo(t, ExportOptions{Kind: "markdown", Paths: []string{p}})
+			if strings.Contains(md, "$0.0000") || !strings.Contains(md, "**Cost:** — (not recorded)") {
+				t.Errorf("Markdown's cost line: %q", regexp.MustCompile(`(?m)^- \*\*Cost:\*\*.*$`).FindString(md))
+			}
+			page := exportTo(t, ExportOptions{Kind: "html", Paths: []string{p}})
+			if regexp.MustCompile(`\$0(\.0+)?<`).MatchString(page) || strings.Contains(page, `class="cost" fill`) {
+				t.Error("the page charts a cost of $0 the session did not record")
+			}
+			env, out, _ := testEnv("")
+			if err := Info(env, InfoOptions{Output: "json", Paths: []string{p}}); err != nil {
+				t.Fatal(err)
+			}
+			var st map[string]any
+			if err := json.Unmarshal(out.Bytes(), &st); err != nil {
+				t.Fatal(err)
+			}
+			if c, ok := st["cost"]; ok {
+				t.Errorf(`info --output json: "cost": %v, want no cost`, c)
+			}
+		})
+	}
+	// a site's index: the Cost column says — for each such session
+	dir, store := t.TempDir(), t.TempDir() // a store of two real sessions, copied for the run
+	for _, rel := range []string{"claude/marot+spotter__short.jsonl", "claude/marot+spotter__tool_heavy.jsonl"} {
+		b, err := os.ReadFile(realSession(t, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(store, filepath.Base(rel)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env, _, _ := testEnv("")
+	if err := Export(env, ExportOptions{Kind: "html", Out: dir + "/", Paths: []string{store}}); err != nil {
+		t.Fatal(err)
+	}
+	index, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(index), "$0.00") || !strings.Contains(string(index), `data-k="cost" data-v="-1"`) {
+		t.Error("the index shows a cost the sessions did not record")
+	}
+}
+
+// TestRealWorldToolCalls: every tool call is readable. Codex's shell
+// commands (argv arrays) show as their command lines, not as an empty $
+// prompt; Claude Code's Bash calls show their description; file text loses
+// the tool's line numbers (`   1→`).
+func TestRealWorldToolCalls(t *testing.T) {
+	numbered := regexp.MustCompile(`(?m)^\s*\d+→`)
+	t.Run("codex", func(t *testing.T) {
+		p := realSession(t, acidicSession)
+		md := exportTo(t, ExportOptions{Kind: "markdown", Paths: []string{p}})
+		if n := strings.Count(md, "\n$ \n"); n > 0 {
+			t.Errorf("%d empty $ prompts in the Markdown", n)
+		}
+		if !strings.Contains(md, "\n$ ls -la docs") {
+			t.Error("the Markdown does not show the command ls -la docs")
+		}
+		var html strings.Builder
+		for _, n := range decodePage(t, exportTo(t, ExportOptions{Kind: "html", Paths: []string{p}})).Nodes {
+			html.WriteString(n.HTML)
+		}
+		page := html.String()
+		if !strings.Contains(page, "ls -la docs") {
+			t.Error("the page does not show the command ls -la docs")
+		}
+		if n := regexp.MustCompile(`<span class="prompt">\$ </span>(?:</code>|\n)`).FindAllStringIndex(page, -1); len(n) > 0 {
+			t.Errorf("%d empty $ prompts on the page", len(n))
+		}
+	})
+	t.Run("claude", func(t *testing.T) {
+		p := realSession(t, spotterSession)
+		md := exportTo(t, ExportOptions{Kind: "markdown", Paths: []string{p}})
+		if m := numbered.FindAllString(md, 3); len(m) > 0 {
+			t.Errorf("line-number prefixes in the Markdown: %q", m)
+		}
+		var html strings.Builder
+		for _, n := range decodePage(t, exportTo(t, ExportOptions{Kind: "html", Paths: []string{p}})).Nodes {
+			html.WriteString(n.HTML)
+		}
+		if m := numbered.FindAllString(html.String(), 3); len(m) > 0 {
+			t.Errorf("line-number prefixes on the page: %q", m)
+		}
+		if !strings.Contains(html.String(), `<p class="dim desc">`) {
+			t.Error("no Bash description on the page")
+		}
+	})
+}
+
+// TestRealWorldTitles: no real session is titled by the text its agent or
+// IDE put into a user message (<ide_opened_file>, "Caveat: …",
+// <user_instructions>, AGENTS.md, <environment_context>).
+func TestRealWorldTitles(t *testing.T) {
+	var files []string
+	for _, g := range []string{"claude/*.jsonl", "codex/*.jsonl"} {
+		m, _ := filepath.Glob(filepath.Join(shared.Dir(), "real-world", g))
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		peers.Need(t, "no real sessions in "+filepath.Join(shared.Dir(), "real-world"))
+	}
+	bad := regexp.MustCompile(`^# (?:&lt;|Caveat|\\# AGENTS\.md)`)
+	for _, p := range files {
+		md := exportTo(t, ExportOptions{Kind: "markdown", Tools: "none", Paths: []string{p}})
+		title, _, _ := strings.Cut(md, "\n")
+		if bad.MatchString(title) {
+			t.Errorf("%s: titled %q", filepath.Base(p), title)
+		}
+	}
+}

@@ -1,0 +1,87 @@
+package session
+
+import (
+	"encoding/json"
+	"strings"
+	"sync"
+)
+
+// A layout's records are not all conversation. Claude Code writes a
+// progress line for every hook and tool tick, a file-history snapshot per
+// prompt, queue operations; Codex writes token counts, turn contexts and a
+// second copy of every message as an event. Exporters show the
+// conversation: records a layout declares bookkeeping are neither cards
+// nor counted as messages, and are shown only when asked for (every
+// record). Records that mean something to a reader (a turn's duration, a
+// stop hook's verdict, a compaction) are declared with a note, a line the
+// exporters show in place of the record.
+//
+// Each layout declares its records beside its reader (format/<layout>/
+// records.go), by the entry's Type as the reader sets it, for entries of
+// its Origin; the exporters, the tree and the counts ask here.
+
+var records = struct {
+	sync.RWMutex
+	bookkeeping map[string][]string                       // origin -> types (a trailing * is a prefix)
+	notes       map[string]map[string]func(Custom) string // origin -> type -> note
+}{bookkeeping: map[string][]string{}, notes: map[string]map[string]func(Custom) string{}}
+
+// DeclareBookkeeping declares the types of origin's entries that are not
+// the conversation. A type ending in * stands for every type it begins.
+func DeclareBookkeeping(origin string, types ...string) {
+	records.Lock()
+	defer records.Unlock()
+	records.bookkeeping[origin] = append(records.bookkeeping[origin], types...)
+}
+
+// DeclareNote declares how an entry of origin with type typ (a KindOther
+// or KindCustom record, its body in Custom) is shown: as the line note
+// returns, or as the record itself when it returns "".
+func DeclareNote(origin, typ string, note func(Custom) string) {
+	records.Lock()
+	defer records.Unlock()
+	if records.notes[origin] == nil {
+		records.notes[origin] = map[string]func(Custom) string{}
+	}
+	records.notes[origin][typ] = note
+}
+
+// IsBookkeeping reports whether e is a record its layout declares
+// bookkeeping.
+func IsBookkeeping(e *Entry) bool {
+	if e.Kind != KindOther && e.Kind != KindCustom {
+		return false
+	}
+	records.RLock()
+	defer records.RUnlock()
+	for _, t := range records.bookkeeping[e.Origin] {
+		if p, ok := strings.CutSuffix(t, "*"); ok && strings.HasPrefix(e.Type, p) || t == e.Type {
+			return true
+		}
+	}
+	return false
+}
+
+// Note is the line e is shown as, when its layout declares one for it and
+// its body says something; "" otherwise.
+func Note(e *Entry) string {
+	if (e.Kind != KindOther && e.Kind != KindCustom) || e.Custom == nil || len(e.Custom.Data) == 0 {
+		return ""
+	}
+	records.RLock()
+	f := records.notes[e.Origin][e.Type]
+	records.RUnlock()
+	if f == nil {
+		return ""
+	}
+	return f(*e.Custom)
+}
+
+// RecordMember is a member of a record's body, for a layout's notes.
+func RecordMember(c Custom, key string) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(c.Data, &m) != nil {
+		return nil
+	}
+	return m[key]
+}
