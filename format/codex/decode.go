@@ -200,6 +200,12 @@ func (d *decoder) item(e *session.Entry, p gjson.Result) {
 	switch typ {
 	case "message":
 		role := p.Get("role").String()
+		if role == "user" && contextual(p.Get("content")) {
+			// Codex's own context for the model, not a prompt: Codex
+			// neither shows nor counts it as a user message.
+			custom(e, "context", p)
+			break
+		}
 		msg(messageRole(role), content(p.Get("content"))...)
 		if string(e.Message.Role) != role {
 			e.Message.SourceRole = role
@@ -236,6 +242,33 @@ func (d *decoder) item(e *session.Entry, p gjson.Result) {
 		e.Type = "response_item:" + typ
 		e.Custom = &session.Custom{CustomType: e.Type, Data: json.RawMessage(p.Raw)}
 	}
+}
+
+// contextualPrefixes start the user items Codex writes itself (the
+// environment, AGENTS.md, a skill, a shell command the user ran, an
+// aborted turn, a sub-agent's notice) rather than the user's prompts; Codex
+// tells them apart by these openings (its contextual user fragments).
+var contextualPrefixes = []string{"<environment_context>", "<user_instructions>", "# AGENTS.md instructions for ",
+	"<skill>", "<user_shell_command>", "<turn_aborted>", "<subagent_notification>"}
+
+// contextual reports whether a user message's content is Codex's own
+// context: one of its texts opens with a contextual fragment.
+func contextual(c gjson.Result) bool {
+	found := false
+	c.ForEach(func(_, it gjson.Result) bool {
+		if it.Get("type").String() != "input_text" {
+			return true
+		}
+		t := strings.TrimLeft(it.Get("text").String(), " \t\r\n")
+		for _, p := range contextualPrefixes {
+			if strings.HasPrefix(t, p) {
+				found = true
+				return false
+			}
+		}
+		return true
+	})
+	return found
 }
 
 // messageRole maps Codex's message roles onto the model's.

@@ -37,6 +37,7 @@ type reader struct {
 	note      *replyNote
 	group     grouping         // which lines begin an entry
 	lastTotal string           // the previous token_count's total_token_usage, to skip repeats
+	records   bool             // a token_usage_record was read: the usage comes from those
 	out       []*session.Entry // entries ready to be returned
 	eof       bool
 	prev      string            // the previous entry's id
@@ -143,7 +144,14 @@ func (r *reader) fill() error {
 		r.note.add(raw)
 	case !start:
 		r.note.add(raw)
-		if rec.kind == "token_count" {
+		switch {
+		case rec.typ == "token_usage_record":
+			// One record per response, with its own usage: from the
+			// first one on, the token_count events repeat what the
+			// records say and count nothing more.
+			r.records = true
+			r.addUsage(rec.payload.Get("usage"))
+		case rec.kind == "token_count" && !r.records:
 			r.usage(rec.payload.Get("info"))
 		}
 	default:
@@ -169,14 +177,19 @@ func replyItem(rec record) bool {
 }
 
 // replyEvent reports whether rec is an event Codex writes among a reply's
-// items, repeating them (agent_message, agent_reasoning) or counting its
-// tokens.
+// items, repeating them (agent_message, agent_reasoning, and since 0.171
+// item_completed, written before each item) or counting its tokens
+// (token_count; since 0.171 the token_usage_record line, written between
+// a reply and its token_count).
 func replyEvent(rec record) bool {
+	if rec.typ == "token_usage_record" {
+		return true
+	}
 	if rec.typ != "event_msg" {
 		return false
 	}
 	switch rec.kind {
-	case "agent_message", "agent_reasoning", "agent_reasoning_raw_content", "token_count":
+	case "agent_message", "agent_reasoning", "agent_reasoning_raw_content", "token_count", "item_completed":
 		return true
 	}
 	return false
@@ -220,7 +233,12 @@ func (r *reader) usage(info gjson.Result) {
 		return
 	}
 	r.lastTotal = total
-	last := info.Get("last_token_usage")
+	r.addUsage(info.Get("last_token_usage"))
+}
+
+// addUsage adds one response's usage (a token_count's last_token_usage, a
+// token_usage_record's usage) to the reply being gathered.
+func (r *reader) addUsage(last gjson.Result) {
 	if !last.IsObject() {
 		return
 	}
