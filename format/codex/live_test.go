@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -60,6 +61,14 @@ func TestLive0171(t *testing.T) {
 		if c.got != c.want {
 			t.Errorf("%s: got %v, want %v", c.what, c.got, c.want)
 		}
+	}
+	// It validates clean: its new members and line types are described.
+	rep := &report.Report{}
+	if err := (Format{}).Validate(liveFixture, rep, format.ValidateOptions{Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if fs := rep.Findings(); len(fs) != 0 {
+		t.Errorf("validate: %v", fs)
 	}
 	// Codex -> Codex still gives back the file byte for byte.
 	raw, _ := os.ReadFile(liveFixture)
