@@ -54,7 +54,7 @@ func TestCodexLiveSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := mockmodel.Default
-	replies := len(env.mock.RequestsTo("/v1/responses"))
+	replies := len(env.posts())
 	if replies != 2 {
 		t.Fatalf("Codex sent %d Responses requests, want 2 (the call, then the final text)", replies)
 	}
@@ -105,4 +105,31 @@ func toolCalls(t *testing.T, path string) []string {
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return lines[len(lines)-1]
+}
+
+// The control: Codex resumes its own session, and its first request
+// carries the whole conversation and passes the linter, so a failure of
+// the resume tests with a converted session is sesstool's, not a change
+// in Codex.
+func TestCodexResumesItsOwn(t *testing.T) {
+	env, rollout := codexLive(t)
+	s := mainSession(t, "codex", rollout)
+	from := len(env.posts())
+	env.rolloutsBefore = env.rollouts(t)
+	env.run(t, "exec", "--skip-git-repo-check", "resume", s.Meta.ID, "continue")
+	if len(env.posts()) == from {
+		t.Fatal("the resume sent the model nothing")
+	}
+	checkResumed(t, env, from, s, rollout, nil)
+	if rs := env.rollouts(t); len(rs) != 1 {
+		t.Errorf("the resume wrote %d rollouts, want its own one", len(rs))
+	}
+	// Codex appended its new turn: one more prompt, two more replies.
+	var info struct{ Roles map[string]int }
+	if err := json.Unmarshal([]byte(sesstool(t, "info", "--output", "json", rollout)), &info); err != nil {
+		t.Fatal(err)
+	}
+	if info.Roles["user"] != 2 || info.Roles["assistant"] != 4 || info.Roles["tool"] != 2 {
+		t.Errorf("after the resume: roles %v, want 2 user, 4 assistant, 2 tool", info.Roles)
+	}
 }

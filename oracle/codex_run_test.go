@@ -17,13 +17,21 @@ import (
 type codexEnv struct {
 	bin, home, codexHome, work string
 	mock                       *mockmodel.Server
+	rolloutsBefore             []string // the rollouts before the agent ran
 }
 
 // newCodexEnv makes a Codex home that talks only to a new mock: the mock
 // as the model provider (Responses wire API, no retries), no approvals and
 // no sandbox (the shell tool runs), and every feature that calls out
 // (update checks, analytics, feedback, plugins, apps) off.
-func newCodexEnv(t *testing.T) *codexEnv {
+func newCodexEnv(t *testing.T) *codexEnv { return newCodexEnvFor(t, "mock") }
+
+// newCodexEnvFor is newCodexEnv with the model provider a session names:
+// "mock", a provider of its own, or "openai", Codex's built-in one (a real
+// rollout's, which Codex will not resume with another provider), pointed
+// at the mock with openai_base_url, the one member of it a config may
+// change besides auth and headers.
+func newCodexEnvFor(t *testing.T, provider string) *codexEnv {
 	t.Helper()
 	bin := peers.CodexCLI(t)
 	home := t.TempDir()
@@ -34,7 +42,8 @@ func newCodexEnv(t *testing.T) *codexEnv {
 			t.Fatal(err)
 		}
 	}
-	config := fmt.Sprintf(`model_provider = "mock"
+	config := fmt.Sprintf(`model_provider = %q
+openai_base_url = %q
 model = "gpt-5.3-codex"
 approval_policy = "never"
 sandbox_mode = "danger-full-access"
@@ -60,7 +69,7 @@ remote_plugin = false
 apps = false
 in_app_updates = false
 plugin_sharing = false
-`, e.mock.URL+"/v1")
+`, provider, e.mock.URL+"/v1", e.mock.URL+"/v1")
 	if err := os.WriteFile(filepath.Join(e.codexHome, "config.toml"), []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -73,13 +82,25 @@ func (e *codexEnv) run(t *testing.T, args ...string) agentrun.Result {
 	t.Helper()
 	res := agentrun.Run(t, agentrun.Cmd{
 		Bin: e.bin, Args: args, Dir: e.work, Home: e.home,
-		Env:      []string{"CODEX_HOME=" + e.codexHome, "SESSTOOL_MOCK_API_KEY=mock-key"},
+		Env:      []string{"CODEX_HOME=" + e.codexHome, "SESSTOOL_MOCK_API_KEY=mock-key", "CODEX_API_KEY=mock-key"},
 		Progress: e.mock.Count,
 	})
 	if res.Err != nil {
 		t.Fatalf("codex %s: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), res.Err, res.Stdout, tail(res.Stderr, 4000))
 	}
 	return res
+}
+
+// posts are the Responses requests the agent sent (the built-in OpenAI
+// provider first tries a WebSocket with GETs to the same path).
+func (e *codexEnv) posts() []mockmodel.Request {
+	var out []mockmodel.Request
+	for _, r := range e.mock.RequestsTo("/v1/responses") {
+		if r.Method == "POST" {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // rollouts lists the rollout files under the Codex home.

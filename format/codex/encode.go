@@ -275,14 +275,18 @@ func (e *encoder) assistant(en *session.Entry, m *session.Message) {
 			run = append(run, textItem("output_text", b.Text))
 			said = append(said, b.Text)
 		case session.BlockThinking:
+			// Codex resends every reasoning item to the model, and the
+			// Responses API refuses one without the encrypted content its
+			// service issued, which another layout's thinking never has:
+			// the thinking is shown (an agent_reasoning event, which Codex
+			// displays and never sends) and counted as lost.
 			flush()
-			var o jsonx.Obj
-			sum := [][]byte{}
+			e.lost.Add(loss.Block(b.Type), loss.Dropped, "the Responses API refuses reasoning without the encrypted content its service issued; kept only as an agent_reasoning event Codex shows", 1)
 			if b.Text != "" {
-				sum = append(sum, textItem("summary_text", b.Text))
+				var o jsonx.Obj
+				o.Str("type", "agent_reasoning").Str("text", b.Text)
+				e.rec(en.Time, "event_msg", o.Bytes())
 			}
-			o.Str("type", "reasoning").Raw("summary", jsonx.Arr(sum))
-			e.rec(en.Time, "response_item", o.Bytes())
 		case session.BlockToolCall:
 			flush()
 			args := b.Arguments
