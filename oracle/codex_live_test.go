@@ -2,6 +2,9 @@ package oracle
 
 import (
 	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -31,8 +34,19 @@ func codexLive(t *testing.T) (*codexEnv, string) {
 // tool call and its result, and the mock's usage of each reply.
 func TestCodexLiveSession(t *testing.T) {
 	env, rollout := codexLive(t)
-	if out := sesstool(t, "detect", rollout); !strings.Contains(out, "codex v"+peers.CodexCLIVersion) {
-		t.Errorf("detect: %q, want codex v%s", out, peers.CodexCLIVersion)
+	version := codexVersion(t, env.bin)
+	if os.Getenv("SESSTOOL_CODEX_CLI") == "" && version != peers.CodexCLIVersion {
+		t.Errorf("the pinned Codex reports %s, want %s", version, peers.CodexCLIVersion)
+	}
+	if out := sesstool(t, "detect", rollout); !strings.Contains(out, "codex v"+version+"\n") {
+		t.Errorf("detect: %q, want codex v%s", out, version)
+	}
+	if dir := os.Getenv("SESSTOOL_AGENT_OUT"); dir != "" {
+		// scripts/agents-latest compares this rollout with the pinned one.
+		b, _ := os.ReadFile(rollout)
+		if err := os.WriteFile(filepath.Join(dir, "codex-"+version+".jsonl"), b, 0o644); err != nil {
+			t.Error(err)
+		}
 	}
 	out, _, code := run(t, "validate", "--output", "json", rollout)
 	if code != 0 || strings.Contains(out, "unknown-line-type") || strings.Contains(out, "unknown-item-type") {
@@ -100,6 +114,17 @@ func toolCalls(t *testing.T, path string) []string {
 		}
 	}
 	return out
+}
+
+// codexVersion is the version a Codex binary reports ("codex-cli 0.171.0").
+func codexVersion(t *testing.T, bin string) string {
+	t.Helper()
+	out, err := exec.Command(bin, "--version").Output()
+	f := strings.Fields(string(out))
+	if err != nil || len(f) != 2 {
+		t.Fatalf("%s --version: %v %q", bin, err, out)
+	}
+	return f[1]
 }
 
 func lastLine(s string) string {
