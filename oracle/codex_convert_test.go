@@ -2,6 +2,7 @@ package oracle
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sesstool/sesstool/internal/peers"
@@ -32,5 +33,34 @@ func TestCodexRealWorldConverts(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// Codex lists a thread only when it shows a user message in it. The real
+// rollout of codemie-ai recorded its prompts only as user_message events;
+// after codex -> tree -> codex they were lost, and Codex's `resume --last`
+// (the newest listed thread, any folder) did not find the thread: it
+// started a new one. Codex 0.171.0 decides: it resumes the converted thread.
+func TestCodexListsRoundTrip(t *testing.T) {
+	var src string
+	for _, f := range realCodex(t) {
+		if strings.Contains(f, "codemie-ai+codemie-code__rollout-2026-05-11T13-28-45-") {
+			src = f
+		}
+	}
+	if src == "" {
+		t.Fatal("the codemie-ai rollout of 13-28-45 is not among the real Codex rollouts")
+	}
+	env := newCodexEnvFor(t, "openai")
+	tree := filepath.Join(t.TempDir(), "s.jsonl")
+	sesstool(t, "convert", "--to", "tree", "-o", tree, src)
+	sesstool(t, "convert", "--from", "tree", "--to", "codex", "-o", env.codexHome, tree)
+	_, id := mainRollout(t, env)
+	res := env.run(t, "exec", "--skip-git-repo-check", "resume", "--last", "--all", "continue")
+	if !strings.Contains(res.Stderr, "session id: "+id) {
+		t.Errorf("codex resume --last did not resume the converted thread %s:\n%s", id, tail(res.Stderr, 1500))
+	}
+	if rs := env.rollouts(t); len(rs) != 1 {
+		t.Errorf("Codex wrote a new thread: %q", rs)
 	}
 }

@@ -125,6 +125,11 @@ func codexExpected(t *testing.T, s *session.Session) []convo.Item {
 			out = append(kept, convo.Item{Kind: convo.User, Text: e.Compaction.Summary})
 			continue
 		}
+		if e.Origin == "codex" && e.Type == "user_message" {
+			// A prompt a rollout kept only as its user_message event:
+			// Codex shows it, and never sends an event to the model.
+			continue
+		}
 		one := &session.Session{Meta: s.Meta, Entries: []*session.Entry{e}}
 		// A tool result of several texts (Claude's Task result and its
 		// agentId trailer) is one function_call_output in Codex.

@@ -135,6 +135,9 @@ func extras(obj gjson.Result, skip ...string) session.Extras {
 type decoder struct {
 	model string
 	start session.Time
+	// prompted: a user message item was read since the last user_message
+	// event, which then only echoes it for Codex's UI.
+	prompted bool
 }
 
 // entry is the model entry for one record after the header.
@@ -165,6 +168,20 @@ func (d *decoder) entry(rec record, raw []byte, line int) *session.Entry {
 		e.Kind, e.Type = session.KindOther, "turn_context"
 		e.Custom = &session.Custom{CustomType: "codex:turn_context", Data: json.RawMessage(p.Raw)}
 	case "event_msg":
+		if rec.kind == "user_message" {
+			echo := d.prompted
+			d.prompted = false
+			if !echo {
+				// A prompt Codex recorded only as the event (some
+				// releases wrote no user item): Codex shows it as the
+				// turn's user message, and so is it read.
+				e.Kind, e.Type = session.KindMessage, "user_message"
+				e.Message = &session.Message{Role: session.RoleUser,
+					Content: []session.Block{{Type: session.BlockText, Text: p.Get("message").String()}},
+					Extra:   extras(p, "type", "message")}
+				break
+			}
+		}
 		custom(e, "event_msg:"+p.Get("type").String(), p)
 	case "session_meta", "state":
 		custom(e, rec.typ, p)
@@ -205,6 +222,9 @@ func (d *decoder) item(e *session.Entry, p gjson.Result) {
 			// neither shows nor counts it as a user message.
 			custom(e, "context", p)
 			break
+		}
+		if role == "user" {
+			d.prompted = true
 		}
 		msg(messageRole(role), content(p.Get("content"))...)
 		if string(e.Message.Role) != role {
