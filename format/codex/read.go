@@ -1,7 +1,6 @@
 package codex
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -81,7 +80,7 @@ func newReader(name string, r io.Reader, c io.Closer) (session.Reader, error) {
 	if rec.typ != "session_meta" {
 		return nil, fmt.Errorf("%s:%d: not a Codex rollout: the first line is not session_meta", name, l.N)
 	}
-	rd.meta = decodeMeta(rec, bytes.Clone(b))
+	rd.meta = decodeMeta(rec, withEnding(b, l.CR))
 	if rd.meta.ID == "" {
 		return nil, fmt.Errorf("%s:%d: session_meta has no id", name, l.N)
 	}
@@ -129,7 +128,7 @@ func (r *reader) fill() error {
 	if !gjson.ValidBytes(l.Bytes) {
 		return fmt.Errorf("%s:%d: invalid JSON", r.name, l.N)
 	}
-	raw := bytes.Clone(l.Bytes) // the jsonl buffer is reused by the next call
+	raw := withEnding(l.Bytes, l.CR) // the jsonl buffer is reused by the next call
 	rec := classify(gjson.ParseBytes(raw), false)
 	start, item := r.group.step(rec, len(raw))
 	switch {
@@ -160,6 +159,18 @@ func (r *reader) fill() error {
 		r.emit(e, l.N)
 	}
 	return nil
+}
+
+// withEnding is a copy of a line's bytes, with the CR of a CRLF ending
+// kept (JSON takes it as white space), so that Codex -> Codex gives back
+// a rollout written with CRLF byte for byte.
+func withEnding(b []byte, cr bool) []byte {
+	out := make([]byte, len(b), len(b)+1)
+	copy(out, b)
+	if cr {
+		out = append(out, '\r')
+	}
+	return out
 }
 
 // replyItem reports whether rec is an item of an assistant reply.
