@@ -282,19 +282,6 @@ func (e *encoder) assistant(en *session.Entry, m *session.Message) {
 		case session.BlockText:
 			run = append(run, textItem("output_text", b.Text))
 			said = append(said, b.Text)
-		case session.BlockThinking:
-			// Codex resends every reasoning item to the model, and the
-			// Responses API refuses one without the encrypted content its
-			// service issued, which another layout's thinking never has:
-			// the thinking is shown (an agent_reasoning event, which Codex
-			// displays and never sends) and counted as lost.
-			flush()
-			e.lost.Add(loss.Block(b.Type), loss.Dropped, "the Responses API refuses reasoning without the encrypted content its service issued; kept only as an agent_reasoning event Codex shows", 1)
-			if b.Text != "" {
-				var o jsonx.Obj
-				o.Str("type", "agent_reasoning").Str("text", b.Text)
-				e.rec(en.Time, "event_msg", o.Bytes())
-			}
 		case session.BlockToolCall:
 			flush()
 			args := b.Arguments
@@ -306,7 +293,7 @@ func (e *encoder) assistant(en *session.Entry, m *session.Message) {
 			e.rec(en.Time, "response_item", o.Bytes())
 			e.calls[b.ToolCallID] = true
 		default:
-			e.lost.Add(loss.Block(b.Type), loss.Dropped, "Codex's assistant replies hold text, reasoning and tool calls only", 1)
+			e.lost.Add(loss.Block(b.Type), loss.Dropped, "Codex's assistant replies hold text and tool calls only (reasoning only with the encrypted content the service issued)", 1)
 		}
 	}
 	flush()
