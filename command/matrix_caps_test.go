@@ -3,6 +3,7 @@ package command
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -91,9 +92,19 @@ func (p predicted) session(s *session.Session, c format.Caps) {
 	if c.Linear {
 		kept = p.path(s.Entries)
 	}
+	untied := map[string]bool{} // sub-agent runs no tool call started
 	for _, e := range kept {
 		if e.Sidechain != "" && !c.Sidechains {
 			p.add(loss.Sidechain, loss.Dropped, 1)
+			continue
+		}
+		// ash opens a sub-agent run only from the tool call that started
+		// it: a run no call started is left out whole (ash's untied.go).
+		if slices.Contains(c.Own, "ash") && e.Subagent != nil && e.Kind == session.KindSubagent && e.Subagent.ParentToolCallID == "" {
+			untied[e.Subagent.ID] = true
+		}
+		if untied[e.Sidechain] || (e.Kind == session.KindSubagent || e.Kind == session.KindSubagentEnd) && e.Subagent != nil && untied[e.Subagent.ID] {
+			p.add(loss.Entry(e), loss.Dropped, 1)
 			continue
 		}
 		if e = p.entry(e, c); e != nil {

@@ -190,10 +190,17 @@ func (a *adapted) adapt(e *session.Entry) *session.Entry {
 	return a.blocks(e)
 }
 
-// blocks drops the content blocks the target neither holds (for the
+// blocks gives tool calls without an id one (CallID), and drops the content blocks the target neither holds (for the
 // message's role) nor converts, and the signatures it keeps on none of
 // those it keeps.
 func (a *adapted) blocks(e *session.Entry) *session.Entry {
+	if m := mintCallIDs(a.meta.ID, e, e.Message); m != e.Message {
+		// A call without an id (a Codex web search) gets one, so that
+		// no two calls of the session share the empty id.
+		c := *e
+		c.Message = m
+		e = &c
+	}
 	m := e.Message
 	for i := range m.Content {
 		if k, n := m.Content[i].Opaque(); n > 0 {

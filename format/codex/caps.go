@@ -18,7 +18,11 @@ var caps = format.Caps{
 	Roles:      []session.Role{session.RoleUser, session.RoleAssistant, session.RoleDeveloper, session.RoleSystem, session.RoleTool},
 	Fallback:   format.FallbackUser,
 	ToolCallOn: []session.Role{session.RoleAssistant},
-	Blocks:     []session.BlockType{session.BlockText, session.BlockThinking, session.BlockImage, session.BlockToolCall},
+	// No thinking: Codex resends every reasoning item to the model, and the
+	// Responses API refuses one without the encrypted_content its service
+	// issued, which another layout's thinking never has. A rollout's own
+	// reasoning survives codex to codex.
+	Blocks: []session.BlockType{session.BlockText, session.BlockImage, session.BlockToolCall},
 	// ash's tool_result blocks become function_call_output items, an
 	// OpenCode file with data an input_image.
 	BlocksConverted: []session.BlockType{session.BlockToolResult, session.BlockFile},

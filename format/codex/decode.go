@@ -135,6 +135,9 @@ func extras(obj gjson.Result, skip ...string) session.Extras {
 type decoder struct {
 	model string
 	start session.Time
+	// prompted: a user message item was read since the last user_message
+	// event, which then only echoes it for Codex's UI.
+	prompted bool
 }
 
 // entry is the model entry for one record after the header.
@@ -165,6 +168,20 @@ func (d *decoder) entry(rec record, raw []byte, line int) *session.Entry {
 		e.Kind, e.Type = session.KindOther, "turn_context"
 		e.Custom = &session.Custom{CustomType: "codex:turn_context", Data: json.RawMessage(p.Raw)}
 	case "event_msg":
+		if rec.kind == "user_message" {
+			echo := d.prompted
+			d.prompted = false
+			if !echo {
+				// A prompt Codex recorded only as the event (some
+				// releases wrote no user item): Codex shows it as the
+				// turn's user message, and so is it read.
+				e.Kind, e.Type = session.KindMessage, "user_message"
+				e.Message = &session.Message{Role: session.RoleUser,
+					Content: []session.Block{{Type: session.BlockText, Text: p.Get("message").String()}},
+					Extra:   extras(p, "type", "message")}
+				break
+			}
+		}
 		custom(e, "event_msg:"+p.Get("type").String(), p)
 	case "session_meta", "state":
 		custom(e, rec.typ, p)
@@ -200,6 +217,15 @@ func (d *decoder) item(e *session.Entry, p gjson.Result) {
 	switch typ {
 	case "message":
 		role := p.Get("role").String()
+		if role == "user" && contextual(p.Get("content")) {
+			// Codex's own context for the model, not a prompt: Codex
+			// neither shows nor counts it as a user message.
+			custom(e, "context", p)
+			break
+		}
+		if role == "user" {
+			d.prompted = true
+		}
 		msg(messageRole(role), content(p.Get("content"))...)
 		if string(e.Message.Role) != role {
 			e.Message.SourceRole = role
@@ -236,6 +262,33 @@ func (d *decoder) item(e *session.Entry, p gjson.Result) {
 		e.Type = "response_item:" + typ
 		e.Custom = &session.Custom{CustomType: e.Type, Data: json.RawMessage(p.Raw)}
 	}
+}
+
+// contextualPrefixes start the user items Codex writes itself (the
+// environment, AGENTS.md, a skill, a shell command the user ran, an
+// aborted turn, a sub-agent's notice) rather than the user's prompts; Codex
+// tells them apart by these openings (its contextual user fragments).
+var contextualPrefixes = []string{"<environment_context>", "<user_instructions>", "# AGENTS.md instructions for ",
+	"<skill>", "<user_shell_command>", "<turn_aborted>", "<subagent_notification>"}
+
+// contextual reports whether a user message's content is Codex's own
+// context: one of its texts opens with a contextual fragment.
+func contextual(c gjson.Result) bool {
+	found := false
+	c.ForEach(func(_, it gjson.Result) bool {
+		if it.Get("type").String() != "input_text" {
+			return true
+		}
+		t := strings.TrimLeft(it.Get("text").String(), " \t\r\n")
+		for _, p := range contextualPrefixes {
+			if strings.HasPrefix(t, p) {
+				found = true
+				return false
+			}
+		}
+		return true
+	})
+	return found
 }
 
 // messageRole maps Codex's message roles onto the model's.

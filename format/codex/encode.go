@@ -260,6 +260,9 @@ func textItem(typ, text string) []byte {
 func (e *encoder) assistant(en *session.Entry, m *session.Message) {
 	var run [][]byte
 	var said []string
+	// Each message item has its agent_message event, which is what Codex
+	// shows and counts as an agent message: a reply of two texts with a
+	// call between them is two, as in the rollout it came from.
 	flush := func() {
 		if len(run) == 0 {
 			return
@@ -267,22 +270,18 @@ func (e *encoder) assistant(en *session.Entry, m *session.Message) {
 		var o jsonx.Obj
 		o.Str("type", "message").Str("role", "assistant").Raw("content", jsonx.Arr(run))
 		e.rec(en.Time, "response_item", o.Bytes())
-		run = nil
+		if len(said) > 0 {
+			var ev jsonx.Obj
+			ev.Str("type", "agent_message").Str("message", strings.Join(said, "\n"))
+			e.rec(en.Time, "event_msg", ev.Bytes())
+		}
+		run, said = nil, nil
 	}
 	for _, b := range m.Content {
 		switch b.Type {
 		case session.BlockText:
 			run = append(run, textItem("output_text", b.Text))
 			said = append(said, b.Text)
-		case session.BlockThinking:
-			flush()
-			var o jsonx.Obj
-			sum := [][]byte{}
-			if b.Text != "" {
-				sum = append(sum, textItem("summary_text", b.Text))
-			}
-			o.Str("type", "reasoning").Raw("summary", jsonx.Arr(sum))
-			e.rec(en.Time, "response_item", o.Bytes())
 		case session.BlockToolCall:
 			flush()
 			args := b.Arguments
@@ -294,7 +293,7 @@ func (e *encoder) assistant(en *session.Entry, m *session.Message) {
 			e.rec(en.Time, "response_item", o.Bytes())
 			e.calls[b.ToolCallID] = true
 		default:
-			e.lost.Add(loss.Block(b.Type), loss.Dropped, "Codex's assistant replies hold text, reasoning and tool calls only", 1)
+			e.lost.Add(loss.Block(b.Type), loss.Dropped, "Codex's assistant replies hold text and tool calls only (reasoning only with the encrypted content the service issued)", 1)
 		}
 	}
 	flush()
@@ -302,11 +301,6 @@ func (e *encoder) assistant(en *session.Entry, m *session.Message) {
 		var o jsonx.Obj
 		o.Str("type", "message").Str("role", "assistant").Raw("content", []byte("[]"))
 		e.rec(en.Time, "response_item", o.Bytes())
-	}
-	if len(said) > 0 {
-		var ev jsonx.Obj
-		ev.Str("type", "agent_message").Str("message", strings.Join(said, "\n"))
-		e.rec(en.Time, "event_msg", ev.Bytes())
 	}
 	if u := m.Usage; u != nil && (u.Input|u.Output|u.CacheRead|u.CacheWrite|u.Reasoning != 0 || u.Total != nil && *u.Total != 0) {
 		e.usage(en.Time, u) // a reply with no tokens counted has no token_count

@@ -1,7 +1,6 @@
 package codex
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -37,6 +36,7 @@ type reader struct {
 	note      *replyNote
 	group     grouping         // which lines begin an entry
 	lastTotal string           // the previous token_count's total_token_usage, to skip repeats
+	records   bool             // a token_usage_record was read: the usage comes from those
 	out       []*session.Entry // entries ready to be returned
 	eof       bool
 	prev      string            // the previous entry's id
@@ -80,7 +80,7 @@ func newReader(name string, r io.Reader, c io.Closer) (session.Reader, error) {
 	if rec.typ != "session_meta" {
 		return nil, fmt.Errorf("%s:%d: not a Codex rollout: the first line is not session_meta", name, l.N)
 	}
-	rd.meta = decodeMeta(rec, bytes.Clone(b))
+	rd.meta = decodeMeta(rec, withEnding(b, l.CR))
 	if rd.meta.ID == "" {
 		return nil, fmt.Errorf("%s:%d: session_meta has no id", name, l.N)
 	}
@@ -128,7 +128,7 @@ func (r *reader) fill() error {
 	if !gjson.ValidBytes(l.Bytes) {
 		return fmt.Errorf("%s:%d: invalid JSON", r.name, l.N)
 	}
-	raw := bytes.Clone(l.Bytes) // the jsonl buffer is reused by the next call
+	raw := withEnding(l.Bytes, l.CR) // the jsonl buffer is reused by the next call
 	rec := classify(gjson.ParseBytes(raw), false)
 	start, item := r.group.step(rec, len(raw))
 	switch {
@@ -143,7 +143,14 @@ func (r *reader) fill() error {
 		r.note.add(raw)
 	case !start:
 		r.note.add(raw)
-		if rec.kind == "token_count" {
+		switch {
+		case rec.typ == "token_usage_record":
+			// One record per response, with its own usage: from the
+			// first one on, the token_count events repeat what the
+			// records say and count nothing more.
+			r.records = true
+			r.addUsage(rec.payload.Get("usage"))
+		case rec.kind == "token_count" && !r.records:
 			r.usage(rec.payload.Get("info"))
 		}
 	default:
@@ -152,6 +159,18 @@ func (r *reader) fill() error {
 		r.emit(e, l.N)
 	}
 	return nil
+}
+
+// withEnding is a copy of a line's bytes, with the CR of a CRLF ending
+// kept (JSON takes it as white space), so that Codex -> Codex gives back
+// a rollout written with CRLF byte for byte.
+func withEnding(b []byte, cr bool) []byte {
+	out := make([]byte, len(b), len(b)+1)
+	copy(out, b)
+	if cr {
+		out = append(out, '\r')
+	}
+	return out
 }
 
 // replyItem reports whether rec is an item of an assistant reply.
@@ -169,14 +188,19 @@ func replyItem(rec record) bool {
 }
 
 // replyEvent reports whether rec is an event Codex writes among a reply's
-// items, repeating them (agent_message, agent_reasoning) or counting its
-// tokens.
+// items, repeating them (agent_message, agent_reasoning, and since 0.171
+// item_completed, written before each item) or counting its tokens
+// (token_count; since 0.171 the token_usage_record line, written between
+// a reply and its token_count).
 func replyEvent(rec record) bool {
+	if rec.typ == "token_usage_record" {
+		return true
+	}
 	if rec.typ != "event_msg" {
 		return false
 	}
 	switch rec.kind {
-	case "agent_message", "agent_reasoning", "agent_reasoning_raw_content", "token_count":
+	case "agent_message", "agent_reasoning", "agent_reasoning_raw_content", "token_count", "item_completed":
 		return true
 	}
 	return false
@@ -220,7 +244,12 @@ func (r *reader) usage(info gjson.Result) {
 		return
 	}
 	r.lastTotal = total
-	last := info.Get("last_token_usage")
+	r.addUsage(info.Get("last_token_usage"))
+}
+
+// addUsage adds one response's usage (a token_count's last_token_usage, a
+// token_usage_record's usage) to the reply being gathered.
+func (r *reader) addUsage(last gjson.Result) {
 	if !last.IsObject() {
 		return
 	}
