@@ -246,7 +246,9 @@ func TestExportSubagentsBrowser(t *testing.T) {
 		lost                          string // a word of a run whose call is not found
 	}{
 		{"claude", claudeRuns, "toolu_task1", "sub-agent: Explore — Find config loading · 3 messages", "marmoset", "pangolin"},
-		{"codex", codexRuns, "call_spawn1", "sub-agent: Ada · reviewer — Review the retry loop in client.go · 4 messages", "40,60p", ""},
+		// a run counts the cards it shows: the tool result sits in its call's
+		// block, and Codex's agent_message copy is bookkeeping
+		{"codex", codexRuns, "call_spawn1", "sub-agent: Ada · reviewer — Review the retry loop in client.go · 3 messages", "40,60p", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
