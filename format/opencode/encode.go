@@ -70,6 +70,9 @@ type encoder struct {
 	// read back (mapping.Calls)
 	calls   mapping.Calls
 	lastMsg string
+	// the model in force where the encoder is: the last one a message
+	// or a model change named, else the session's first (model.go)
+	model inForce
 }
 
 // resultScan is what the encoder needs of a session before its first
@@ -78,6 +81,7 @@ type encoder struct {
 type resultScan struct {
 	first   int64
 	results []*session.Entry // tool results, and ash's result blocks as results, in session order
+	model   inForce          // the first model the session names
 }
 
 // scanResults reads a session's entries for what resultScan keeps.
@@ -94,6 +98,9 @@ func scanResults(meta *session.Meta, next func() (*session.Entry, error)) (*resu
 		}
 		if ms := en.Time.UnixMilli(); !found && ms > 0 {
 			rs.first, found = ms, true
+		}
+		if rs.model.ModelID == "" {
+			rs.model = modelNamed(en)
 		}
 		if en.Message == nil {
 			continue
@@ -128,6 +135,7 @@ func toDocEach(s *session.Session, rs *resultScan, next func() (*session.Entry, 
 	e.renumber = own && m.Raw != nil && gjson.GetBytes(m.Raw, "id").String() != m.ID
 	e.renamed = map[string]string{}
 	e.lastMS = e.first
+	e.model = rs.model
 	d := &Doc{ProjectID: project}
 	if n := notes[metaNote](&m.Source); n != nil {
 		d.Todo, d.Diff, d.Project = n.Todo, n.Diff, n.Project
@@ -269,6 +277,9 @@ func (e *encoder) entry(en *session.Entry) (*Msg, error) {
 		}
 		return e.message(en, m, true)
 	}
+	if n := modelNamed(en); n.ModelID != "" {
+		e.model = n
+	}
 	if en.Message != nil {
 		e.calls.Add(en, en.ID)
 		e.lastMsg = en.ID
@@ -348,24 +359,6 @@ func (e *encoder) message(en *session.Entry, m *session.Message, summary bool) (
 		return &merged, nil
 	}
 	return &canon, nil
-}
-
-func (e *encoder) modelOf(m *session.Message) []byte {
-	p, mod := m.Provider, m.Model
-	if p == "" {
-		p = e.s.Meta.Provider
-	}
-	if mod == "" {
-		mod = e.s.Meta.Model
-	}
-	if p == "" {
-		p = "unknown"
-	}
-	if mod == "" {
-		mod = "unknown"
-	}
-	var o jsonx.Obj
-	return o.Str("providerID", p).Str("modelID", mod).Bytes()
 }
 
 func (e *encoder) assistant(m *session.Message, own, summary bool) []kv {
