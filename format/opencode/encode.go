@@ -566,6 +566,18 @@ func (e *encoder) tool(b session.Block, head []kv, ms int64, own bool) []byte {
 		st = append(st, kv{"raw", str("")})
 	}
 	state := build(st, extras, resOwn)
-	x := append(head, kv{"type", str("tool")}, kv{"callID", str(b.ToolCallID)}, kv{"tool", str(b.ToolName)}, kv{"state", state})
+	x := append(head, kv{"type", str("tool")}, kv{"callID", str(e.callID(b, pid))}, kv{"tool", str(b.ToolName)}, kv{"state", state})
 	return build(x, b.Extra, own)
+}
+
+// callID is a call's id, or for a call read without one (Codex's
+// web_search) one made from its part id: OpenCode sends the id back to
+// the model with the call and its result, and the APIs refuse a call
+// without one, so a session holding one could not be continued.
+func (e *encoder) callID(b session.Block, pid string) string {
+	if b.ToolCallID != "" {
+		return b.ToolCallID
+	}
+	e.lost.Add(loss.ToolCall, loss.Converted, "a call without an id is given one, made from its part id", 1)
+	return "call_" + strings.TrimPrefix(pid, "prt_")
 }
