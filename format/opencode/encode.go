@@ -63,9 +63,12 @@ type encoder struct {
 	msgIDs   mapping.Ascending
 	partIDs  mapping.Ascending
 	lastMS   int64
-	lastUser string
-	results  map[string]*session.Entry // tool results by part id and by call id
-	used     map[*session.Entry]bool
+	// the last message's time: OpenCode orders messages by time, so none
+	// is written before it
+	lastMsgMS int64
+	lastUser  string
+	results   map[string]*session.Entry // tool results by part id and by call id
+	used      map[*session.Entry]bool
 	// the messages before a compaction: what a summary message keeps when
 	// read back (mapping.Calls)
 	calls   mapping.Calls
@@ -311,6 +314,15 @@ func onlyResults(m *session.Message) bool {
 func (e *encoder) message(en *session.Entry, m *session.Message, summary bool) (*Msg, error) {
 	own := ours(en.Origin)
 	ms := e.ms(en.Time)
+	created := en.Time
+	if !own && ms < e.lastMsgMS {
+		// OpenCode orders a session's messages by their time: one
+		// stamped before the message it follows (a Claude Code prompt
+		// queued while a tool ran) would move ahead of it.
+		e.lost.Add(loss.Time, loss.Converted, "a message stamped before the one it follows takes that one's time, so OpenCode keeps their order", 1)
+		ms, created = e.lastMsgMS, session.Time{}
+	}
+	e.lastMsgMS = ms
 	id := en.ID
 	if e.renumber || !mapping.IsOpenCodeID("msg", id) {
 		id = e.msgIDs.Next("msg", ms, e.sid+":"+en.ID)
@@ -332,7 +344,7 @@ func (e *encoder) message(en *session.Entry, m *session.Message, summary bool) (
 	if own {
 		tm = m.Extra.Get("time")
 	}
-	tm = setMember(tm, "created", timeVal(en.Time, ms))
+	tm = setMember(tm, "created", timeVal(created, ms))
 	first := []kv{{"id", str(id)}, {"sessionID", str(e.sid)}, {"role", str(role)}, {"time", tm}}
 	if role == "assistant" {
 		first = append(first, e.assistant(m, own, summary)...)
