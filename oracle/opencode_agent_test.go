@@ -24,20 +24,50 @@ const (
 type ocEnv struct {
 	bin, home, work string
 	mock            *mockmodel.Server
+	// models the config offers beside mock/mock-model, by provider id,
+	// all served by the mock: the models a converted session names, as a
+	// user who has them configured would offer them
+	offered map[string][]string
 }
 
 func newOCEnv(t *testing.T) *ocEnv {
 	t.Helper()
-	e := &ocEnv{bin: peers.OpenCodeAgent(t), home: t.TempDir(), work: t.TempDir()}
+	e := &ocEnv{bin: peers.OpenCodeAgent(t), home: t.TempDir(), work: t.TempDir(), offered: map[string][]string{ocProvider: {ocModel}}}
 	e.mock = mockmodel.Start(t, mockmodel.Default, mockmodel.ChatRoute())
-	cfg := map[string]any{
-		"$schema": "https://opencode.ai/config.json",
-		"provider": map[string]any{ocProvider: map[string]any{
+	e.writeConfig(t)
+	return e
+}
+
+// offer makes the config offer provider/model too (served by the mock).
+func (e *ocEnv) offer(t *testing.T, provider, model string) {
+	t.Helper()
+	for _, m := range e.offered[provider] {
+		if m == model {
+			return
+		}
+	}
+	e.offered[provider] = append(e.offered[provider], model)
+	e.writeConfig(t)
+}
+
+func (e *ocEnv) writeConfig(t *testing.T) {
+	t.Helper()
+	providers := map[string]any{}
+	for p, models := range e.offered {
+		ms := map[string]any{}
+		for _, m := range models {
+			ms[m] = map[string]any{"name": m}
+		}
+		providers[p] = map[string]any{
 			"npm":     "@ai-sdk/openai-compatible",
-			"name":    "Mock",
+			"name":    "Mock " + p,
 			"options": map[string]any{"baseURL": e.mock.URL + "/v1", "apiKey": "dummy"},
-			"models":  map[string]any{ocModel: map[string]any{"name": "Mock model"}},
-		}},
+			"models":  ms,
+		}
+	}
+	cfg := map[string]any{
+		"$schema":     "https://opencode.ai/config.json",
+		"provider":    providers,
 		"model":       ocProvider + "/" + ocModel,
 		"small_model": ocProvider + "/" + ocModel,
 		"permission":  map[string]any{"bash": "allow"},
@@ -52,7 +82,6 @@ func newOCEnv(t *testing.T) *ocEnv {
 	if err := os.WriteFile(filepath.Join(dir, "opencode.json"), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return e
 }
 
 // dataDir is where OpenCode keeps its database.

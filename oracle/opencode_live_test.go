@@ -2,6 +2,8 @@ package oracle
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -93,9 +95,25 @@ func lintRequests(t *testing.T, reqs []mockmodel.ChatRequest) {
 func TestOpenCodeLive(t *testing.T) {
 	e := newOCEnv(t)
 	sc := e.mock.Script
+	// the version that runs: the pinned one, or the one
+	// scripts/agents-latest tries
+	version := strings.TrimSpace(e.run(t, "--version").Stdout)
+	if os.Getenv("SESSTOOL_OPENCODE_AGENT") == "" && version != peers.OpenCodeAgentVersion {
+		t.Fatalf("opencode --version says %q, want %s", version, peers.OpenCodeAgentVersion)
+	}
 	e.run(t, "run", "Print a greeting with a shell command.")
+	if out := os.Getenv("SESSTOOL_AGENT_OUT"); out != "" {
+		// for scripts/agents-latest: the database as OpenCode left it
+		dir := filepath.Join(out, "opencode-"+version)
+		for _, f := range []string{"opencode.db", "opencode.db-wal"} {
+			if b, err := os.ReadFile(filepath.Join(e.dataDir(), f)); err == nil {
+				_ = os.MkdirAll(dir, 0o755)
+				_ = os.WriteFile(filepath.Join(dir, f), b, 0o644)
+			}
+		}
+	}
 
-	if got := strings.TrimSpace(sesstool(t, "detect", e.db())); got != e.db()+": opencode v"+peers.OpenCodeAgentVersion {
+	if got := strings.TrimSpace(sesstool(t, "detect", e.db())); got != e.db()+": opencode v"+version {
 		t.Errorf("detect: %q", got)
 	}
 	validateClean(t, e.db())
@@ -107,9 +125,9 @@ func TestOpenCodeLive(t *testing.T) {
 	// One prompt; two replies (the tool call, the final text); the tool's
 	// result; each reply's usage.
 	want := map[string]int{"user": 1, "assistant": 2, "tool": 1}
-	if in.Format != "opencode" || in.Version != peers.OpenCodeAgentVersion || !sameCounts(in.Roles, want) ||
+	if in.Format != "opencode" || in.Version != version || !sameCounts(in.Roles, want) ||
 		in.Tokens.Input != 2*sc.InputTokens || in.Tokens.Output != 2*sc.OutputTokens {
-		t.Errorf("info: %+v; want opencode %s, roles %v, tokens %d/%d", in, peers.OpenCodeAgentVersion, want, 2*sc.InputTokens, 2*sc.OutputTokens)
+		t.Errorf("info: %+v; want opencode %s, roles %v, tokens %d/%d", in, version, want, 2*sc.InputTokens, 2*sc.OutputTokens)
 	}
 	ss := convo.Sessions(t, "opencode", e.db())
 	if len(ss) != 1 || toolCalls(ss[0]) != 1 {
@@ -166,7 +184,12 @@ func checkResumed(t *testing.T, e *ocEnv, before int, expected []convo.Item, id 
 	if len(expected) == 0 {
 		t.Fatal("the source has no conversation to look for")
 	}
-	if miss := convo.Missing(expected, chatItems(*first)); len(miss) > 0 {
+	if d := os.Getenv("SESSTOOL_ORACLE_DUMP"); d != "" {
+		// a debugging aid: what was expected and what the agent sent
+		b, _ := json.MarshalIndent(map[string]any{"expected": expected, "request": first}, "", " ")
+		_ = os.WriteFile(filepath.Join(d, strings.NewReplacer("/", "_", " ", "_").Replace(t.Name())+".json"), b, 0o644)
+	}
+	if miss := missingByKind(expected, chatItems(*first)); len(miss) > 0 {
 		t.Errorf("the resumed request lacks %d of %d items, first %v; it carries %v", len(miss), len(expected), miss[0], chatItems(*first))
 	}
 	lintRequests(t, []mockmodel.ChatRequest{*first})

@@ -53,28 +53,28 @@ type ChatTool struct {
 }
 
 // Text is the message's text: the string, or its text parts joined.
-func (m ChatMessage) Text() string {
+func (m ChatMessage) Text() string { return strings.Join(m.Texts(), "\n") }
+
+// Texts is the message's text parts: the string alone, or each text part.
+func (m ChatMessage) Texts() []string {
 	var s string
 	if json.Unmarshal(m.Content, &s) == nil {
-		return s
+		return []string{s}
 	}
 	var parts []struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}
 	if json.Unmarshal(m.Content, &parts) != nil {
-		return ""
+		return nil
 	}
-	var b strings.Builder
+	var out []string
 	for _, p := range parts {
 		if p.Type == "text" {
-			if b.Len() > 0 {
-				b.WriteString("\n")
-			}
-			b.WriteString(p.Text)
+			out = append(out, p.Text)
 		}
 	}
-	return b.String()
+	return out
 }
 
 // ParseChat decodes a Chat Completions request body.
