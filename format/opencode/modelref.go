@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -54,8 +53,8 @@ func sessionProvider(m *session.Meta) string {
 // an earlier message or model change named, else the session's first
 // (the prompt that opens a session comes before any reply), else the
 // session's. Only a session that names no model anywhere is written as
-// "unknown", and that is counted as a loss: OpenCode continues it only
-// with a model given (`opencode run -m PROVIDER/MODEL`).
+// "unknown": OpenCode continues it only with a model given
+// (`opencode run -m PROVIDER/MODEL`).
 func (e *encoder) modelOf(m *session.Message) []byte {
 	ref := inForce{m.Provider, m.Model}
 	if ref.ModelID == "" {
@@ -79,7 +78,8 @@ func (e *encoder) modelOf(m *session.Message) []byte {
 		}
 	}
 	if ref.ModelID == "" {
-		e.lost.Add(loss.MessageModel, loss.Converted, "the source names no model; OpenCode requires one: written as unknown, continue it with opencode run -m PROVIDER/MODEL", 1)
+		// nothing of the source is lost (it names no model), so no loss
+		// is counted; docs/opencode.md says how OpenCode continues it
 		ref.ModelID = "unknown"
 	}
 	if ref.ProviderID == "" {
