@@ -1,12 +1,13 @@
 package command
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/sesstool/sesstool/exitcode"
-
+	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/pipeline"
 )
 
@@ -52,7 +53,15 @@ func Detect(env *Env, o DetectOptions) error {
 		}
 		units, skips := pipeline.Walk(p, forced)
 		for _, u := range units {
-			fmt.Fprintf(out, "%s: %s%s\n", u.Path, u.Format.Name(), unitVersion(u))
+			v, err := unitVersion(u)
+			if un := new(*format.Unsupported); errors.As(err, un) {
+				// a version sesstool knows it cannot read is refused,
+				// not named as the layout it grew out of
+				fmt.Fprintf(env.Stderr, "sesstool: %v\n", err)
+				code = exitcode.Worst(code, Code(err))
+				continue
+			}
+			fmt.Fprintf(out, "%s: %s%s\n", u.Path, u.Format.Name(), v)
 		}
 		pipeline.PrintSkips(env.Stderr, skips)
 		code = exitcode.Worst(code, pipeline.Code(skips))
@@ -88,17 +97,18 @@ func versionSuffix(v string) string {
 
 // unitVersion reports a single session's version; stores of many sessions
 // have none of their own.
-func unitVersion(u pipeline.Unit) string {
+// The error is the store's when its sessions cannot be listed.
+func unitVersion(u pipeline.Unit) (string, error) {
 	refs, err := u.Format.Sessions(u.Path)
 	if err != nil || len(refs) != 1 {
-		return ""
+		return "", err
 	}
 	r, err := u.Format.Open(refs[0])
 	if err != nil {
-		return ""
+		return "", nil
 	}
 	defer r.Close()
-	return versionSuffix(r.Meta().Version)
+	return versionSuffix(r.Meta().Version), nil
 }
 
 // errWriter keeps the first write error, so that a command printing many

@@ -110,7 +110,8 @@ func infoPath(env *Env, p string, forced format.Format) ([]Stats, int, error) {
 		u.Format = loadUnit(env, u)
 		refs, err := u.Format.Sessions(u.Path)
 		if err != nil {
-			fail(ExitIO, err)
+			// a store refused as invalid (exit 1) is not an I/O failure
+			fail(Code(err), err)
 			continue
 		}
 		for _, ref := range refs {

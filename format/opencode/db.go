@@ -46,7 +46,9 @@ var dbBounds = func(size int64) (time.Duration, int64, int64) {
 }
 
 // isOpenCodeDB: an SQLite database with session, message and part tables
-// (or views: a hostile one is still OpenCode's, and refused when read).
+// (or views: a hostile one is still OpenCode's, and refused when read), or
+// with OpenCode 2.x's session_v2 and session_message (refused when read:
+// checkSchema).
 func isOpenCodeDB(path string) bool {
 	s, err := connect(path)
 	if err != nil {
@@ -58,7 +60,26 @@ func isOpenCodeDB(path string) bool {
 	defer cancel()
 	var n int
 	row := s.conn.QueryRowContext(ctx, `SELECT count(DISTINCT name) FROM sqlite_master WHERE name IN ('session', 'message', 'part')`)
-	return row.Scan(&n) == nil && n == 3
+	if row.Scan(&n) == nil && n == 3 {
+		return true
+	}
+	v2, err := s.isV2(ctx)
+	return err == nil && v2
+}
+
+// v2Tables are the tables OpenCode 2.0 keeps its sessions in, in the same
+// opencode.db, having copied the 1.x sessions into them under the same
+// ids.
+var v2Tables = []string{"session_v2", "session_message"}
+
+// isV2 says whether the database is OpenCode 2.x's: it has v2Tables.
+func (s *dbStore) isV2(ctx context.Context) (bool, error) {
+	var n int
+	row := s.conn.QueryRowContext(ctx, `SELECT count(DISTINCT name) FROM sqlite_master WHERE name IN (?, ?)`, v2Tables[0], v2Tables[1])
+	if err := row.Scan(&n); err != nil {
+		return false, err
+	}
+	return n == len(v2Tables), nil
 }
 
 // openDB opens path for reading its sessions: its schema is checked first.
@@ -77,10 +98,15 @@ func openDB(path string) (*dbStore, error) {
 	return s, nil
 }
 
-// schemaError: the database is not one sesstool reads (checkSchema).
-type schemaError struct{ msg string }
+// schemaError: the database is not one sesstool reads (checkSchema); err
+// is a *format.Unsupported when it is a newer OpenCode's.
+type schemaError struct {
+	msg string
+	err error
+}
 
 func (e *schemaError) Error() string { return e.msg }
+func (e *schemaError) Unwrap() error { return e.err }
 
 // connect opens the database at path, or the private copy of it and its
 // write-ahead log, on one connection with the bounds set.

@@ -3,6 +3,7 @@ package opencode
 import (
 	"errors"
 	"fmt"
+	"github.com/sesstool/sesstool/format"
 
 	"github.com/sesstool/sesstool/internal/sqlschema"
 )
@@ -28,6 +29,16 @@ var dbTables = []struct {
 // (GENERATED): OpenCode declares neither, and a computed column can make
 // any amount of data out of a small file.
 func (s *dbStore) checkSchema() error {
+	// A 2.x database keeps sessions in tables a 1.x reader does not know,
+	// beside the 1.x tables it no longer updates: read as 1.x it would
+	// show stale or doubled sessions without a word, so it is refused
+	// until 2.x can be read from a real database.
+	if v2, err := s.isV2(s.ctx); err != nil {
+		return err
+	} else if v2 {
+		u := &format.Unsupported{What: "OpenCode 2.x database"}
+		return &schemaError{msg: u.Error(), err: u}
+	}
 	for _, t := range dbTables {
 		kind, err := sqlschema.Kind(s.ctx, s.conn, t.name)
 		switch {
@@ -36,14 +47,14 @@ func (s *dbStore) checkSchema() error {
 		case kind == "" && t.optional:
 			continue
 		case kind == "":
-			return &schemaError{fmt.Sprintf("no %s table", t.name)}
+			return &schemaError{msg: fmt.Sprintf("no %s table", t.name)}
 		case kind != "table":
-			return &schemaError{sqlschema.NotTable(t.name, kind)}
+			return &schemaError{msg: sqlschema.NotTable(t.name, kind)}
 		}
 		cols, err := sqlschema.Columns(s.ctx, s.conn, t.name)
 		var computed *sqlschema.ComputedError
 		if errors.As(err, &computed) {
-			return &schemaError{computed.Error()}
+			return &schemaError{msg: computed.Error()}
 		}
 		if err != nil {
 			return err
@@ -59,7 +70,7 @@ func (s *dbStore) checkSchema() error {
 		case missing != "" && t.optional:
 			continue
 		case missing != "":
-			return &schemaError{fmt.Sprintf("table %s has no %s column", t.name, missing)}
+			return &schemaError{msg: fmt.Sprintf("table %s has no %s column", t.name, missing)}
 		}
 		s.tables[t.name] = true
 		if t.name == "session" {

@@ -63,13 +63,19 @@ type encoder struct {
 	msgIDs   mapping.Ascending
 	partIDs  mapping.Ascending
 	lastMS   int64
-	lastUser string
-	results  map[string]*session.Entry // tool results by part id and by call id
-	used     map[*session.Entry]bool
+	// the last message's time: OpenCode orders messages by time, so none
+	// is written before it
+	lastMsgMS int64
+	lastUser  string
+	results   map[string]*session.Entry // tool results by part id and by call id
+	used      map[*session.Entry]bool
 	// the messages before a compaction: what a summary message keeps when
 	// read back (mapping.Calls)
 	calls   mapping.Calls
 	lastMsg string
+	// the model in force where the encoder is: the last one a message
+	// or a model change named, else the session's first (model.go)
+	model inForce
 }
 
 // resultScan is what the encoder needs of a session before its first
@@ -78,6 +84,7 @@ type encoder struct {
 type resultScan struct {
 	first   int64
 	results []*session.Entry // tool results, and ash's result blocks as results, in session order
+	model   inForce          // the first model the session names
 }
 
 // scanResults reads a session's entries for what resultScan keeps.
@@ -94,6 +101,9 @@ func scanResults(meta *session.Meta, next func() (*session.Entry, error)) (*resu
 		}
 		if ms := en.Time.UnixMilli(); !found && ms > 0 {
 			rs.first, found = ms, true
+		}
+		if rs.model.ModelID == "" {
+			rs.model = modelNamed(en)
 		}
 		if en.Message == nil {
 			continue
@@ -128,6 +138,7 @@ func toDocEach(s *session.Session, rs *resultScan, next func() (*session.Entry, 
 	e.renumber = own && m.Raw != nil && gjson.GetBytes(m.Raw, "id").String() != m.ID
 	e.renamed = map[string]string{}
 	e.lastMS = e.first
+	e.model = rs.model
 	d := &Doc{ProjectID: project}
 	if n := notes[metaNote](&m.Source); n != nil {
 		d.Todo, d.Diff, d.Project = n.Todo, n.Diff, n.Project
@@ -269,6 +280,9 @@ func (e *encoder) entry(en *session.Entry) (*Msg, error) {
 		}
 		return e.message(en, m, true)
 	}
+	if n := modelNamed(en); n.ModelID != "" {
+		e.model = n
+	}
 	if en.Message != nil {
 		e.calls.Add(en, en.ID)
 		e.lastMsg = en.ID
@@ -300,6 +314,15 @@ func onlyResults(m *session.Message) bool {
 func (e *encoder) message(en *session.Entry, m *session.Message, summary bool) (*Msg, error) {
 	own := ours(en.Origin)
 	ms := e.ms(en.Time)
+	created := en.Time
+	if !own && ms < e.lastMsgMS {
+		// OpenCode orders a session's messages by their time: one
+		// stamped before the message it follows (a Claude Code prompt
+		// queued while a tool ran) would move ahead of it.
+		e.lost.Add(loss.Time, loss.Converted, "a message stamped before the one it follows takes that one's time, so OpenCode keeps their order", 1)
+		ms, created = e.lastMsgMS, session.Time{}
+	}
+	e.lastMsgMS = ms
 	id := en.ID
 	if e.renumber || !mapping.IsOpenCodeID("msg", id) {
 		id = e.msgIDs.Next("msg", ms, e.sid+":"+en.ID)
@@ -321,7 +344,7 @@ func (e *encoder) message(en *session.Entry, m *session.Message, summary bool) (
 	if own {
 		tm = m.Extra.Get("time")
 	}
-	tm = setMember(tm, "created", timeVal(en.Time, ms))
+	tm = setMember(tm, "created", timeVal(created, ms))
 	first := []kv{{"id", str(id)}, {"sessionID", str(e.sid)}, {"role", str(role)}, {"time", tm}}
 	if role == "assistant" {
 		first = append(first, e.assistant(m, own, summary)...)
@@ -348,24 +371,6 @@ func (e *encoder) message(en *session.Entry, m *session.Message, summary bool) (
 		return &merged, nil
 	}
 	return &canon, nil
-}
-
-func (e *encoder) modelOf(m *session.Message) []byte {
-	p, mod := m.Provider, m.Model
-	if p == "" {
-		p = e.s.Meta.Provider
-	}
-	if mod == "" {
-		mod = e.s.Meta.Model
-	}
-	if p == "" {
-		p = "unknown"
-	}
-	if mod == "" {
-		mod = "unknown"
-	}
-	var o jsonx.Obj
-	return o.Str("providerID", p).Str("modelID", mod).Bytes()
 }
 
 func (e *encoder) assistant(m *session.Message, own, summary bool) []kv {
@@ -573,6 +578,19 @@ func (e *encoder) tool(b session.Block, head []kv, ms int64, own bool) []byte {
 		st = append(st, kv{"raw", str("")})
 	}
 	state := build(st, extras, resOwn)
-	x := append(head, kv{"type", str("tool")}, kv{"callID", str(b.ToolCallID)}, kv{"tool", str(b.ToolName)}, kv{"state", state})
+	x := append(head, kv{"type", str("tool")}, kv{"callID", str(e.callID(b, pid))}, kv{"tool", str(b.ToolName)}, kv{"state", state})
 	return build(x, b.Extra, own)
+}
+
+// callID is a call's id, or for a call read without one (Codex's
+// web_search) one made from its part id: OpenCode sends the id back to
+// the model with the call and its result, and the APIs refuse a call
+// without one, so a session holding one could not be continued.
+func (e *encoder) callID(b session.Block, pid string) string {
+	if b.ToolCallID != "" {
+		return b.ToolCallID
+	}
+	// not counted as a loss: like the message and part ids OpenCode
+	// needs, it is made, and the source had none to lose
+	return "call_" + strings.TrimPrefix(pid, "prt_")
 }
