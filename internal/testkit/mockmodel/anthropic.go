@@ -24,13 +24,13 @@ func Anthropic() []Route {
 // AnthropicRequest is the part of a Messages request the mock and its
 // linter read.
 type AnthropicRequest struct {
-	Model     string             `json:"model"`
-	System    json.RawMessage    `json:"system"`
-	Messages  []AnthropicMessage `json:"messages"`
+	Model     string                  `json:"model"`
+	System    json.RawMessage         `json:"system"`
+	Messages  []AnthropicMessage      `json:"messages"`
 	Tools     []struct{ Name string } `json:"tools"`
-	Stream    bool               `json:"stream"`
-	MaxTokens int                `json:"max_tokens"`
-	Thinking  *struct{ Type string } `json:"thinking"`
+	Stream    bool                    `json:"stream"`
+	MaxTokens int                     `json:"max_tokens"`
+	Thinking  *struct{ Type string }  `json:"thinking"`
 	// A structured-output request names its JSON Schema in one of these,
 	// depending on the API version the agent speaks.
 	OutputFormat *anthropicFormat `json:"output_format"`
