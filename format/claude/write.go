@@ -19,19 +19,6 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// EncodeCwd is the project folder Claude Code files a session under: the
-// working directory with every character but ASCII letters and digits
-// replaced by '-'.
-func EncodeCwd(cwd string) string {
-	b := []byte(cwd)
-	for i, c := range b {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-			b[i] = '-'
-		}
-	}
-	return string(b)
-}
-
 // SessionID is the id a session is written under: its own when it is a
 // UUID, else a UUID derived from it (mapping), as Claude Code lists only
 // <uuid>.jsonl files.
