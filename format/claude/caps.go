@@ -7,8 +7,11 @@ import (
 
 // caps is what Claude Code holds: a tree of user and assistant lines (tool
 // results are user lines), sub-agent runs in files of their own, titles;
-// thinking with Anthropic's signatures, which only a session Claude Code
-// wrote can carry (a signature from another layout is dropped).
+// thinking with Anthropic's signatures. The signature is kept on thinking
+// blocks, so the model layer leaves it alone; the writer itself leaves out
+// the thinking a session from another layout carries (foreignThinking),
+// since the Anthropic API takes a thinking block back only with the
+// signature it issued for that very text.
 var caps = format.Caps{
 	Display:        "Claude Code",
 	Own:            []string{Name},
@@ -19,6 +22,7 @@ var caps = format.Caps{
 	Fallback:       format.FallbackUser,
 	ToolCallOn:     []session.Role{session.RoleAssistant},
 	Blocks:         []session.BlockType{session.BlockText, session.BlockThinking, session.BlockImage, session.BlockToolCall, session.BlockToolResult},
+	Signatures:     []session.BlockType{session.BlockThinking},
 	Usage:          true, IsError: true, StopReason: true, MessageModel: true, Title: true,
 	IDs: format.IDStyle{Form: format.IDUUID, Seed: "claude-session:"}, Times: format.TimeISO,
 }

@@ -217,6 +217,12 @@ func (w *writer) message(e *session.Entry, own bool) error {
 	if own && nt != nil {
 		return w.ownMessage(e, nt)
 	}
+	if c, ok := w.foreignThinking(e); ok {
+		e = c
+	} else {
+		w.skip(e) // thinking alone: what hangs from it hangs from its parent
+		return nil
+	}
 	l := w.newLine(e)
 	if e.Message.Role == session.RoleTool && e.Sidechain == "" {
 		w.held = &heldLine{side: e.Sidechain, e: e, l: l}
