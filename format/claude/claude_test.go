@@ -238,7 +238,7 @@ func TestEncodeCwd(t *testing.T) {
 		{"/home/dev/my_app.v2", "-home-dev-my-app-v2"},
 		{"C:\\Users\\x", "C--Users-x"},
 		{"/home/josé/app", "-home-jos--app"}, // one UTF-16 unit, one '-'
-		{"/tmp/😀/x", "-tmp----x"},           // two units
+		{"/tmp/😀/x", "-tmp----x"},            // two units
 		{"/w/" + strings.Repeat("x", 197), "-w-" + strings.Repeat("x", 197)},
 		{"/w/" + strings.Repeat("x", 198), "-w-" + strings.Repeat("x", 197) + "-qvwt6v"},
 		{long, strings.Repeat("-work-deep-folder-deep-folder", 1) + strings.Repeat("-deep-folder", 14) + "-de-v9qlw1"},
