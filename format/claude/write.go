@@ -63,7 +63,8 @@ type writer struct {
 	// entry is known: a sub-agent run its call started is named on it
 	// (toolUseResult.agentId), as Claude Code links a Task to its run.
 	held  *heldLine
-	named map[string]string // sidechain -> the tool call whose result line names it
+	named map[string]string     // sidechain -> the tool call whose result line names it
+	open  map[string]*openCalls // sidechain -> the calls no result answers yet (orphans.go)
 }
 
 type heldLine struct {
@@ -109,7 +110,10 @@ func (w *writer) run(r session.Reader) error {
 	for {
 		e, err := r.Next()
 		if errors.Is(err, io.EOF) {
-			return w.flush()
+			if err := w.flush(); err != nil {
+				return err
+			}
+			return w.answerAll()
 		}
 		if err != nil {
 			return err
@@ -222,6 +226,9 @@ func (w *writer) message(e *session.Entry, own bool) error {
 	} else {
 		w.skip(e) // thinking alone: what hangs from it hangs from its parent
 		return nil
+	}
+	if err := w.answerCalls(e); err != nil {
+		return err
 	}
 	l := w.newLine(e)
 	if e.Message.Role == session.RoleTool && e.Sidechain == "" {
