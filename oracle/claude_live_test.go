@@ -97,8 +97,8 @@ func checkClaudeResume(t *testing.T, r claudeRun, want []convo.Item, trusted fun
 		t.Fatalf("Claude Code resumed without a request of its conversation\nstdout: %s\nstderr: %s", r.res.Stdout, r.res.Stderr)
 	}
 	got := anthropicItems(t, reqs[0])
-	if miss := convo.Missing(want, got); len(miss) > 0 {
-		t.Errorf("the resumed request lacks %d of %d items: %v\nit carries: %v", len(miss), len(want), miss, got)
+	if miss := missingByTurn(want, got); len(miss) > 0 {
+		t.Errorf("the resumed request lacks %d of %d items: %v\nwanted: %v\nit carries: %v", len(miss), len(want), miss, want, got)
 	}
 	if len(want) == 0 {
 		t.Errorf("the source's active path has no item to look for")
@@ -106,6 +106,41 @@ func checkClaudeResume(t *testing.T, r claudeRun, want []convo.Item, trusted fun
 	for _, f := range mockmodel.LintAnthropic(reqs[0], trusted) {
 		t.Errorf("lint: %s", f)
 	}
+}
+
+// missingByTurn is convo.Missing with the order kept between the user's
+// texts and left free within a turn (what follows a user text up to the
+// next one the source has): the Messages API sends parallel calls in one
+// assistant message and their results in the next user message, and
+// Claude Code puts a message's text before its calls, where a session may
+// interleave them. Each item of got answers one wanted item at most.
+func missingByTurn(want, got []convo.Item) []convo.Item {
+	used := make([]bool, len(got))
+	match := func(w convo.Item, from int) int {
+		for k := from; k < len(got); k++ {
+			if !used[k] && len(convo.Missing([]convo.Item{w}, got[k:k+1])) == 0 {
+				return k
+			}
+		}
+		return -1
+	}
+	var miss []convo.Item
+	turn := 0 // where the current turn starts in got
+	for _, w := range want {
+		if strings.TrimSpace(w.Text) == "" {
+			continue // as convo.Missing: an empty text is not looked for
+		}
+		k := match(w, turn)
+		if k < 0 {
+			miss = append(miss, w)
+			continue
+		}
+		used[k] = true
+		if w.Kind == convo.User {
+			turn = k + 1
+		}
+	}
+	return miss
 }
 
 func splitLines(s string) []string { return strings.Split(strings.TrimRight(s, "\n"), "\n") }
