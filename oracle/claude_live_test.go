@@ -30,7 +30,7 @@ func TestClaudeLive(t *testing.T) {
 
 	t.Run("detect", func(t *testing.T) {
 		out := sesstool(t, "detect", file)
-		if want := "claude v" + peers.ClaudeCodeVersion; !strings.Contains(out, want) {
+		if want := "claude v" + peers.ClaudeCodeRunVersion(); !strings.Contains(out, want) {
 			t.Errorf("detect: %q, want %q", out, want)
 		}
 	})

@@ -10,6 +10,16 @@ import (
 // the real-agent tests run.
 const ClaudeCodeVersion = "2.1.332"
 
+// ClaudeCodeRunVersion is the version of the Claude Code the tests run:
+// $SESSTOOL_CLAUDE_CODE_VERSION with $SESSTOOL_CLAUDE_CODE (scripts/
+// agents-latest runs the newest release so), else the pinned one.
+func ClaudeCodeRunVersion() string {
+	if v := os.Getenv("SESSTOOL_CLAUDE_CODE_VERSION"); v != "" && os.Getenv("SESSTOOL_CLAUDE_CODE") != "" {
+		return v
+	}
+	return ClaudeCodeVersion
+}
+
 // ClaudeCode returns the absolute path of Claude Code's native binary:
 // $SESSTOOL_CLAUDE_CODE, else where scripts/setup unpacks the Linux x64
 // platform package of @anthropic-ai/claude-code.
