@@ -90,7 +90,6 @@ func syncDir(dir string) {
 
 // writer turns model entries into ash lines.
 type writer struct {
-	untied  map[string]bool // sub-agent runs no tool call started (untied.go)
 	meta    *session.Meta
 	own     bool // the session was read from ash: keep its ids and spelling
 	version string
@@ -388,9 +387,6 @@ func (w *writer) entry(e *session.Entry) error {
 // sub-agent file is opened for it: another layout's side entries (goat's
 // transcript) must not leave an orphan subagents/ file behind.
 func (w *writer) dropped(e *session.Entry) bool {
-	if w.untiedRun(e) {
-		return true
-	}
 	switch e.Kind {
 	case session.KindMessage, session.KindCompaction, session.KindSubagent, session.KindSubagentEnd:
 		return false
