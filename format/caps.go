@@ -54,6 +54,14 @@ type Caps struct {
 	// Gemini's thoughtSignature on a tool call); on every other block the
 	// signature is dropped and counted.
 	Signatures []session.BlockType
+	// ThinkingOwnOnly: thinking is written only from its own sessions;
+	// another layout's is left out and counted (Claude Code: the API takes
+	// back only the thinking Anthropic signed).
+	ThinkingOwnOnly bool
+	// CallsNeedResults: a tool call of another layout with no result gets
+	// one saying so, counted as converted (Claude Code: the API refuses a
+	// tool_use without its tool_result).
+	CallsNeedResults bool
 	// ImagesOn are the roles whose messages may carry images; nil for all.
 	ImagesOn []session.Role
 	// LastText: an assistant message keeps only its last text block.

@@ -13,17 +13,18 @@ import (
 // since the Anthropic API takes a thinking block back only with the
 // signature it issued for that very text.
 var caps = format.Caps{
-	Display:        "Claude Code",
-	Own:            []string{Name},
-	Sidechains:     true,
-	Kinds:          []session.Kind{session.KindSessionInfo},
-	KindsConverted: []session.Kind{session.KindCompaction, session.KindSubagent, session.KindSubagentEnd},
-	Roles:          []session.Role{session.RoleUser, session.RoleAssistant, session.RoleTool},
-	Fallback:       format.FallbackUser,
-	ToolCallOn:     []session.Role{session.RoleAssistant},
-	Blocks:         []session.BlockType{session.BlockText, session.BlockThinking, session.BlockImage, session.BlockToolCall, session.BlockToolResult},
-	Signatures:     []session.BlockType{session.BlockThinking},
-	Usage:          true, IsError: true, StopReason: true, MessageModel: true, Title: true,
+	Display:         "Claude Code",
+	Own:             []string{Name},
+	Sidechains:      true,
+	Kinds:           []session.Kind{session.KindSessionInfo},
+	KindsConverted:  []session.Kind{session.KindCompaction, session.KindSubagent, session.KindSubagentEnd},
+	Roles:           []session.Role{session.RoleUser, session.RoleAssistant, session.RoleTool},
+	Fallback:        format.FallbackUser,
+	ToolCallOn:      []session.Role{session.RoleAssistant},
+	Blocks:          []session.BlockType{session.BlockText, session.BlockThinking, session.BlockImage, session.BlockToolCall, session.BlockToolResult},
+	Signatures:      []session.BlockType{session.BlockThinking},
+	ThinkingOwnOnly: true, CallsNeedResults: true,
+	Usage: true, IsError: true, StopReason: true, MessageModel: true, Title: true,
 	IDs: format.IDStyle{Form: format.IDUUID, Seed: "claude-session:"}, Times: format.TimeISO,
 }
 
