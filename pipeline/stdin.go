@@ -25,6 +25,21 @@ const (
 // DetectStdin peeks at standard input and finds its single-file layout, for
 // commands that read it once as a stream (validate, info, detect).
 func DetectStdin(r io.Reader, forced format.Format) (format.Stream, *bufio.Reader, error) {
+	f, br, err := detectStdin(r, forced)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, ok := f.(format.Stream)
+	if !ok {
+		return nil, nil, exitcode.Usagef("%s is a directory layout and cannot be read from standard input", f.Name())
+	}
+	return s, br, nil
+}
+
+// detectStdin finds standard input's layout: a single-file one, or a
+// directory layout whose session may be one file (format.FileOnStdin),
+// which only a spooled copy can be read as.
+func detectStdin(r io.Reader, forced format.Format) (format.Format, *bufio.Reader, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	head, err := br.Peek(1 << 16)
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
@@ -48,11 +63,10 @@ func DetectStdin(r io.Reader, forced format.Format) (format.Stream, *bufio.Reade
 	if f == nil {
 		return nil, nil, exitcode.Invalidf("standard input: not a session in any known single-file format")
 	}
-	s, ok := f.(format.Stream)
-	if !ok {
+	if _, ok := f.(format.Stream); !ok && !onStdin(f) {
 		return nil, nil, exitcode.Usagef("%s is a directory layout and cannot be read from standard input", f.Name())
 	}
-	return s, br, nil
+	return f, br, nil
 }
 
 // Spooled is standard input copied to a private temporary file, for the
@@ -67,7 +81,7 @@ type Spooled struct {
 
 // Spool copies standard input to a private temporary file.
 func Spool(r io.Reader, forced format.Format) (*Spooled, error) {
-	s, br, err := DetectStdin(r, forced)
+	f, br, err := detectStdin(r, forced)
 	if err != nil {
 		return nil, err
 	}
@@ -76,11 +90,15 @@ func Spool(r io.Reader, forced format.Format) (*Spooled, error) {
 		return nil, exitcode.IOError(fmt.Errorf("spool standard input: %w", err))
 	}
 	forget := cleanup.Track(dir) // a copy of all of standard input
-	p := filepath.Join(dir, "stdin")
-	f, err := os.Create(p)
+	name := "stdin"
+	if fs, ok := f.(format.FileOnStdin); ok {
+		name = fs.StdinFile()
+	}
+	p := filepath.Join(dir, name)
+	fh, err := os.Create(p)
 	if err == nil {
-		_, err = io.Copy(f, br)
-		if cerr := f.Close(); err == nil {
+		_, err = io.Copy(fh, br)
+		if cerr := fh.Close(); err == nil {
 			err = cerr
 		}
 	}
@@ -89,7 +107,7 @@ func Spool(r io.Reader, forced format.Format) (*Spooled, error) {
 		forget()
 		return nil, exitcode.IOError(fmt.Errorf("spool standard input: %w", err))
 	}
-	return &Spooled{Path: p, Format: s.(format.Format), dir: dir, forget: forget}, nil
+	return &Spooled{Path: p, Format: f, dir: dir, forget: forget}, nil
 }
 
 // Remove deletes the spooled copy.
