@@ -1,6 +1,7 @@
 package command
 
 import (
+	"bufio"
 	"io"
 
 	"github.com/sesstool/sesstool/format"
@@ -57,7 +58,17 @@ func gatherAlongside(env *Env, cmd, from string, paths []string, sessionID strin
 }
 
 func gatherWith(env *Env, cmd, from string, paths []string, sessionID string, alongside bool) (*pipeline.Input, error) {
-	paths, forced, err := inputs(env, paths, from)
+	forced, err := pipeline.LookupFormat(from)
+	if err != nil {
+		return nil, err
+	}
+	var in io.Reader = env.Stdin
+	if in == nil {
+		in = eof{}
+	}
+	stdin := bufio.NewReaderSize(in, 1<<16) // peeked by ResolveOne, then spooled
+
+	paths, err = pipeline.ResolveOne(paths, from, env.stdinIsData(), stdin)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +76,12 @@ func gatherWith(env *Env, cmd, from string, paths []string, sessionID string, al
 		return nil, Usage("%s takes one PATH, got %d", cmd, len(paths))
 	}
 	return pipeline.Gather(paths[0], pipeline.GatherOptions{
-		Forced: forced, Session: sessionID, Stdin: env.Stdin, Hold: env.HoldInput, Log: env.Stderr,
+		Forced: forced, Session: sessionID, Stdin: stdin, Hold: env.HoldInput, Log: env.Stderr,
 		Alongside: alongside,
 	})
 }
+
+// eof is an empty standard input.
+type eof struct{}
+
+func (eof) Read([]byte) (int, error) { return 0, io.EOF }

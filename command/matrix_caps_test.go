@@ -231,6 +231,14 @@ func (p predicted) blocks(m *session.Message, c format.Caps) *session.Message {
 			p.add(loss.Block(b.Type), loss.Dropped, 1)
 			continue
 		}
+		if b.Type == session.BlockThinking && c.ThinkingOwnOnly {
+			p.add(loss.Block(b.Type), loss.Dropped, 1)
+			p.add(loss.BlockField, loss.Dropped, b.Unknown()) // counted before the writer leaves it out
+			continue
+		}
+		if b.Type == session.BlockToolCall && c.CallsNeedResults {
+			p.allowAs(loss.Block(b.Type), loss.Converted) // when no result answers it
+		}
 		signed := b.Signature != "" || b.Type == session.BlockThinking && b.Redacted
 		switch {
 		case signed && b.Type == session.BlockThinking && !c.KeepsSignature(b.Type):

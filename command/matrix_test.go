@@ -502,14 +502,16 @@ const (
 )
 
 // holdsOf is what the comparison looks at of a layout's declaration.
+// A layout that writes only its own thinking (Claude Code) carries none
+// through a round trip with another.
 func holdsOf(c format.Caps) capability {
 	compaction := c.HoldsKind(session.KindCompaction) || c.ConvertsKind(session.KindCompaction)
 	kinds := set(c.Kinds...)
 	kinds[session.KindCompaction] = compaction
 	return capability{roles: set(c.Roles...), kinds: kinds,
-		thinking: c.HoldsBlock(session.BlockThinking), images: c.ImagesFor(user), anyImages: c.HoldsBlock(session.BlockImage) && c.ImagesOn == nil,
+		thinking: c.HoldsBlock(session.BlockThinking) && !c.ThinkingOwnOnly, images: c.ImagesFor(user), anyImages: c.HoldsBlock(session.BlockImage) && c.ImagesOn == nil,
 		files: c.HoldsBlock(session.BlockFile), usage: c.Usage, cwAsInput: c.CacheWriteAsInput, cost: c.Cost, isError: c.IsError, lastText: c.LastText,
-		compaction: compaction, asUser: c.Fallback == format.FallbackUser, toolCallOn: set(c.ToolCallOn...), signatures: set(c.Signatures...)}
+		compaction: compaction, asUser: c.Fallback == format.FallbackUser, toolCallOn: set(c.ToolCallOn...), signatures: signaturesOf(c)}
 }
 
 // item is what the comparison sees of one entry on the active path.
@@ -692,4 +694,14 @@ func canonJSON(b json.RawMessage) string {
 	}
 	out, _ := json.Marshal(v)
 	return string(out)
+}
+
+// signaturesOf are the block types whose signature a layout carries
+// through a round trip: not thinking for one that writes only its own.
+func signaturesOf(c format.Caps) map[session.BlockType]bool {
+	out := set(c.Signatures...)
+	if c.ThinkingOwnOnly {
+		delete(out, session.BlockThinking)
+	}
+	return out
 }

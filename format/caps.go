@@ -54,11 +54,14 @@ type Caps struct {
 	// Gemini's thoughtSignature on a tool call); on every other block the
 	// signature is dropped and counted.
 	Signatures []session.BlockType
-	// OwnSignatures are the block types whose signatures it keeps only
-	// from its own sessions: its provider's API accepts no signature but
-	// the ones the provider made (Claude Code's thinking signatures are
-	// Anthropic's), so one from another layout is dropped and counted.
-	OwnSignatures []session.BlockType
+	// ThinkingOwnOnly: thinking is written only from its own sessions;
+	// another layout's is left out and counted (Claude Code: the API takes
+	// back only the thinking Anthropic signed).
+	ThinkingOwnOnly bool
+	// CallsNeedResults: a tool call of another layout with no result gets
+	// one saying so, counted as converted (Claude Code: the API refuses a
+	// tool_use without its tool_result).
+	CallsNeedResults bool
 	// ImagesOn are the roles whose messages may carry images; nil for all.
 	ImagesOn []session.Role
 	// LastText: an assistant message keeps only its last text block.

@@ -42,8 +42,8 @@ func CapsTable(names []string, caps []Caps) string {
 		return words(c.ImagesOn)
 	})
 	row("signatures on blocks", func(c Caps) string {
-		if len(c.OwnSignatures) > 0 {
-			return words(c.OwnSignatures) + " (from its own sessions only)"
+		if c.ThinkingOwnOnly {
+			return words(c.Signatures) + " (thinking from its own sessions only)"
 		}
 		return words(c.Signatures)
 	})

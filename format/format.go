@@ -218,3 +218,11 @@ var ErrNothingToWrite = errors.New("nothing this layout can hold")
 // (Codex's TypeScript-era documents) when its layout times every line:
 // it never makes one up.
 var ErrNoTime = errors.New("the session has no time, and this layout needs one")
+
+// FileOnStdin is implemented by a directory layout one of whose sessions
+// can be a single file, so that it comes on standard input as one: a
+// Claude Code transcript without sub-agents. Standard input is spooled to
+// a file of the name StdinFile gives and read as that session file.
+type FileOnStdin interface {
+	StdinFile() string
+}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
@@ -260,11 +259,6 @@ func (a *adapted) unsign(b session.Block) session.Block {
 		kind, what = loss.Signature, "signature or redaction flag"
 	}
 	reason := fmt.Sprintf("%s keeps no %s on %s blocks", a.layout, what, b.Type)
-	if slices.Contains(a.to.OwnSignatures, b.Type) {
-		// It keeps signatures, but its provider's API refuses any it did
-		// not make: saying "keeps no signature" would be wrong.
-		reason = fmt.Sprintf("%s keeps only its own sessions' %s signatures: its provider's API accepts no other", a.layout, b.Type)
-	}
 	a.lost.Add(kind, loss.Dropped, reason, 1)
 	b.Signature, b.Redacted = "", false
 	return b

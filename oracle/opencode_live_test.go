@@ -41,18 +41,18 @@ func infoOf(t *testing.T, path string, args ...string) []ocInfo {
 }
 
 // validateClean fails the test unless path validates with no finding.
-func validateClean(t *testing.T, path string) {
+func validateNoFindings(t *testing.T, path string) {
 	t.Helper()
 	out, errOut, code := run(t, "validate", "--output", "json", path)
 	var v struct {
 		Summary struct{ Errors, Warnings int } `json:"summary"`
 	}
-	if err := json.Unmarshal([]byte(lastLine(out)), &v); err != nil || code != 0 || v.Summary.Errors != 0 || v.Summary.Warnings != 0 {
+	if err := json.Unmarshal([]byte(ocLastLine(out)), &v); err != nil || code != 0 || v.Summary.Errors != 0 || v.Summary.Warnings != 0 {
 		t.Fatalf("validate %s: exit %d, %+v\n%s%s", path, code, v.Summary, out, errOut)
 	}
 }
 
-func lastLine(s string) string {
+func ocLastLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
 		return s[i+1:]
@@ -60,8 +60,8 @@ func lastLine(s string) string {
 	return s
 }
 
-// toolCalls counts the tool calls of a session as sesstool reads it.
-func toolCalls(s *session.Session) int {
+// ocToolCalls counts the tool calls of a session as sesstool reads it.
+func ocToolCalls(s *session.Session) int {
 	n := 0
 	for _, e := range s.Entries {
 		if e.Message == nil {
@@ -116,7 +116,7 @@ func TestOpenCodeLive(t *testing.T) {
 	if got := strings.TrimSpace(sesstool(t, "detect", e.db())); got != e.db()+": opencode v"+version {
 		t.Errorf("detect: %q", got)
 	}
-	validateClean(t, e.db())
+	validateNoFindings(t, e.db())
 	infos := infoOf(t, e.db())
 	if len(infos) != 1 {
 		t.Fatalf("info: %d sessions, want 1", len(infos))
@@ -130,7 +130,7 @@ func TestOpenCodeLive(t *testing.T) {
 		t.Errorf("info: %+v; want opencode %s, roles %v, tokens %d/%d", in, version, want, 2*sc.InputTokens, 2*sc.OutputTokens)
 	}
 	ss := convo.Sessions(t, "opencode", e.db())
-	if len(ss) != 1 || toolCalls(ss[0]) != 1 {
+	if len(ss) != 1 || ocToolCalls(ss[0]) != 1 {
 		t.Fatalf("read %d sessions; want 1 with 1 tool call", len(ss))
 	}
 	reqs := conversationRequests(t, e.mock)
@@ -146,7 +146,7 @@ func TestOpenCodeLive(t *testing.T) {
 		expected := convo.Expected(ss[0])
 		before := e.mock.Count()
 		e.run(t, "run", "--session", in.ID, "continue")
-		checkResumed(t, e, before, expected, in.ID)
+		ocCheckResumed(t, e, before, expected, in.ID)
 	})
 }
 
@@ -162,10 +162,10 @@ func sameCounts(a, b map[string]int) bool {
 	return true
 }
 
-// checkResumed checks a resume: the first conversation request after the
+// ocCheckResumed checks a resume: the first conversation request after the
 // first `before` requests carries every expected item in order and passes
 // the linter, and the database still validates and converts back.
-func checkResumed(t *testing.T, e *ocEnv, before int, expected []convo.Item, id string) {
+func ocCheckResumed(t *testing.T, e *ocEnv, before int, expected []convo.Item, id string) {
 	t.Helper()
 	var first *mockmodel.ChatRequest
 	for _, r := range e.mock.Requests()[before:] {
@@ -193,8 +193,8 @@ func checkResumed(t *testing.T, e *ocEnv, before int, expected []convo.Item, id 
 		t.Errorf("the resumed request lacks %d of %d items, first %v; it carries %v", len(miss), len(expected), miss[0], chatItems(*first))
 	}
 	lintRequests(t, []mockmodel.ChatRequest{*first})
-	validateClean(t, e.db())
+	validateNoFindings(t, e.db())
 	out := t.TempDir() + "/back.jsonl"
 	sesstool(t, "convert", "--session", id, "--to", "tree", "-o", out, e.db())
-	validateClean(t, out)
+	validateNoFindings(t, out)
 }

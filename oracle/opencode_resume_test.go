@@ -83,7 +83,7 @@ func TestOpenCodeResume(t *testing.T) {
 			e.run(t, "import", export)
 			before := e.mock.Count()
 			e.run(t, "run", "--session", id, "continue")
-			checkResumed(t, e, before, expected, id)
+			ocCheckResumed(t, e, before, expected, id)
 			if reqs := conversationRequests(t, e.mock); len(reqs) == 0 || reqs[0].Model != model.ModelID {
 				t.Errorf("the resume did not ask for the session's model %s", model.ModelID)
 			}

@@ -88,7 +88,7 @@ func Gather(p string, o GatherOptions) (*Input, error) {
 	// One session is the path itself: a session file, or a session
 	// directory (its one ref has no id of its own); a store of one is
 	// still a store.
-	itself := len(units) == 1 && units[0].Path == walkPath && isStream(units[0].Format)
+	itself := len(units) == 1 && units[0].Path == walkPath && (isStream(units[0].Format) || in.spool != nil)
 	if err := in.load(units, o); err != nil {
 		in.Close()
 		return nil, err

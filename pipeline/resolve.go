@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -39,7 +40,8 @@ func Resolve(paths []string, formatName string, stdinIsData bool) ([]string, err
 	}
 	// A directory layout cannot come on standard input (CLI.md: file
 	// formats only), so naming one means its default store even when
-	// standard input is a pipe (a script, a CI job, an editor's terminal).
+	// standard input is a pipe (a script, a CI job, an editor's terminal);
+	// ResolveOne lets convert and export read a transcript on it.
 	if stdinIsData && (f == nil || isStream(f)) {
 		return []string{Stdin}, nil
 	}
@@ -90,6 +92,29 @@ func tilde(p string) string {
 		return filepath.Join("~", rel)
 	}
 	return p
+}
+
+// ResolveOne is Resolve for the commands that read one PATH through a
+// spooled copy (convert, export): a directory layout whose session may be
+// a single file (format.FileOnStdin, a Claude Code transcript) reads a pipe
+// that carries data, and its default store when the pipe is empty (a
+// script's, a CI job's). stdin is what to read standard input from.
+func ResolveOne(paths []string, formatName string, stdinIsData bool, stdin *bufio.Reader) ([]string, error) {
+	if len(paths) == 0 && stdinIsData {
+		if f, err := LookupFormat(formatName); err == nil && f != nil && onStdin(f) {
+			if _, err := stdin.Peek(1); err == nil {
+				return []string{Stdin}, nil
+			}
+		}
+	}
+	return Resolve(paths, formatName, stdinIsData)
+}
+
+// onStdin says whether a directory layout takes one session file on
+// standard input (format.FileOnStdin).
+func onStdin(f format.Format) bool {
+	_, ok := f.(format.FileOnStdin)
+	return ok
 }
 
 func isStream(f format.Format) bool {

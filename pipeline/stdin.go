@@ -27,6 +27,21 @@ const (
 // DetectStdin peeks at standard input and finds its single-file layout, for
 // commands that read it once as a stream (validate, info, detect).
 func DetectStdin(r io.Reader, forced format.Format) (format.Stream, *bufio.Reader, error) {
+	f, br, err := detectStdin(r, forced)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, ok := f.(format.Stream)
+	if !ok {
+		return nil, nil, exitcode.Usagef("%s is a directory layout and cannot be read from standard input", f.Name())
+	}
+	return s, br, nil
+}
+
+// detectStdin finds standard input's layout: a single-file one, or a
+// directory layout whose session may be one file (format.FileOnStdin),
+// which only a spooled copy can be read as.
+func detectStdin(r io.Reader, forced format.Format) (format.Format, *bufio.Reader, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	head, err := br.Peek(1 << 16)
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
@@ -50,11 +65,10 @@ func DetectStdin(r io.Reader, forced format.Format) (format.Stream, *bufio.Reade
 	if f == nil {
 		return nil, nil, exitcode.Invalidf("standard input: not a session in any known single-file format")
 	}
-	s, ok := f.(format.Stream)
-	if !ok {
+	if _, ok := f.(format.Stream); !ok && !onStdin(f) {
 		return nil, nil, exitcode.Usagef("%s is a directory layout and cannot be read from standard input", f.Name())
 	}
-	return s, br, nil
+	return f, br, nil
 }
 
 // Spooled is standard input copied to a private temporary file, for the
@@ -85,7 +99,7 @@ func SpoolUnchecked(r io.Reader, forced format.Format) (*Spooled, error) {
 }
 
 func spool(r io.Reader, forced format.Format, check bool) (*Spooled, error) {
-	s, br, err := DetectStdin(r, forced)
+	f, br, err := detectStdin(r, forced)
 	if err != nil {
 		return nil, err
 	}
@@ -94,16 +108,22 @@ func spool(r io.Reader, forced format.Format, check bool) (*Spooled, error) {
 		return nil, exitcode.IOError(fmt.Errorf("spool standard input: %w", err))
 	}
 	forget := cleanup.Track(dir) // a copy of all of standard input
-	p := filepath.Join(dir, "stdin")
+	name := "stdin"
+	if fs, ok := f.(format.FileOnStdin); ok {
+		name = fs.StdinFile()
+	}
+	p := filepath.Join(dir, name)
 	rep := &report.Report{MaxErrors: 1} // the first error is the one kept
-	f, err := os.Create(p)
+	fh, err := os.Create(p)
 	if err == nil {
-		if check {
-			err = copyValidated(f, br, s, rep)
+		// A directory layout's one file (a Claude Code transcript) has no
+		// stream validator: it is validated from the copy, as a file is.
+		if st, ok := f.(format.Stream); ok && check {
+			err = copyValidated(fh, br, st, rep)
 		} else {
-			_, err = io.Copy(f, br)
+			_, err = io.Copy(fh, br)
 		}
-		if cerr := f.Close(); err == nil {
+		if cerr := fh.Close(); err == nil {
 			err = cerr
 		}
 	}
@@ -118,7 +138,7 @@ func spool(r io.Reader, forced format.Format, check bool) (*Spooled, error) {
 		}
 		return nil, exitcode.IOError(fmt.Errorf("spool standard input: %w", err))
 	}
-	return &Spooled{Path: p, Format: s.(format.Format), dir: dir, forget: forget}, nil
+	return &Spooled{Path: p, Format: f, dir: dir, forget: forget}, nil
 }
 
 // errStopped ends the validation of a copy stopped at its first error.

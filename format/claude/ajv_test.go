@@ -14,7 +14,7 @@ import (
 func TestSchemasInAjv(t *testing.T) {
 	dir := "../../schema/claude/v1"
 	files, _ := filepath.Glob(filepath.Join(store, "projects", "*", "*.jsonl"))
-	files = append(files, filepath.Join(store, "projects", "-home-dev-app", "1f0e2d3c-4b5a-4978-8695-a4b3c2d1e0f9", "subagents", "agent-a1b2c3d.jsonl"))
+	files = append(files, filepath.Join(store, "projects", "-home-dev-app", "1f0e2d3c-4b5a-4978-8695-a4b3c2d1e0f9", "subagents", "agent-a1b2c3d.jsonl"), live2_1_332)
 	for _, p := range realWorld(t) {
 		refs, err := (Format{}).Sessions(p)
 		if err != nil {

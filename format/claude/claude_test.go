@@ -230,10 +230,22 @@ func TestFromPiKeepsBranches(t *testing.T) {
 	}
 }
 
+// The project folder names are those Claude Code's own function (in its
+// Agent SDK and CLI) gives, computed by it for these paths.
 func TestEncodeCwd(t *testing.T) {
-	for in, want := range map[string]string{"/home/dev/my_app.v2": "-home-dev-my-app-v2", "C:\\Users\\x": "C--Users-x", "/tmp/é": "-tmp---"} {
-		if got := EncodeCwd(in); got != want {
-			t.Errorf("EncodeCwd(%q) = %q, want %q", in, got, want)
+	long := "/work/" + strings.Repeat("deep-folder/", 26) // 318 characters
+	cases := []struct{ in, want string }{
+		{"/home/dev/my_app.v2", "-home-dev-my-app-v2"},
+		{"C:\\Users\\x", "C--Users-x"},
+		{"/home/josé/app", "-home-jos--app"}, // one UTF-16 unit, one '-'
+		{"/tmp/😀/x", "-tmp----x"},            // two units
+		{"/w/" + strings.Repeat("x", 197), "-w-" + strings.Repeat("x", 197)},
+		{"/w/" + strings.Repeat("x", 198), "-w-" + strings.Repeat("x", 197) + "-qvwt6v"},
+		{long, strings.Repeat("-work-deep-folder-deep-folder", 1) + strings.Repeat("-deep-folder", 14) + "-de-v9qlw1"},
+	}
+	for _, c := range cases {
+		if got := EncodeCwd(c.in); got != c.want {
+			t.Errorf("EncodeCwd(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }

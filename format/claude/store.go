@@ -245,3 +245,7 @@ func isRegular(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.Mode().IsRegular()
 }
+
+// StdinFile is the name standard input is spooled to: a session file of
+// its own (a transcript whose sub-agents, if any, are not on the pipe).
+func (Format) StdinFile() string { return "stdin.jsonl" }

@@ -28,6 +28,9 @@ var knownTypes = map[string]bool{
 	"queue-operation": true, "progress": true, "attachment": true, "custom-title": true, "ai-title": true,
 	"last-prompt": true, "pr-link": true, "agent-name": true, "permission-mode": true, "agent-setting": true,
 	"bridge-session": true, "worktree-state": true, "tag": true,
+	// 2.1.332
+	"atis-latch": true, "api-request-shape": true, "api-request-blob": true, "api-request": true,
+	"tools-used": true, "cost-state": true, "mode": true,
 }
 
 // Validate checks every session at path (a session file, a project folder

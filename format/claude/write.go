@@ -19,19 +19,6 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// EncodeCwd is the project folder Claude Code files a session under: the
-// working directory with every character but ASCII letters and digits
-// replaced by '-'.
-func EncodeCwd(cwd string) string {
-	b := []byte(cwd)
-	for i, c := range b {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-			b[i] = '-'
-		}
-	}
-	return string(b)
-}
-
 // SessionID is the id a session is written under: its own when it is a
 // UUID, else a UUID derived from it (mapping), as Claude Code lists only
 // <uuid>.jsonl files.
@@ -79,6 +66,8 @@ type writer struct {
 	named map[string]string // sidechain -> the tool call whose result line names it
 	open  []*outFile        // the files open now, at most maxOpen
 	clock int
+	// unanswered: sidechain -> the calls no result answers yet (orphans.go)
+	unanswered map[string]*openCalls
 }
 
 type heldLine struct {
@@ -133,7 +122,10 @@ func (w *writer) run(r session.Reader) error {
 	for {
 		e, err := r.Next()
 		if errors.Is(err, io.EOF) {
-			return w.flush()
+			if err := w.flush(); err != nil {
+				return err
+			}
+			return w.answerAll()
 		}
 		if err != nil {
 			return err
@@ -240,6 +232,15 @@ func (w *writer) message(e *session.Entry, own bool) error {
 	nt := noteOf(e.Private)
 	if own && nt != nil {
 		return w.ownMessage(e, nt)
+	}
+	if c, ok := w.foreignThinking(e); ok {
+		e = c
+	} else {
+		w.skip(e) // thinking alone: what hangs from it hangs from its parent
+		return nil
+	}
+	if err := w.answerCalls(e); err != nil {
+		return err
 	}
 	l := w.newLine(e)
 	if e.Message.Role == session.RoleTool && e.Sidechain == "" {
