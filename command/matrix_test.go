@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/format/claude"
 	"github.com/sesstool/sesstool/internal/shared"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/pipeline"
@@ -459,9 +460,15 @@ type capability struct {
 	isError    bool
 	lastText   bool // an assistant message keeps only its last text block
 	compaction bool
-	asUser     bool // a message of a role the layout lacks becomes a user message (mapping.AsUser)
-	toolCallOn map[session.Role]bool
-	signatures map[session.BlockType]bool // block types that keep their signature
+	// ownThinking: a layout of the pair writes only its own thinking
+	// (Claude Code), so a message that held nothing else is left out.
+	ownThinking bool
+	// answersCalls: a layout of the pair answers a call that has no
+	// result with one saying so (Claude Code), which the other reads back.
+	answersCalls bool
+	asUser       bool // a message of a role the layout lacks becomes a user message (mapping.AsUser)
+	toolCallOn   map[session.Role]bool
+	signatures   map[session.BlockType]bool // block types that keep their signature
 }
 
 func (c capability) and(d capability) capability {
@@ -483,6 +490,7 @@ func (c capability) and(d capability) capability {
 	r.cwAsInput = c.cwAsInput || d.cwAsInput
 	r.lastText = c.lastText || d.lastText
 	r.compaction = c.compaction && d.compaction
+	r.ownThinking, r.answersCalls = c.ownThinking || d.ownThinking, c.answersCalls || d.answersCalls
 	// A message of a role b (d) lacks meets b's writer first: b's
 	// fallback decides whether it comes back as a user message.
 	r.asUser = d.asUser
@@ -511,7 +519,8 @@ func holdsOf(c format.Caps) capability {
 	return capability{roles: set(c.Roles...), kinds: kinds,
 		thinking: c.HoldsBlock(session.BlockThinking) && !c.ThinkingOwnOnly, images: c.ImagesFor(user), anyImages: c.HoldsBlock(session.BlockImage) && c.ImagesOn == nil,
 		files: c.HoldsBlock(session.BlockFile), usage: c.Usage, cwAsInput: c.CacheWriteAsInput, cost: c.Cost, isError: c.IsError, lastText: c.LastText,
-		compaction: compaction, asUser: c.Fallback == format.FallbackUser, toolCallOn: set(c.ToolCallOn...), signatures: signaturesOf(c)}
+		compaction: compaction, asUser: c.Fallback == format.FallbackUser, toolCallOn: set(c.ToolCallOn...), signatures: signaturesOf(c),
+		ownThinking: c.ThinkingOwnOnly, answersCalls: c.CallsNeedResults}
 }
 
 // item is what the comparison sees of one entry on the active path.
@@ -611,6 +620,9 @@ func itemsOf(e *session.Entry, c capability) []item {
 	if !c.roles[role] {
 		return nil
 	}
+	if c.ownThinking && onlyThinking(m) {
+		return nil
+	}
 	var results []item
 	it := item{Role: string(role)}
 	var texts []string
@@ -643,7 +655,13 @@ func itemsOf(e *session.Entry, c capability) []item {
 		}
 	}
 	if role == tool {
+		if c.answersCalls && m.Text() == claude.NoResult {
+			return nil
+		}
 		return []item{resultItem(m.ToolCallID, m.Text(), m.IsError, c)}
+	}
+	if c.answersCalls && role == user && allNoResult(texts) {
+		return results
 	}
 	if c.lastText && role == assistant && len(texts) > 1 {
 		texts = texts[len(texts)-1:]
@@ -674,6 +692,34 @@ func itemsOf(e *session.Entry, c capability) []item {
 		return results // ash: a user message that only carries results
 	}
 	return append([]item{it}, results...)
+}
+
+// onlyThinking reports whether m holds thinking and nothing else.
+func onlyThinking(m *session.Message) bool {
+	thinking := false
+	for _, b := range m.Content {
+		if b.Type != session.BlockThinking {
+			return false
+		}
+		thinking = true
+	}
+	return thinking
+}
+
+// allNoResult reports whether texts are only the results a layout that
+// answers every call wrote for calls that had none (read back as text).
+func allNoResult(texts []string) bool {
+	if len(texts) == 0 {
+		return false
+	}
+	for _, t := range texts {
+		for _, l := range strings.Split(t, "\n") {
+			if l != claude.NoResult {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func resultItem(callID, text string, isError bool, c capability) item {

@@ -5,9 +5,9 @@ import (
 	"github.com/sesstool/sesstool/session"
 )
 
-// noResult is the result written for a tool call of another layout that
+// NoResult is the result written for a tool call of another layout that
 // has none in the session.
-const noResult = "(no result is recorded for this call in the session it was converted from)"
+const NoResult = "(no result is recorded for this call in the session it was converted from)"
 
 // openCalls are the tool calls of the last assistant message written on a
 // chain that no result has answered yet.
@@ -23,7 +23,7 @@ type openCalls struct {
 // and all) when it resumes, and the API refuses the request if it did
 // not; a Codex web search, run on the provider's side, has no result
 // item. So before e, when e is not a result of the open calls, a user
-// line answers each one left with noResult, named as a loss; e and
+// line answers each one left with NoResult, named as a loss; e and
 // whatever hung from the last answered line hang from it. An assistant
 // e opens its own calls.
 func (w *writer) answerCalls(e *session.Entry) error {
@@ -90,7 +90,7 @@ func (oc *openCalls) answer(id string) {
 func (w *writer) writeNoResults(side string, oc *openCalls) error {
 	blocks := make([]session.Block, len(oc.ids))
 	for i, id := range oc.ids {
-		blocks[i] = session.Block{Type: session.BlockToolResult, ToolCallID: id, Text: noResult}
+		blocks[i] = session.Block{Type: session.BlockToolResult, ToolCallID: id, Text: NoResult}
 	}
 	e := &session.Entry{ID: "sesstool-no-result:" + oc.ids[0], ParentID: oc.last, Kind: session.KindMessage, Sidechain: side, Time: oc.time,
 		Message: &session.Message{Role: session.RoleUser, Content: blocks}}

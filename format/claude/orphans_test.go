@@ -53,7 +53,7 @@ func TestToolCallsWithoutResultAnswered(t *testing.T) {
 				t.Fatal(err)
 			}
 			raw, _ := os.ReadFile(files[0])
-			if n := strings.Count(string(raw), noResult); n != c.answered {
+			if n := strings.Count(string(raw), NoResult); n != c.answered {
 				t.Errorf("%d calls answered with no result, want %d:\n%s", n, c.answered, raw)
 			}
 			if n := strings.Count(string(raw), `"type":"user"`); n != c.userLines {
