@@ -40,6 +40,8 @@ var claudeSources = []claudeSource{
 	{name: "real-claude-subagents", layout: "claude", path: "real-world/claude/marot+spotter__258c7280", shared: true},
 	{name: "real-codex-reasoning-websearch", layout: "codex", path: "real-world/codex/codemie-ai+codemie-code__rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80.jsonl", shared: true},
 	{name: "real-tree-branches", layout: "tree", path: "real-world/tree/twKrash+pi-session-inspector__branching.jsonl", shared: true},
+	// no title and prompts that open with a tag: listed by its last-prompt line
+	{name: "tree-tag-prompt", layout: "tree", path: "samples/pi/earendil-pi_prompt-cache-replay-session.v1.jsonl", shared: true},
 	{name: "real-opencode", layout: "opencode", path: "real-world/opencode/Burdis28+burdis28.github.io__opencode", shared: true},
 }
 
