@@ -63,6 +63,9 @@ func detectStdin(r io.Reader, forced format.Format) (format.Format, *bufio.Reade
 		f = registry.DetectHead(held)
 	}
 	if f == nil {
+		f = detectFileOnStdin(head)
+	}
+	if f == nil {
 		return nil, nil, exitcode.Invalidf("standard input: not a session in any known single-file format")
 	}
 	if _, ok := f.(format.Stream); !ok && !onStdin(f) {
