@@ -82,6 +82,9 @@ func TestClaudeSDKReadsWhatWeWrite(t *testing.T) {
 				if want := sdkLists(t, f); ss.Listed != want {
 					t.Errorf("%s: listed by listSessions: %v, want %v", filepath.Base(f), ss.Listed, want)
 				}
+				if !ss.Listed && hasPrompt(t, f) {
+					t.Errorf("%s: listSessions leaves out a session with a prompt: Claude Code would not offer it", filepath.Base(f))
+				}
 				var uuids []string
 				for _, m := range ss.Messages {
 					uuids = append(uuids, m.UUID)
@@ -168,6 +171,27 @@ func sdkLists(t *testing.T, f string) bool {
 			if !strings.HasPrefix(strings.TrimSpace(text), "<") {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// hasPrompt reports whether the session file f has a prompt of the main
+// conversation: a user line with text that is not marked isMeta.
+func hasPrompt(t *testing.T, f string) bool {
+	t.Helper()
+	b, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range bytes.Split(b, []byte("\n")) {
+		v := gjson.ParseBytes(l)
+		if v.Get("type").String() != "user" || v.Get("isSidechain").Bool() || v.Get("isMeta").Bool() || v.Get("isCompactSummary").Bool() {
+			continue
+		}
+		c := v.Get("message.content")
+		if c.Type == gjson.String || c.Get("0.type").String() == "text" {
+			return true
 		}
 	}
 	return false

@@ -39,9 +39,18 @@ func Detect(env *Env, o DetectOptions) error {
 	code := ExitOK
 	for _, p := range paths {
 		if p == Stdin {
-			s, br, err := pipeline.DetectStdin(env.Stdin, forced)
+			s, br, sp, err := pipeline.ReadStdin(env.Stdin, forced)
 			if err != nil {
 				return err
+			}
+			if sp != nil {
+				v, err := unitVersion(pipeline.Unit{Path: sp.Path, Format: sp.Format})
+				sp.Remove()
+				if err != nil {
+					return invalidIn(pipeline.StdinName, err)
+				}
+				fmt.Fprintf(out, "%s: %s%s\n", pipeline.StdinName, sp.Format.Name(), v)
+				continue
 			}
 			r, err := s.OpenReader(pipeline.StdinName, br)
 			if err != nil {

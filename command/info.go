@@ -87,9 +87,13 @@ func Info(env *Env, o InfoOptions) error {
 
 func infoPath(env *Env, p string, forced format.Format) ([]Stats, int, error) {
 	if p == Stdin {
-		s, br, err := pipeline.DetectStdin(env.Stdin, forced)
+		s, br, sp, err := pipeline.ReadStdin(env.Stdin, forced)
 		if err != nil {
 			return nil, 0, err
+		}
+		if sp != nil {
+			defer sp.Remove()
+			return infoSpooled(sp)
 		}
 		r, err := s.OpenReader(pipeline.StdinName, br)
 		if err != nil {

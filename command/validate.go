@@ -135,9 +135,13 @@ func (st step) run(env *Env, rep *report.Report, opt format.ValidateOptions) (in
 		}
 		return ExitOK, nil
 	}
-	s, br, err := pipeline.DetectStdin(env.Stdin, st.forced)
+	s, br, sp, err := pipeline.ReadStdin(env.Stdin, st.forced)
 	if err != nil {
 		return 0, err
+	}
+	if sp != nil {
+		defer sp.Remove()
+		return validateSpooled(sp, rep, opt), nil
 	}
 	if err := s.ValidateReader(pipeline.StdinName, br, rep, opt); err != nil {
 		rep.Add(report.Finding{Path: pipeline.StdinName, Severity: report.Error, Rule: pipeline.RuleUnreadable, Message: err.Error()})

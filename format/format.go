@@ -225,4 +225,7 @@ var ErrNoTime = errors.New("the session has no time, and this layout needs one")
 // a file of the name StdinFile gives and read as that session file.
 type FileOnStdin interface {
 	StdinFile() string
+	// DetectOnStdin judges the first bytes of standard input: is it one
+	// session file of this layout? (A pipe has no path to look around.)
+	DetectOnStdin(head []byte) bool
 }

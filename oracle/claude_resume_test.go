@@ -40,6 +40,8 @@ var claudeSources = []claudeSource{
 	{name: "real-claude-subagents", layout: "claude", path: "real-world/claude/marot+spotter__258c7280", shared: true},
 	{name: "real-codex-reasoning-websearch", layout: "codex", path: "real-world/codex/codemie-ai+codemie-code__rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80.jsonl", shared: true},
 	{name: "real-tree-branches", layout: "tree", path: "real-world/tree/twKrash+pi-session-inspector__branching.jsonl", shared: true},
+	// no title and prompts that open with a tag: listed by its last-prompt line
+	{name: "tree-tag-prompt", layout: "tree", path: "samples/pi/earendil-pi_prompt-cache-replay-session.v1.jsonl", shared: true},
 	{name: "real-opencode", layout: "opencode", path: "real-world/opencode/Burdis28+burdis28.github.io__opencode", shared: true},
 }
 
@@ -93,7 +95,8 @@ func TestClaudeResumesConverted(t *testing.T) {
 // items of the active path, from its last compaction on when Claude Code
 // wrote it (its compact_boundary line: Claude Code sends the summary and
 // what follows; a compaction of another layout is a summary line in the
-// conversation, and all of it is sent), with the calls of
+// conversation, and all of it is sent, the summary as a user's text: the
+// user message the Agent SDK counts beyond info's), with the calls of
 // the sub-agent tool under the name Claude Code 2.1.332 gives it in the
 // request (Task is now Agent), and without the trailer of a sub-agent's
 // result.
@@ -121,6 +124,19 @@ func claudeExpected(s *session.Session, fromCompaction bool) []convo.Item {
 			tail = append(tail, &c)
 		}
 		s = &session.Session{Meta: s.Meta, Entries: tail}
+	} else {
+		// a compaction of another layout is a summary line amid the
+		// conversation, which Claude Code sends as the user's text
+		entries := make([]*session.Entry, len(s.Entries))
+		for i, e := range s.Entries {
+			entries[i] = e
+			if e.Kind == session.KindCompaction && e.Compaction != nil {
+				c := *e
+				c.Kind, c.Message = session.KindMessage, &session.Message{Role: session.RoleUser, Content: []session.Block{{Type: session.BlockText, Text: e.Compaction.Summary}}}
+				entries[i] = &c
+			}
+		}
+		s = &session.Session{Meta: s.Meta, Entries: entries}
 	}
 	var items []convo.Item
 	for _, it := range convo.Expected(s) {

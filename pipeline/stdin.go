@@ -51,6 +51,7 @@ func detectStdin(r io.Reader, forced format.Format) (format.Format, *bufio.Reade
 	if f == nil {
 		f = registry.DetectHead(head)
 	}
+	seen := head // what detection judged
 	if f == nil && len(head) == 1<<16 && format.LineOpen(head, 1) {
 		// A header longer than the peek: read on until it ends (up to
 		// format.HeadMax, as HeadGrow does for a file) and look again; what
@@ -61,6 +62,10 @@ func detectStdin(r io.Reader, forced format.Format) (format.Format, *bufio.Reade
 		}
 		br = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(held), br), 1<<16)
 		f = registry.DetectHead(held)
+		seen = held
+	}
+	if f == nil {
+		f = detectFileOnStdin(seen)
 	}
 	if f == nil {
 		return nil, nil, exitcode.Invalidf("standard input: not a session in any known single-file format")

@@ -249,3 +249,6 @@ func isRegular(p string) bool {
 // StdinFile is the name standard input is spooled to: a session file of
 // its own (a transcript whose sub-agents, if any, are not on the pipe).
 func (Format) StdinFile() string { return "stdin.jsonl" }
+
+// DetectOnStdin judges standard input's first bytes as a transcript file's.
+func (Format) DetectOnStdin(head []byte) bool { return detectHead(head) }

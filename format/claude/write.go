@@ -68,6 +68,9 @@ type writer struct {
 	clock int
 	// unanswered: sidechain -> the calls no result answers yet (orphans.go)
 	unanswered map[string]*openCalls
+	// the main conversation's first and last prompt and last line, for
+	// the last-prompt line (lastprompt.go)
+	firstPrompt, lastPrompt, leaf string
 }
 
 type heldLine struct {
@@ -125,7 +128,10 @@ func (w *writer) run(r session.Reader) error {
 			if err := w.flush(); err != nil {
 				return err
 			}
-			return w.answerAll()
+			if err := w.answerAll(); err != nil {
+				return err
+			}
+			return w.writeLastPrompt()
 		}
 		if err != nil {
 			return err
@@ -243,6 +249,7 @@ func (w *writer) message(e *session.Entry, own bool) error {
 		return err
 	}
 	l := w.newLine(e)
+	w.notePrompt(e, l)
 	if e.Message.Role == session.RoleTool && e.Sidechain == "" {
 		w.held = &heldLine{side: e.Sidechain, e: e, l: l}
 		return nil
