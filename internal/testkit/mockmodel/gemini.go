@@ -194,10 +194,13 @@ func (s *Server) geminiReply(req GeminiRequest) ([]geminiChunk, error) {
 // else a short title.
 func geminiSideAnswer(req GeminiRequest) string {
 	if g := req.GenerationConfig; g != nil {
+		// Gemini CLI 0.61 gives responseJsonSchema in the upper-case
+		// types of responseSchema ("OBJECT")
 		raw := g.ResponseJSONSchema
 		if len(raw) == 0 {
-			raw = lowerTypes(g.ResponseSchema)
+			raw = g.ResponseSchema
 		}
+		raw = lowerTypes(raw)
 		var schema map[string]any
 		if json.Unmarshal(raw, &schema) == nil && schema != nil {
 			b, _ := json.Marshal(sampleWithin(schema))
@@ -210,8 +213,9 @@ func geminiSideAnswer(req GeminiRequest) string {
 	return "Mock session"
 }
 
-// sampleWithin is sample (a value of the schema) with every number at
-// least its minimum, so a router's score in [1, 100] is a valid one.
+// sampleWithin is sample (a value of the schema) with every number its
+// minimum, else 1: Gemini CLI's router asks for a complexity_score "from
+// 1-100" with no minimum in the schema and refuses 0.
 func sampleWithin(schema map[string]any) any {
 	v := sample(schema)
 	switch x := v.(type) {
@@ -226,6 +230,7 @@ func sampleWithin(schema map[string]any) any {
 		if m, ok := schema["minimum"].(float64); ok {
 			return int(m)
 		}
+		return 1
 	}
 	return v
 }
