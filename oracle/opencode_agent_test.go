@@ -3,7 +3,9 @@ package oracle
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sesstool/sesstool/internal/peers"
@@ -121,4 +123,19 @@ func (e *ocEnv) try(t *testing.T, args ...string) agentrun.Result {
 		},
 		Progress: e.mock.Count,
 	})
+}
+
+// sesstool runs sesstool as the user of this OpenCode: with its config
+// folder, where the converter looks for OpenCode's default model.
+func (e *ocEnv) sesstool(t *testing.T, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(e.home, ".config"), "OPENCODE_CONFIG=")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("sesstool %v: %v\n%s", args, err, stderr.String())
+	}
+	return string(out)
 }

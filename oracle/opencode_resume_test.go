@@ -37,6 +37,18 @@ func sample(rel string) func(t *testing.T) string {
 	return func(t *testing.T) string { return filepath.Join("..", "testdata", "samples", filepath.FromSlash(rel)) }
 }
 
+// sharedSample is ../shared/samples/rel, skipped (failed under
+// SESSTOOL_REQUIRE_PEERS=1) when it is not there.
+func sharedSample(rel string) func(t *testing.T) string {
+	return func(t *testing.T) string {
+		p := filepath.Join(shared.Dir(), "samples", filepath.FromSlash(rel))
+		if _, err := os.Stat(p); err != nil {
+			peers.Need(t, "shared sample "+p+" not found (set SESSTOOL_SHARED to the shared folder)")
+		}
+		return p
+	}
+}
+
 func real(rel string) func(t *testing.T) string {
 	return func(t *testing.T) string { return realWorld(t, rel) }
 }
@@ -49,6 +61,9 @@ var ocSources = []ocSource{
 	{name: "opencode export", layout: "opencode-export", path: sample("opencode/export/v1.1.34__ses_e03a7a64affe0wHc2prdw2R2s7.json")},
 	{name: "real Claude Code with sub-agents", layout: "claude", path: real("claude/marot+spotter__258c7280")},
 	{name: "real Codex with reasoning and web searches", layout: "codex", path: real("codex/codemie-ai+codemie-code__rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl")},
+	// ash names no model: the export carries OpenCode's configured default
+	{name: "ash", layout: "ash", path: sample("ash/generated-v2/sessions/cli")},
+	{name: "ash upstream fixture", layout: "ash", path: sharedSample("ash/upstream-test-fixtures/valid/plain-chat")},
 	{name: "real OpenCode database", layout: "opencode", path: real("opencode/suhd550-dev+stunning-memory__opencode.db"), id: "ses_04ca851f7ffevKrKMHW3RsPK1U"},
 }
 
@@ -56,7 +71,8 @@ var ocSources = []ocSource{
 // with `opencode import`, is continued by OpenCode 1.18.33 with `opencode
 // run --session ID continue` and no other flag: its first request to the
 // model carries the source's whole active path in order, with the model
-// the source named, and passes the linter; the database then still
+// the source named (where it names none, as ash does, the default of the
+// user's OpenCode config), and passes the linter; the database then still
 // validates and the session converts back.
 func TestOpenCodeResume(t *testing.T) {
 	for _, src := range ocSources {
@@ -71,7 +87,8 @@ func TestOpenCodeResume(t *testing.T) {
 			if src.id != "" {
 				args = append(args, "--session", src.id)
 			}
-			sesstool(t, append(args, path)...)
+			// the user's OpenCode config is the one OpenCode runs with
+			e.sesstool(t, append(args, path)...)
 			id, model, compacted := exportModel(t, export)
 			expected := ocExpected(s, compacted)
 			if model.ModelID == "unknown" || model.ProviderID == "unknown" {
