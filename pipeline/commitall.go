@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/internal/cleanup"
@@ -30,6 +31,9 @@ func replacesEverySession(root string, ps []piece, u format.Units) bool {
 		}
 	}
 	for _, pt := range points {
+		if strings.HasPrefix(filepath.Base(pt), ".") {
+			continue // a killed run's temporary file: no session
+		}
 		if !replaced[pt] {
 			return false
 		}
@@ -51,6 +55,11 @@ func replacesEverySession(root string, ps []piece, u format.Units) bool {
 // by piece.
 func (s *Stage) commitSwapRoot(root string, ps []piece) (bool, error) {
 	root = filepath.Clean(root)
+	if fi, err := os.Lstat(root); err != nil || !fi.IsDir() {
+		// a link to the store: exchanging it would put a folder in the
+		// link's place, so the pieces go through it one by one instead
+		return false, nil
+	}
 	whole, err := os.MkdirTemp(filepath.Dir(root), ".sesstool-whole-*")
 	if err != nil {
 		return false, nil

@@ -160,14 +160,25 @@ func TestCommitReplaceEverySessionWhole(t *testing.T) {
 		extra   map[string]string
 		whole   bool // the root is swapped whole
 		stageIn bool // the stage is inside the root (convert -o over an existing store)
+		link    bool // the root is a symbolic link to the store, and stays one
 	}{
-		{"only session", nil, true, false},
-		{"only session, stage inside the root", nil, true, true},
-		{"another session beside", map[string]string{"sess/p/s2": "another", "msg/s2/m": "its message"}, false, true},
+		{"only session", nil, true, false, false},
+		{"only session, stage inside the root", nil, true, true, false},
+		{"only session and a killed run's temporary file", map[string]string{"sess/p/.s2.tmp-1": "partial"}, true, true, false},
+		{"another session beside", map[string]string{"sess/p/s2": "another", "msg/s2/m": "its message"}, false, true, false},
+		{"root a link to the store", nil, false, true, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			work := t.TempDir()
 			root := filepath.Join(work, "root")
+			if c.link {
+				if err := os.Mkdir(filepath.Join(work, "real"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink("real", root); err != nil {
+					t.Fatal(err)
+				}
+			}
 			put(t, root, old)
 			put(t, root, c.extra)
 			near := work
@@ -228,12 +239,16 @@ func TestCommitReplaceEverySessionWhole(t *testing.T) {
 				}
 			}
 			st.Remove()
-			if entries, _ := os.ReadDir(work); len(entries) != 1 {
-				t.Errorf("%d entries beside the root once the stage is removed, want the root alone", len(entries))
+			if fi, err := os.Lstat(root); c.link && (err != nil || fi.Mode()&os.ModeSymlink == 0) {
+				t.Errorf("the link to the store was replaced: %v (%v)", fi, err)
+			}
+			if entries, _ := os.ReadDir(work); len(entries) != 1+btoi(c.link) {
+				t.Errorf("%d entries beside the root once the stage is removed, want the root alone (and the store it links to)", len(entries))
 			}
 			var hidden []string
 			filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-				if err == nil && strings.HasPrefix(d.Name(), ".") {
+				rel, _ := filepath.Rel(root, p)
+				if _, theirs := c.extra[filepath.ToSlash(rel)]; err == nil && strings.HasPrefix(d.Name(), ".") && !theirs {
 					hidden = append(hidden, p)
 				}
 				return nil
@@ -243,4 +258,11 @@ func TestCommitReplaceEverySessionWhole(t *testing.T) {
 			}
 		})
 	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
