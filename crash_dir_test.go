@@ -143,6 +143,12 @@ func TestKillDuringOpenCodeConvert(t *testing.T) {
 				counts["absent"]++
 				return
 			case got == nil:
+				// The store's only session was the one replaced: with it
+				// out of sight, its parts and messages alone would be a
+				// store that does not validate.
+				if r := runBin(t, dir, nil, 2*time.Minute, "validate", "out"); r.code != 0 {
+					t.Fatalf("kill %d: out holds parts and messages without their session: exit %d\n%s", i, r.code, r.out)
+				}
 				counts["absent"]++
 				return
 			case sameHashes(got, want):

@@ -86,6 +86,14 @@ func (s *Stage) Commit(root string, force bool, u format.Units) error {
 		}
 		return nil
 	}
+	if replacesEverySession(root, ps, u) {
+		if done, err := s.commitSwapRoot(root, ps); done || err != nil {
+			if err != nil {
+				return exitcode.IOError(err)
+			}
+			return nil
+		}
+	}
 	if err := s.hideReplaced(root, ps, u); err != nil {
 		return exitcode.IOError(err)
 	}

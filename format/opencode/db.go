@@ -169,11 +169,38 @@ func (s *dbStore) fail(err error) error {
 	if errors.Is(s.ctx.Err(), context.DeadlineExceeded) {
 		return fmt.Errorf("read %s: gave up after %v (a query that does not end: a corrupt or hostile database?)", s.path, s.limit)
 	}
+	if isCorrupt(err) {
+		return &exitcode.Error{Code: exitcode.Invalid, Err: &corruptError{fmt.Errorf("read %s: %w", s.path, err)}}
+	}
 	err = fmt.Errorf("read %s: %w", s.path, err)
 	if strings.Contains(err.Error(), "string or blob too big") {
 		return &exitcode.Error{Code: exitcode.Invalid, Err: err}
 	}
 	return err
+}
+
+// corruptError: SQLite found the database's file damaged or not a database
+// at all. It is what the file holds, not a failure to read it, so it is
+// invalid input (a db-corrupt finding, exit 1) like any malformed session
+// file, not an I/O error.
+type corruptError struct{ err error }
+
+func (e *corruptError) Error() string { return e.err.Error() }
+func (e *corruptError) Unwrap() error { return e.err }
+
+// isCorrupt says whether err is SQLite's SQLITE_CORRUPT or SQLITE_NOTADB
+// (extended codes included): a truncated file, random bytes, a valid
+// header over pages that are not.
+func isCorrupt(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+		return true
+	}
+	return false
 }
 
 func (s *dbStore) list() ([]sessionRef, error) {

@@ -40,6 +40,11 @@ func classify(path string) (layout, string) {
 	if !fi.IsDir() {
 		head := headOf(path, 1<<12)
 		switch {
+		case filepath.Base(path) == "opencode.db":
+			// OpenCode's by its name: one that is corrupt or not a
+			// database is reported as such when opened (db-corrupt), as
+			// it is in its data directory, not as a file of no layout.
+			return layoutDB, path
 		case bytes.HasPrefix(head, sqliteMagic):
 			if isOpenCodeDB(path) {
 				return layoutDB, path

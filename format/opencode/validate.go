@@ -41,7 +41,7 @@ const (
 	ruleDuplicate     = "duplicate-id"        // a session or message id twice in one store
 	ruleDBSchema      = "db-schema"           // a table read is a view or virtual table, lacks a column, or computes one
 	ruleDBBounds      = "db-bounds"           // a database's values outgrow its files
-	ruleDBCorrupt     = "db-corrupt"          // SQLite's integrity check fails for a table read (an index disagrees with its table, ...)
+	ruleDBCorrupt     = "db-corrupt"          // SQLite finds the file damaged or not a database, or its integrity check fails for a table read
 )
 
 var partTypes = map[string]bool{"text": true, "reasoning": true, "file": true, "tool": true, "step-start": true,
@@ -532,8 +532,11 @@ func dbFinding(path string, err error, rep *report.Report) bool {
 		return false
 	}
 	rule := ruleDBBounds
-	if errors.As(err, new(*schemaError)) {
+	switch {
+	case errors.As(err, new(*schemaError)):
 		rule = ruleDBSchema
+	case errors.As(err, new(*corruptError)):
+		rule = ruleDBCorrupt
 	}
 	msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "read "), path+": ")
 	rep.Errorf(path, 0, "", rule, "%s", msg)
