@@ -62,12 +62,36 @@ func predict(sessions []*session.Session, c format.Caps, home bool) predicted {
 			p.add(loss.SessionTitle, loss.Dropped, 1)
 		}
 		if !c.Owns(s.Meta.Origin) {
+			if c.ModelRequired && namesNoModel(s) {
+				p.add(loss.SessionModel, loss.Converted, 1)
+			}
 			p.session(s, c)
 		} else if s.Meta.Parent != nil {
 			p.allow(loss.ParentLink)
 		}
 	}
 	return p
+}
+
+// namesNoModel reports whether a session with messages names no model
+// anywhere: not in its meta, a model change or any message.
+func namesNoModel(s *session.Session) bool {
+	if s.Meta.Model != "" {
+		return false
+	}
+	messages := false
+	for _, e := range s.Entries {
+		switch {
+		case e.Kind == session.KindModelChange && e.ModelChange != nil && e.ModelChange.ModelID != "":
+			return false
+		case e.Message != nil:
+			if e.Message.Model != "" {
+				return false
+			}
+			messages = true
+		}
+	}
+	return messages
 }
 
 func (p predicted) add(k loss.Kind, a loss.Action, n int) {

@@ -62,6 +62,11 @@ type Caps struct {
 	// one saying so, counted as converted (Claude Code: the API refuses a
 	// tool_use without its tool_result).
 	CallsNeedResults bool
+	// ModelRequired: every message names a model (OpenCode continues a
+	// session only with one its config offers), so a session that names
+	// none anywhere is written with one, counted once as the session's
+	// model converted.
+	ModelRequired bool
 	// ImagesOn are the roles whose messages may carry images; nil for all.
 	ImagesOn []session.Role
 	// LastText: an assistant message keeps only its last text block.

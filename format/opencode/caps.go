@@ -22,7 +22,7 @@ var caps = format.Caps{
 	// thinking level have no place (the model and provider name the model
 	// of a message that has none, a user message's).
 	Usage: true, Cost: true, IsError: true, StopReason: true, MessageModel: true, Title: true,
-	ReasoningTokens: true, MessageProvider: true, MessageError: true,
+	ReasoningTokens: true, MessageProvider: true, MessageError: true, ModelRequired: true,
 	IDs: format.IDStyle{Form: format.IDOpenCode}, Times: format.TimeMillis,
 }
 
