@@ -39,8 +39,14 @@ func claudeEnv(mockURL string) []string {
 // mock playing the default script, and fails the test unless it exits 0.
 func runClaude(t *testing.T, home, dir string, args ...string) claudeRun {
 	t.Helper()
+	return runClaudeOn(t, mockmodel.Anthropic(), home, dir, args...)
+}
+
+// runClaudeOn is runClaude against a mock of the given routes.
+func runClaudeOn(t *testing.T, routes []mockmodel.Route, home, dir string, args ...string) claudeRun {
+	t.Helper()
 	bin := peers.ClaudeCode(t)
-	mock := mockmodel.Start(t, mockmodel.Default, mockmodel.Anthropic()...)
+	mock := mockmodel.Start(t, mockmodel.Default, routes...)
 	res := agentrun.Run(t, agentrun.Cmd{Bin: bin, Args: args, Dir: dir, Home: home, Env: claudeEnv(mock.URL), Progress: mock.Count})
 	if res.Err != nil {
 		t.Fatalf("claude %v: %v\nstdout:\n%s\nstderr:\n%s", args, res.Err, res.Stdout, res.Stderr)

@@ -277,12 +277,18 @@ func sample(schema map[string]any) any {
 
 // anthropicMessages answers /v1/messages, streamed when asked.
 func anthropicMessages(s *Server, w http.ResponseWriter, r *http.Request, body []byte) {
+	anthropicMessagesWith(s, w, body, s.anthropicReply)
+}
+
+// anthropicMessagesWith answers /v1/messages with the reply choose picks,
+// streamed when asked.
+func anthropicMessagesWith(s *Server, w http.ResponseWriter, body []byte, choose func(AnthropicRequest) anthropicReply) {
 	req, err := ParseAnthropic(body)
 	if err != nil {
 		anthropicError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	rep := s.anthropicReply(req)
+	rep := choose(req)
 	model := req.Model
 	if model == "" {
 		model = "claude-mock"
