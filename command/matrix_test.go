@@ -18,8 +18,8 @@ import (
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/claude"
 	"github.com/sesstool/sesstool/internal/shared"
+	"github.com/sesstool/sesstool/internal/testkit/convo"
 	"github.com/sesstool/sesstool/mapping"
-	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/session"
 )
@@ -164,33 +164,7 @@ func convertCLI(t *testing.T, o ConvertOptions) (lossReport, string) {
 // sessionsOf reads every session under p as layout.
 func sessionsOf(t *testing.T, layout, p string) []*session.Session {
 	t.Helper()
-	f, err := registry.Lookup(layout)
-	if err != nil {
-		t.Fatal(err)
-	}
-	units, skips := pipeline.Walk(p, f)
-	if pipeline.Code(skips) == 3 {
-		t.Fatal(skips)
-	}
-	var out []*session.Session
-	for _, u := range units {
-		refs, err := u.Format.Sessions(u.Path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, ref := range refs {
-			r, err := u.Format.Open(ref)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := session.ReadAll(r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, s)
-		}
-	}
-	return out
+	return convo.Sessions(t, layout, p)
 }
 
 // TestMatrixSameLayoutExact: for every layout, A -> A through the model gives
