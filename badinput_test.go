@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sesstool/sesstool/internal/hangwatch"
+	"github.com/sesstool/sesstool/internal/testkit/hangwatch"
 )
 
 // The bad-input matrix (issue 10): every row runs the real binary on one

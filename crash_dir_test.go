@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sesstool/sesstool/internal/shared"
+	"github.com/sesstool/sesstool/internal/testkit/shared"
 )
 
 // TestKillDuringDirConvert kills `convert --force` into an existing session

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sesstool/sesstool/internal/shared"
+	"github.com/sesstool/sesstool/internal/testkit/shared"
 )
 
 // Crash safety (issue 10): a process killed at any moment, a full disk and

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sesstool/sesstool/internal/hangwatch"
-	"github.com/sesstool/sesstool/internal/walstore"
+	"github.com/sesstool/sesstool/internal/testkit/hangwatch"
+	"github.com/sesstool/sesstool/internal/testkit/walstore"
 	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/registry"
 )

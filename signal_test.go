@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sesstool/sesstool/internal/hangwatch"
+	"github.com/sesstool/sesstool/internal/testkit/hangwatch"
 )
 
 // A run stopped by SIGTERM, or by SIGPIPE when the reader of its output

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sesstool/sesstool/internal/hangwatch"
+	"github.com/sesstool/sesstool/internal/testkit/hangwatch"
 )
 
 // The same store, holding a valid session, a garbage .jsonl and an

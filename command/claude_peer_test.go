@@ -13,8 +13,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sesstool/sesstool/format/claude"
-	"github.com/sesstool/sesstool/internal/hangwatch"
-	"github.com/sesstool/sesstool/internal/peers"
+	"github.com/sesstool/sesstool/internal/testkit/hangwatch"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"

@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/heapwatch"
+	"github.com/sesstool/sesstool/internal/testkit/heapwatch"
 )
 
 // manyRuns writes a Claude Code store holding the sub-agent fixture's

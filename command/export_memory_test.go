@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/sesstool/sesstool/internal/heapwatch"
+	"github.com/sesstool/sesstool/internal/testkit/heapwatch"
 	"io"
 	"math/rand/v2"
 	"os"

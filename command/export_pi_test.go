@@ -11,9 +11,9 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
-	"github.com/sesstool/sesstool/internal/browsertest"
-	"github.com/sesstool/sesstool/internal/hangwatch"
-	"github.com/sesstool/sesstool/internal/shared"
+	"github.com/sesstool/sesstool/internal/testkit/browsertest"
+	"github.com/sesstool/sesstool/internal/testkit/hangwatch"
+	"github.com/sesstool/sesstool/internal/testkit/shared"
 	"github.com/sesstool/sesstool/registry"
 )
 

@@ -15,7 +15,7 @@ import (
 	"github.com/sesstool/sesstool/export/markdown"
 	"github.com/sesstool/sesstool/export/transcript"
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/internal/browsertest"
+	"github.com/sesstool/sesstool/internal/testkit/browsertest"
 	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/report"

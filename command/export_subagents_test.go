@@ -13,8 +13,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
-	"github.com/sesstool/sesstool/internal/browsertest"
-	"github.com/sesstool/sesstool/internal/golden"
+	"github.com/sesstool/sesstool/internal/testkit/browsertest"
+	"github.com/sesstool/sesstool/internal/testkit/golden"
 )
 
 // The sub-agent fixtures (testdata/subagents/README.md): a Claude Code

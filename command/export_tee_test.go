@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/benchdata"
+	"github.com/sesstool/sesstool/internal/testkit/benchdata"
 )
 
 // readSoFar is how many bytes this process has read from files

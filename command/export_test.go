@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/format"
-	fixture "github.com/sesstool/sesstool/internal/exportfixture"
+	fixture "github.com/sesstool/sesstool/internal/testkit/exportfixture"
 	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/report"

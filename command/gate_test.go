@@ -4,7 +4,7 @@ import (
 	"os"
 	"sync"
 
-	"github.com/sesstool/sesstool/internal/hangwatch"
+	"github.com/sesstool/sesstool/internal/testkit/hangwatch"
 	"github.com/sesstool/sesstool/session"
 )
 

@@ -17,7 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/claude"
-	"github.com/sesstool/sesstool/internal/shared"
+	"github.com/sesstool/sesstool/internal/testkit/shared"
 	"github.com/sesstool/sesstool/internal/testkit/convo"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/registry"

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/peers"
-	"github.com/sesstool/sesstool/internal/shared"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
+	"github.com/sesstool/sesstool/internal/testkit/shared"
 )
 
 // realSession is a real session of ../shared/real-world, or a skip.

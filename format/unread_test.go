@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/internal/straytest"
+	"github.com/sesstool/sesstool/internal/testkit/straytest"
 )
 
 // TestContentsStrays checks the patterns a layout declares its units'

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/exitcode"
-	"github.com/sesstool/sesstool/internal/hangwatch"
+	"github.com/sesstool/sesstool/internal/testkit/hangwatch"
 )
 
 func feedLines(ns ...int) []Line {

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/peers"
-	"github.com/sesstool/sesstool/internal/shared"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
+	"github.com/sesstool/sesstool/internal/testkit/shared"
 )
 
 // realCodex lists the real Codex rollouts in ../shared/real-world/codex.

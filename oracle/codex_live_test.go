@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/peers"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"github.com/sesstool/sesstool/internal/testkit/mockmodel"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/peers"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"github.com/sesstool/sesstool/internal/testkit/agentrun"
 	"github.com/sesstool/sesstool/internal/testkit/mockmodel"
 )

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/peers"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
 )
 
 // bin is the sesstool binary the tests run, built once for the package.

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/peers"
-	"github.com/sesstool/sesstool/internal/shared"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
+	"github.com/sesstool/sesstool/internal/testkit/shared"
 	"github.com/sesstool/sesstool/internal/testkit/convo"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"

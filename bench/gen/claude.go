@@ -3,7 +3,7 @@ package main
 import (
 	"os"
 
-	"github.com/sesstool/sesstool/internal/benchdata"
+	"github.com/sesstool/sesstool/internal/testkit/benchdata"
 )
 
 // genClaude writes a Claude Code session of about size bytes replicated

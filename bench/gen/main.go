@@ -12,7 +12,7 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/sesstool/sesstool/internal/benchdata"
+	"github.com/sesstool/sesstool/internal/testkit/benchdata"
 	"os"
 	"strconv"
 	"strings"

@@ -3,7 +3,7 @@ package main
 import (
 	"os"
 
-	"github.com/sesstool/sesstool/internal/benchdata"
+	"github.com/sesstool/sesstool/internal/testkit/benchdata"
 )
 
 // genTree writes a tree JSONL file of about size bytes replicated from sample.

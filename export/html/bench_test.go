@@ -8,7 +8,7 @@ import (
 
 	"github.com/sesstool/sesstool/export/transcript"
 	"github.com/sesstool/sesstool/format/tree"
-	"github.com/sesstool/sesstool/internal/benchdata"
+	"github.com/sesstool/sesstool/internal/testkit/benchdata"
 	"github.com/sesstool/sesstool/session"
 )
 

@@ -10,8 +10,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/sesstool/sesstool/export/html"
 	"github.com/sesstool/sesstool/export/transcript"
-	"github.com/sesstool/sesstool/internal/browsertest"
-	fixture "github.com/sesstool/sesstool/internal/exportfixture"
+	"github.com/sesstool/sesstool/internal/testkit/browsertest"
+	fixture "github.com/sesstool/sesstool/internal/testkit/exportfixture"
 	"github.com/sesstool/sesstool/session"
 )
 

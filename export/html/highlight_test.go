@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/browsertest"
+	"github.com/sesstool/sesstool/internal/testkit/browsertest"
 	"github.com/sesstool/sesstool/session"
 )
 

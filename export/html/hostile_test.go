@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/export/transcript"
-	fixture "github.com/sesstool/sesstool/internal/exportfixture"
+	fixture "github.com/sesstool/sesstool/internal/testkit/exportfixture"
 	"github.com/sesstool/sesstool/session"
 )
 

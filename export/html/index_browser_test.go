@@ -9,7 +9,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/sesstool/sesstool/export/html"
-	"github.com/sesstool/sesstool/internal/browsertest"
+	"github.com/sesstool/sesstool/internal/testkit/browsertest"
 )
 
 // TestBrowserIndex drives a site's index: every session listed, sorting by

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/sesstool/sesstool/internal/heapwatch"
+	"github.com/sesstool/sesstool/internal/testkit/heapwatch"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -16,7 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/sesstool/sesstool/export/html"
 	"github.com/sesstool/sesstool/export/transcript"
-	"github.com/sesstool/sesstool/internal/browsertest"
+	"github.com/sesstool/sesstool/internal/testkit/browsertest"
 	"github.com/sesstool/sesstool/session"
 )
 

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/browsertest"
-	fixture "github.com/sesstool/sesstool/internal/exportfixture"
+	"github.com/sesstool/sesstool/internal/testkit/browsertest"
+	fixture "github.com/sesstool/sesstool/internal/testkit/exportfixture"
 )
 
 // TestLinksInBrowser opens the page of a session whose Markdown holds links

@@ -7,7 +7,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
-	"github.com/sesstool/sesstool/internal/browsertest"
+	"github.com/sesstool/sesstool/internal/testkit/browsertest"
 )
 
 // TestBrowserReading clicks and types through a long session as a reader

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
-	"github.com/sesstool/sesstool/internal/browsertest"
-	fixture "github.com/sesstool/sesstool/internal/exportfixture"
-	"github.com/sesstool/sesstool/internal/golden"
+	"github.com/sesstool/sesstool/internal/testkit/browsertest"
+	fixture "github.com/sesstool/sesstool/internal/testkit/exportfixture"
+	"github.com/sesstool/sesstool/internal/testkit/golden"
 )
 
 // TestScreenshots photographs the page in light and dark themes at desktop

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/sesstool/sesstool/export/transcript"
-	"github.com/sesstool/sesstool/internal/heapwatch"
+	"github.com/sesstool/sesstool/internal/testkit/heapwatch"
 	"io"
 	"math/rand/v2"
 	"runtime/debug"

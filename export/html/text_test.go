@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/shared"
+	"github.com/sesstool/sesstool/internal/testkit/shared"
 	"github.com/sesstool/sesstool/jsonx"
 )
 

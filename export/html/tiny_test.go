@@ -3,7 +3,7 @@ package html_test
 import (
 	"fmt"
 	"github.com/sesstool/sesstool/export/transcript"
-	"github.com/sesstool/sesstool/internal/heapwatch"
+	"github.com/sesstool/sesstool/internal/testkit/heapwatch"
 	"io"
 	"runtime"
 	"runtime/debug"

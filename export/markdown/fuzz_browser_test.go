@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/browsertest"
-	"github.com/sesstool/sesstool/internal/peers"
+	"github.com/sesstool/sesstool/internal/testkit/browsertest"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
 )
 
 // pieces are what random message texts are made of: Markdown syntax that

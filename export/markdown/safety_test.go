@@ -11,9 +11,9 @@ import (
 
 	"github.com/sesstool/sesstool/export/markdown"
 	"github.com/sesstool/sesstool/export/transcript"
-	"github.com/sesstool/sesstool/internal/browsertest"
-	fixture "github.com/sesstool/sesstool/internal/exportfixture"
-	"github.com/sesstool/sesstool/internal/peers"
+	"github.com/sesstool/sesstool/internal/testkit/browsertest"
+	fixture "github.com/sesstool/sesstool/internal/testkit/exportfixture"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
 )
 
 // markedJS is marked's browser build, which scripts/setup installs into

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/export/transcript"
-	fixture "github.com/sesstool/sesstool/internal/exportfixture"
-	"github.com/sesstool/sesstool/internal/golden"
+	fixture "github.com/sesstool/sesstool/internal/testkit/exportfixture"
+	"github.com/sesstool/sesstool/internal/testkit/golden"
 	"github.com/sesstool/sesstool/session"
 )
 

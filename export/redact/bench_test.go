@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/peers"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
 )
 
 // BenchmarkLargeSession redacts every line of the large pi sample in

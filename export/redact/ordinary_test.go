@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/peers"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
 )
 
 // maxFPPerThousandLines is how many masks 1,000 lines of ordinary code and

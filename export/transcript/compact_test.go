@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/sesstool/sesstool/export/transcript"
-	fixture "github.com/sesstool/sesstool/internal/exportfixture"
-	"github.com/sesstool/sesstool/internal/shared"
+	fixture "github.com/sesstool/sesstool/internal/testkit/exportfixture"
+	"github.com/sesstool/sesstool/internal/testkit/shared"
 	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/session"

@@ -3,7 +3,7 @@ package transcript
 import (
 	"testing"
 
-	fixture "github.com/sesstool/sesstool/internal/exportfixture"
+	fixture "github.com/sesstool/sesstool/internal/testkit/exportfixture"
 	"github.com/sesstool/sesstool/session"
 )
 

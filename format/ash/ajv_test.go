@@ -1,7 +1,7 @@
 package ash
 
 import (
-	"github.com/sesstool/sesstool/internal/peers"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"os"
 	"os/exec"
 	"path/filepath"

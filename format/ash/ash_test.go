@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/internal/golden"
-	"github.com/sesstool/sesstool/internal/shared"
+	"github.com/sesstool/sesstool/internal/testkit/golden"
+	"github.com/sesstool/sesstool/internal/testkit/shared"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/report"

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/internal/golden"
-	"github.com/sesstool/sesstool/internal/shared"
+	"github.com/sesstool/sesstool/internal/testkit/golden"
+	"github.com/sesstool/sesstool/internal/testkit/shared"
 	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"

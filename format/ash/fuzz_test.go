@@ -7,7 +7,7 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/ash"
-	"github.com/sesstool/sesstool/internal/fuzzcheck"
+	"github.com/sesstool/sesstool/internal/testkit/fuzzcheck"
 	"github.com/sesstool/sesstool/report"
 	"github.com/tidwall/gjson"
 )

@@ -3,7 +3,7 @@ package ash
 import (
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/straytest"
+	"github.com/sesstool/sesstool/internal/testkit/straytest"
 )
 
 // TestUnread: what a session directory holds beside the layout's files is

@@ -5,7 +5,7 @@ import (
 
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/peers"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
 )
 
 // The schema folder works as it is in ajv, the reference validator: every

@@ -9,8 +9,8 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/tree"
-	"github.com/sesstool/sesstool/internal/peers"
-	"github.com/sesstool/sesstool/internal/shared"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
+	"github.com/sesstool/sesstool/internal/testkit/shared"
 	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/report"

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/format/claude"
-	"github.com/sesstool/sesstool/internal/fuzzcheck"
+	"github.com/sesstool/sesstool/internal/testkit/fuzzcheck"
 )
 
 // seeds are the samples and a minimal session: FuzzClaude's seeds, and

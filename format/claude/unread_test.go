@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/straytest"
+	"github.com/sesstool/sesstool/internal/testkit/straytest"
 )
 
 // TestUnread: what a store's project folders hold that no session reads is

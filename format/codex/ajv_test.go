@@ -5,8 +5,8 @@ import (
 
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/peers"
-	"github.com/sesstool/sesstool/internal/shared"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
+	"github.com/sesstool/sesstool/internal/testkit/shared"
 )
 
 // TestSchemasInAjv proves the schema folder works as it is in a standard

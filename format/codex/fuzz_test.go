@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/format/codex"
-	"github.com/sesstool/sesstool/internal/fuzzcheck"
+	"github.com/sesstool/sesstool/internal/testkit/fuzzcheck"
 )
 
 // seeds are the samples: FuzzCodex's seeds, and the inputs

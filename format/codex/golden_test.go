@@ -9,7 +9,7 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/codex"
-	"github.com/sesstool/sesstool/internal/golden"
+	"github.com/sesstool/sesstool/internal/testkit/golden"
 	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/report"

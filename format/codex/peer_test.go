@@ -17,8 +17,8 @@ import (
 	"github.com/sesstool/sesstool/command"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/codex"
-	"github.com/sesstool/sesstool/internal/hangwatch"
-	"github.com/sesstool/sesstool/internal/peers"
+	"github.com/sesstool/sesstool/internal/testkit/hangwatch"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/session"
 )

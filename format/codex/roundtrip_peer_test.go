@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/command"
-	"github.com/sesstool/sesstool/internal/peers"
-	"github.com/sesstool/sesstool/internal/shared"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
+	"github.com/sesstool/sesstool/internal/testkit/shared"
 )
 
 // TestAppServerRoundTripAgentMessages: Codex shows as many agent messages

@@ -9,7 +9,7 @@ import (
 
 	"github.com/sesstool/sesstool/exitcode"
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/internal/hangwatch"
+	"github.com/sesstool/sesstool/internal/testkit/hangwatch"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )

@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/straytest"
+	"github.com/sesstool/sesstool/internal/testkit/straytest"
 )
 
 // TestUnread: what a Codex home holds that the layout does not read is

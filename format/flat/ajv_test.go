@@ -1,7 +1,7 @@
 package flat
 
 import (
-	"github.com/sesstool/sesstool/internal/peers"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"os/exec"
 	"path/filepath"
 	"strings"

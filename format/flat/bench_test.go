@@ -7,7 +7,7 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/tree"
-	"github.com/sesstool/sesstool/internal/benchdata"
+	"github.com/sesstool/sesstool/internal/testkit/benchdata"
 	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )

@@ -6,13 +6,13 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/format/flat"
-	"github.com/sesstool/sesstool/internal/fuzzcheck"
+	"github.com/sesstool/sesstool/internal/testkit/fuzzcheck"
 )
 
 // FuzzFlat: the flat reader and validator never panic, an accepted file
 // reads without error, and converts to a valid session in the layout the
 // input picks (every layout: TestSeedsConvertEverywhere).
-// Seeds: testdata/fuzz/FuzzFlat (go run ./internal/fuzzcheck/seedgen).
+// Seeds: testdata/fuzz/FuzzFlat (go run ./internal/testkit/fuzzcheck/seedgen).
 func FuzzFlat(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzcheck.CheckOne(t, flat.New(), sessionFile(t, data), data)

@@ -3,7 +3,7 @@ package goat
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/sesstool/sesstool/internal/peers"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"os"
 	"os/exec"
 	"path/filepath"

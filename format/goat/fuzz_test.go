@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/format/goat"
-	"github.com/sesstool/sesstool/internal/fuzzcheck"
+	"github.com/sesstool/sesstool/internal/testkit/fuzzcheck"
 )
 
 // FuzzGoat fuzzes a goat session directory's messages.jsonl, metadata.json

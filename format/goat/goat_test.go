@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/internal/golden"
+	"github.com/sesstool/sesstool/internal/testkit/golden"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/report"

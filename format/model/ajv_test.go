@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/peers"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
 )
 
 // TestSchemasInAjv proves the schema folder works as it is in a standard

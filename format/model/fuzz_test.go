@@ -17,7 +17,7 @@ import (
 // (dump, read, dump gives the same bytes).
 //
 // It does not convert what it reads to every layout, as the layouts' own
-// fuzz targets do (internal/fuzzcheck): a hand-made model can break what
+// fuzz targets do (internal/testkit/fuzzcheck): a hand-made model can break what
 // every reader guarantees its writers (a message entry without a message,
 // an entry without a time), and convert's check of its output is what
 // stops such a session there.

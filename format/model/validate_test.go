@@ -8,7 +8,7 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/model"
-	"github.com/sesstool/sesstool/internal/golden"
+	"github.com/sesstool/sesstool/internal/testkit/golden"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )

@@ -12,7 +12,7 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/model"
-	"github.com/sesstool/sesstool/internal/golden"
+	"github.com/sesstool/sesstool/internal/testkit/golden"
 	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/registry"

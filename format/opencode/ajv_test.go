@@ -2,8 +2,8 @@ package opencode
 
 import (
 	"bytes"
-	"github.com/sesstool/sesstool/internal/hangwatch"
-	"github.com/sesstool/sesstool/internal/peers"
+	"github.com/sesstool/sesstool/internal/testkit/hangwatch"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"os"
 	"os/exec"
 	"path/filepath"

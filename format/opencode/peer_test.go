@@ -2,7 +2,7 @@ package opencode
 
 import (
 	"encoding/json"
-	"github.com/sesstool/sesstool/internal/peers"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"os"
 	"path/filepath"
 	"testing"

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sesstool/sesstool/internal/cleanup"
-	"github.com/sesstool/sesstool/internal/walstore"
+	"github.com/sesstool/sesstool/internal/testkit/walstore"
 )
 
 // A log's apparent size is not what it holds: `truncate -s 1500M

@@ -13,7 +13,7 @@ import (
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/opencode"
 	"github.com/sesstool/sesstool/internal/cleanup"
-	"github.com/sesstool/sesstool/internal/walstore"
+	"github.com/sesstool/sesstool/internal/testkit/walstore"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/internal/benchdata"
+	"github.com/sesstool/sesstool/internal/testkit/benchdata"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/validate"
 	"github.com/tidwall/gjson"

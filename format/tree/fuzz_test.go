@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/format/tree"
-	"github.com/sesstool/sesstool/internal/fuzzcheck"
+	"github.com/sesstool/sesstool/internal/testkit/fuzzcheck"
 )
 
 // FuzzTreeConvert adds to FuzzTree (which writes back as tree) the shared

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/sesstool/sesstool/internal/benchdata"
+	"github.com/sesstool/sesstool/internal/testkit/benchdata"
 	"github.com/sesstool/sesstool/session"
 )
 

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/peers"
-	"github.com/sesstool/sesstool/internal/shared"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
+	"github.com/sesstool/sesstool/internal/testkit/shared"
 )
 
 // ownSamples holds the tree sessions the project made itself (written by

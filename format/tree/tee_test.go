@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/internal/benchdata"
-	"github.com/sesstool/sesstool/internal/hangwatch"
+	"github.com/sesstool/sesstool/internal/testkit/benchdata"
+	"github.com/sesstool/sesstool/internal/testkit/hangwatch"
 	"github.com/sesstool/sesstool/jsonl"
 	"github.com/sesstool/sesstool/report"
 )

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/internal/shared"
+	"github.com/sesstool/sesstool/internal/testkit/shared"
 	"github.com/sesstool/sesstool/session"
 )
 

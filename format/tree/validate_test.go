@@ -2,14 +2,14 @@ package tree
 
 import (
 	"bytes"
-	"github.com/sesstool/sesstool/internal/peers"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/internal/golden"
+	"github.com/sesstool/sesstool/internal/testkit/golden"
 	"github.com/sesstool/sesstool/report"
 )
 

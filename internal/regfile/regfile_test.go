@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/hangwatch"
+	"github.com/sesstool/sesstool/internal/testkit/hangwatch"
 )
 
 // Each opener must refuse a FIFO at once: before the fix, os.Open of a

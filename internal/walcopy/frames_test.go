@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/internal/cleanup"
-	"github.com/sesstool/sesstool/internal/walstore"
+	"github.com/sesstool/sesstool/internal/testkit/walstore"
 )
 
 const sample = "../../format/opencode/testdata/samples/sqlite/opencode-1.2.1-after-json-migration.db"

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/hangwatch"
+	"github.com/sesstool/sesstool/internal/testkit/hangwatch"
 )
 
 // Need skips t with why, or fails it under SESSTOOL_REQUIRE_PEERS=1.

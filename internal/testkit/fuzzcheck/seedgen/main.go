@@ -2,7 +2,7 @@
 // package, Go's layout) from testdata/samples plus a few hand-made hostile
 // inputs. Only the project's own files are used: a seed is a copy of its
 // input, and files copied from public repositories stay in ../shared.
-// Run from the repository root: go run ./internal/fuzzcheck/seedgen
+// Run from the repository root: go run ./internal/testkit/fuzzcheck/seedgen
 package main
 
 import (

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sesstool/sesstool/internal/hangwatch"
+	"github.com/sesstool/sesstool/internal/testkit/hangwatch"
 )
 
 // Scripts returns the folder scripts/setup fills with ../shared/peers and

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sesstool/sesstool/internal/hangwatch"
+	"github.com/sesstool/sesstool/internal/testkit/hangwatch"
 )
 
 // piBatch is pi-context.mjs (../shared/peers) for many files in one node

@@ -15,7 +15,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/shared"
+	"github.com/sesstool/sesstool/internal/testkit/shared"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/tidwall/gjson"
 )
@@ -132,7 +132,7 @@ func root(tb testing.TB) string {
 	if !ok {
 		tb.Fatal("benchdata: no caller information")
 	}
-	return filepath.Join(filepath.Dir(file), "..", "..")
+	return filepath.Join(filepath.Dir(file), "..", "..", "..")
 }
 
 // Root returns the repository root.

@@ -21,8 +21,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/sesstool/sesstool/export/html"
 	"github.com/sesstool/sesstool/export/transcript"
-	"github.com/sesstool/sesstool/internal/hangwatch"
-	"github.com/sesstool/sesstool/internal/peers"
+	"github.com/sesstool/sesstool/internal/testkit/hangwatch"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"github.com/sesstool/sesstool/session"
 )
 

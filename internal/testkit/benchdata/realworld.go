@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/peers"
-	"github.com/sesstool/sesstool/internal/shared"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
+	"github.com/sesstool/sesstool/internal/testkit/shared"
 )
 
 // The real sessions under the shared folder's real-world/ that the Claude
