@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sesstool/sesstool/internal/testkit/peers"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
+	"github.com/sesstool/sesstool/session/convtree"
 )
 
 // labelLeaf is a pi session whose leaf is a label on the main branch,
@@ -135,7 +135,7 @@ func onlySession(t *testing.T, layout, p string) *session.Session {
 // "role: text", the text of their text blocks and the names of their calls.
 func pathMessages(s *session.Session) []string {
 	var out []string
-	for _, e := range mapping.NewConversation(mapping.Main(s.Entries)).Path() {
+	for _, e := range convtree.NewConversation(convtree.Main(s.Entries), s.Meta.MessageLinks).Path() {
 		if e.Kind != session.KindMessage || e.Message == nil {
 			continue
 		}

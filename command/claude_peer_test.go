@@ -15,8 +15,8 @@ import (
 	"github.com/sesstool/sesstool/format/claude"
 	"github.com/sesstool/sesstool/internal/testkit/hangwatch"
 	"github.com/sesstool/sesstool/internal/testkit/peers"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
+	"github.com/sesstool/sesstool/session/convtree"
 	"github.com/tidwall/gjson"
 )
 
@@ -209,7 +209,7 @@ func expectedSDKMessages(t *testing.T, f string) []string {
 			main = append(main, e)
 		}
 	}
-	path, _ := mapping.ActivePath(main)
+	path, _ := convtree.ActivePath(main, s.Meta.MessageLinks)
 	var out []string
 	for _, e := range path {
 		if e.Kind == session.KindOther && e.Custom != nil && gjson.GetBytes(e.Custom.Data, "subtype").String() == "compact_boundary" {

@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
+	"github.com/sesstool/sesstool/session/convtree"
 )
 
 // compactWindow is a pi session whose last entry is a compaction keeping an
@@ -81,7 +81,7 @@ func TestCompactionWindowThroughOpenCode(t *testing.T) {
 // as "role: text" (pathMessages' spelling).
 func windowOf(t *testing.T, s *session.Session) []string {
 	t.Helper()
-	path := mapping.NewConversation(mapping.Main(s.Entries)).Path()
+	path := convtree.NewConversation(convtree.Main(s.Entries), s.Meta.MessageLinks).Path()
 	last := -1
 	for i, e := range path {
 		if e.Kind == session.KindCompaction {

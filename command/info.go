@@ -10,10 +10,10 @@ import (
 
 	"github.com/sesstool/sesstool/exitcode"
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
+	"github.com/sesstool/sesstool/session/convtree"
 )
 
 // InfoOptions are info's flags.
@@ -161,7 +161,7 @@ func loadUnit(env *Env, u pipeline.Unit) format.Format {
 }
 
 // collect streams one session, keeping a few bytes per entry for its
-// branches and leaf (mapping.PathIndex: as export shows them and convert
+// branches and leaf (convtree.PathIndex: as export shows them and convert
 // keeps them).
 func collect(path, formatName string, r session.Reader) (Stats, error) {
 	defer r.Close()
@@ -171,7 +171,7 @@ func collect(path, formatName string, r session.Reader) (Stats, error) {
 	if !m.Created.T.IsZero() {
 		st.Created = m.Created.T.UTC().Format("2006-01-02T15:04:05Z")
 	}
-	var x mapping.PathIndex
+	x := convtree.PathIndex{MessageLinks: m.MessageLinks}
 	for {
 		e, err := r.Next()
 		if errors.Is(err, io.EOF) {

@@ -13,6 +13,7 @@ import (
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/session"
+	"github.com/sesstool/sesstool/session/convtree"
 )
 
 // A conversion's loss report, predicted from the source session (the model
@@ -114,7 +115,7 @@ func (p predicted) session(s *session.Session, c format.Caps) {
 	p.meta(&s.Meta, c)
 	kept := s.Entries
 	if c.Linear {
-		kept = p.path(s.Entries)
+		kept = p.path(s.Entries, s.Meta.MessageLinks)
 	}
 	untied := map[string]bool{} // sub-agent runs no tool call started
 	for _, e := range kept {
@@ -138,8 +139,8 @@ func (p predicted) session(s *session.Session, c format.Caps) {
 }
 
 // path is the active path of a linear target; what is off it is counted.
-func (p predicted) path(entries []*session.Entry) []*session.Entry {
-	conv := mapping.NewConversation(entries)
+func (p predicted) path(entries []*session.Entry, messageLinks bool) []*session.Entry {
+	conv := convtree.NewConversation(entries, messageLinks)
 	var kept []*session.Entry
 	for i, e := range entries {
 		switch {
@@ -460,7 +461,7 @@ func kept(s *session.Session, c format.Caps) *session.Session {
 	p := predicted{exact: map[string]int{}, may: map[string]bool{}}
 	entries := s.Entries
 	if c.Linear {
-		entries = p.path(entries)
+		entries = p.path(entries, s.Meta.MessageLinks)
 	}
 	out := *s
 	out.Entries = nil

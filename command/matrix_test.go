@@ -17,11 +17,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/claude"
-	"github.com/sesstool/sesstool/internal/testkit/shared"
 	"github.com/sesstool/sesstool/internal/testkit/convo"
+	"github.com/sesstool/sesstool/internal/testkit/shared"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/session"
+	"github.com/sesstool/sesstool/session/convtree"
 )
 
 // The round-trip matrix: every real sample of every layout A, converted to
@@ -521,7 +522,7 @@ func essence(s *session.Session, c capability) []item {
 			main = append(main, e)
 		}
 	}
-	path, _ := mapping.ActivePath(main)
+	path, _ := convtree.ActivePath(main, s.Meta.MessageLinks)
 	var all []item
 	calls := map[string]bool{}
 	for _, e := range path {

@@ -15,6 +15,7 @@ import (
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
+	"github.com/sesstool/sesstool/session/convtree"
 )
 
 // Real programs accept what convert writes: pi's SessionManager opens every
@@ -109,7 +110,7 @@ func TestPiOpensWhatWeWrite(t *testing.T) {
 // sourceMessages counts the messages on a session's active path (main
 // conversation), or -1 when it has a compaction (pi then summarises).
 func sourceMessages(s *session.Session) int {
-	path, _ := mapping.ActivePath(s.Entries)
+	path, _ := convtree.ActivePath(s.Entries, s.Meta.MessageLinks)
 	n := 0
 	for _, e := range path {
 		switch {
@@ -156,7 +157,7 @@ func sourceID(t *testing.T, f string, s sample) string {
 // when that entry is not found), then everything after it. Messages and
 // custom messages count, and branch summaries with a summary.
 func contextMessages(s *session.Session) int {
-	path := mapping.NewConversation(s.Entries).Path()
+	path := convtree.NewConversation(s.Entries, s.Meta.MessageLinks).Path()
 	if len(path) == 0 {
 		return 0
 	}

@@ -25,8 +25,9 @@ type Caps struct {
 	Linear bool
 	// MessageLinks: the layout's tree links messages to messages only, and
 	// hangs tool results, compactions and other entries off the message
-	// before them (ash). Its reader declares it to package mapping, which
-	// then re-chains such sessions wherever it builds the conversation tree.
+	// before them (ash). Its reader copies it into each session it reads
+	// (session.Meta.MessageLinks), and the conversation tree
+	// (session/convtree) reads the parent ids by that rule.
 	MessageLinks bool
 	// Sidechains: the layout keeps sub-agent runs and side files.
 	Sidechains bool

@@ -8,6 +8,7 @@ import (
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
+	"github.com/sesstool/sesstool/session/convtree"
 )
 
 // Adapt reshapes a session from another layout for the layout that
@@ -15,13 +16,13 @@ import (
 // that drops, by the declaration; layout names the target in the reasons.
 //   - A session of one of the target's own origins passes through untouched,
 //     so converting a layout to itself stays byte-identical.
-//   - A linear target gets the active path (PathIndex): the branches are
+//   - A linear target gets the active path (convtree.PathIndex): the branches are
 //     flattened, entries off the path and sub-agent runs dropped. The path is
 //     known once the last entry has been read: with reopen the session is
 //     read twice (ids and links first), so memory stays flat; without, it is
 //     held.
 //   - A tree target keeps the active path: the leaf is the last main entry
-//     (PathIndex), so when the target drops the entries that end the path
+//     (convtree.PathIndex), so when the target drops the entries that end the path
 //     (a pi label after another branch, on ash), the last entry it keeps of
 //     the path is written last (see tree).
 //   - A target without sub-agent runs loses them, one without file
@@ -52,11 +53,11 @@ func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Ca
 	if !to.Linear {
 		return a.tree(r, reopen)
 	}
-	x, entries, err := Index(r, reopen, (*PathIndex).Add)
+	x, entries, err := convtree.Index(r, reopen, (*convtree.PathIndex).Add)
 	if err != nil {
 		return nil, err
 	}
-	x.Loss(lost, layout, x.Plan())
+	PathLoss(x, lost, layout, x.Plan())
 	if t, ok := entries.(interface{ Transient() }); ok {
 		// the target's writer is another layout's: it reads no entry's
 		// Source.Raw, so the reader need not copy each line to keep it
@@ -64,6 +65,17 @@ func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Ca
 	}
 	a.src, a.path = entries, x
 	return a, nil
+}
+
+// PathLoss counts what flattening to the active path drops (Adapt; goat's
+// writer, which indexes the path itself to keep its transcript apart).
+func PathLoss(x *convtree.PathIndex, lost *loss.Counter, layout string, branches int) {
+	path, main, side := x.Counts()
+	lost.Add(loss.Sidechain, loss.Dropped, layout+" has no sub-agent runs or side files", side)
+	if branches > 1 {
+		lost.Add(loss.Branch, loss.Flattened, layout+" is linear: only the active path (root to the last entry) is kept", branches-1)
+	}
+	lost.Add(loss.OffPath, loss.Dropped, layout+" is linear: entries off the active path are not written", main-path)
 }
 
 // PathIDs calls f once for each distinct id of an entry r will give, when
@@ -98,8 +110,8 @@ type adapted struct {
 	to     format.Caps
 	layout string
 	lost   *loss.Counter
-	path   *PathIndex // linear targets: the entries to keep
-	i      int        // entries read from src
+	path   *convtree.PathIndex // linear targets: the entries to keep
+	i      int                 // entries read from src
 	// the times of the first and last entries on the path, dropped ones
 	// too: the session's span, whatever the target keeps of it
 	first, last session.Time
@@ -134,7 +146,7 @@ func (a *adapted) Next() (*session.Entry, error) {
 			on := a.path.OnPath(a.i)
 			a.i++
 			if !on {
-				continue // counted by PathIndex.Loss
+				continue // counted by PathLoss
 			}
 			if !a.seen {
 				a.first, a.seen = e.Time, true

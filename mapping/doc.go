@@ -51,11 +51,13 @@
 // goat, OpenCode) writes the active path: root to the leaf, the last entry
 // of the main conversation in source order, as pi, ash and flat resume
 // there. The conversation tree, its leaf, active path and branches have one
-// definition, PathIndex (Conversation and ActivePath in memory), which info
-// and export use too; in it the tool results and compactions ash hangs off a
-// message follow that message, so they are on its line. The entries left
-// out are counted, and so are the branches and sub-agent entries (Adapt).
-// Writing ash into pi re-chains those attachments by the same rule (Chain). A
+// definition, in package session/convtree (PathIndex; Conversation and
+// ActivePath in memory), which info and export use too; in it the tool
+// results and compactions ash hangs off a message follow that message, so
+// they are on its line (the session says so: Meta.MessageLinks). The
+// entries left out are counted, and so are the branches and sub-agent
+// entries (Adapt). Writing ash into pi re-chains those attachments by the
+// same rule (convtree.Chain). A
 // compaction is kept where the target has one (tree, flat, ash; an OpenCode
 // summary message); its first kept entry is rewritten to the new id, or set
 // to the entry before the summary when the target must name one. A fork

@@ -3,10 +3,11 @@ package mapping
 import (
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/session"
+	"github.com/sesstool/sesstool/session/convtree"
 )
 
 // tree prepares a for a target that holds a tree. Its reader resumes at the
-// last main entry (PathIndex), so when the target drops the entries that end
+// last main entry (convtree.PathIndex), so when the target drops the entries that end
 // the active path (a pi label written after another branch, on ash), the
 // last entry it keeps of the path must still come last, or another branch
 // becomes the active one. The session is then read twice (its tree first),
@@ -18,7 +19,7 @@ func (a *adapted) tree(r session.Reader, reopen func() (session.Reader, error)) 
 		return a, nil
 	}
 	var keeps []bool
-	x, entries, err := Index(r, reopen, func(x *PathIndex, e *session.Entry) {
+	x, entries, err := convtree.Index(r, reopen, func(x *convtree.PathIndex, e *session.Entry) {
 		x.Add(e)
 		keeps = append(keeps, a.keepsMain(e))
 	})
@@ -33,7 +34,7 @@ func (a *adapted) tree(r session.Reader, reopen func() (session.Reader, error)) 
 // lastKept is the index of the last entry kept of the active path, when a
 // main entry kept after it would otherwise take its place as the leaf; -1
 // when the leaf stays where it is.
-func lastKept(x *PathIndex, keeps []bool) int {
+func lastKept(x *convtree.PathIndex, keeps []bool) int {
 	last := -1
 	for i := x.Leaf(); i >= 0; i = x.Parent(i) {
 		if keeps[i] {

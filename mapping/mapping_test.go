@@ -107,53 +107,6 @@ func TestClockEntry(t *testing.T) {
 	}
 }
 
-// ash links messages to messages only: a tool result or compaction hanging
-// off a path message is part of the conversation, not a branch. pi links
-// every entry, so there the same shape is a branch the user left.
-func TestActivePathAttachments(t *testing.T) {
-	for _, c := range []struct {
-		origin   string
-		path     string
-		branches int
-	}{
-		{"ash", "u a r c u2 a2", 2}, // x is abandoned
-		{"tree", "u a u2 a2", 4},    // r, c and x are abandoned
-	} {
-		msg := func(id, parent string, role session.Role) *session.Entry {
-			return &session.Entry{Kind: session.KindMessage, ID: id, ParentID: parent, Message: &session.Message{Role: role}, Source: session.Source{Origin: c.origin}}
-		}
-		comp := &session.Entry{Kind: session.KindCompaction, ID: "c", ParentID: "a", Source: session.Source{Origin: c.origin}}
-		entries := []*session.Entry{msg("u", "", "user"), msg("a", "u", "assistant"), msg("r", "a", "tool"), comp,
-			msg("x", "a", "user"), msg("u2", "a", "user"), msg("a2", "u2", "assistant")}
-		path, branches := ActivePath(entries)
-		var ids []string
-		for _, p := range path {
-			ids = append(ids, p.ID)
-		}
-		if got := join(ids); got != c.path || branches != c.branches {
-			t.Errorf("%s: path = %s, %d branches; want %s and %d", c.origin, got, branches, c.path, c.branches)
-		}
-	}
-}
-
-func TestChain(t *testing.T) {
-	msg := func(id, parent string, role session.Role) *session.Entry {
-		return &session.Entry{Kind: session.KindMessage, ID: id, ParentID: parent, Message: &session.Message{Role: role}, Source: session.Source{Origin: "ash"}}
-	}
-	// ash: results and a compaction hang off the assistant message; the next
-	// user message names the assistant; a later message names no parent.
-	entries := []*session.Entry{msg("u", "", "user"), msg("a", "u", "assistant"), msg("r1", "a", "tool"), msg("r2", "a", "tool"),
-		{Kind: session.KindCompaction, ID: "c", ParentID: "a", Source: session.Source{Origin: "ash"}}, msg("u2", "a", "user"), msg("u3", "", "user")}
-	var c Chain
-	var got []string
-	for _, e := range entries {
-		got = append(got, e.ID+"<"+c.Parent(e))
-	}
-	if s := join(got); s != "u< a<u r1<a r2<r1 c<r2 u2<c u3<u2" {
-		t.Errorf("chain = %s", s)
-	}
-}
-
 // TestCallsKept: a compaction that keeps the entry before it keeps a tool
 // result's call with it.
 func TestCallsKept(t *testing.T) {

@@ -7,11 +7,11 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/format/claude"
+	"github.com/sesstool/sesstool/internal/testkit/convo"
 	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"github.com/sesstool/sesstool/internal/testkit/shared"
-	"github.com/sesstool/sesstool/internal/testkit/convo"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
+	"github.com/sesstool/sesstool/session/convtree"
 )
 
 // claudeSource is a session of one layout that the resume tests convert
@@ -101,7 +101,7 @@ func TestClaudeResumesConverted(t *testing.T) {
 // request (Task is now Agent), and without the trailer of a sub-agent's
 // result.
 func claudeExpected(s *session.Session, fromCompaction bool) []convo.Item {
-	path := mapping.NewConversation(mapping.Main(s.Entries)).Path()
+	path := convtree.NewConversation(convtree.Main(s.Entries), s.Meta.MessageLinks).Path()
 	from := 0
 	for i, e := range path {
 		if fromCompaction && e.Kind == session.KindCompaction {

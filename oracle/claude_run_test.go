@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"github.com/sesstool/sesstool/internal/testkit/agentrun"
 	"github.com/sesstool/sesstool/internal/testkit/convo"
 	"github.com/sesstool/sesstool/internal/testkit/mockmodel"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
 )
 
 // claudeRun is one Claude Code run against a mock: its home, work folder

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"github.com/sesstool/sesstool/internal/testkit/mockmodel"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
 )
 
 const codexPrompt = "Print a greeting with a shell command."

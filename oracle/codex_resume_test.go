@@ -8,12 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/testkit/peers"
-	"github.com/sesstool/sesstool/internal/testkit/shared"
 	"github.com/sesstool/sesstool/internal/testkit/convo"
 	"github.com/sesstool/sesstool/internal/testkit/mockmodel"
-	"github.com/sesstool/sesstool/mapping"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
+	"github.com/sesstool/sesstool/internal/testkit/shared"
 	"github.com/sesstool/sesstool/session"
+	"github.com/sesstool/sesstool/session/convtree"
 )
 
 // codexSource is a session to convert into Codex and resume there.
@@ -204,7 +204,7 @@ func mainSession(t *testing.T, layout, path string) *session.Session {
 
 // mainPath is a session's active path, as convo.Expected walks it.
 func mainPath(s *session.Session) []*session.Entry {
-	return mapping.NewConversation(mapping.Main(s.Entries)).Path()
+	return convtree.NewConversation(convtree.Main(s.Entries), s.Meta.MessageLinks).Path()
 }
 
 // mainRollout is the one rollout convert wrote into the Codex home, and

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"github.com/sesstool/sesstool/internal/testkit/agentrun"
 	"github.com/sesstool/sesstool/internal/testkit/mockmodel"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
 )
 
 // codexEnv is a throwaway Codex installation: a HOME, a CODEX_HOME under

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"github.com/sesstool/sesstool/internal/testkit/agentrun"
 	"github.com/sesstool/sesstool/internal/testkit/mockmodel"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
 )
 
 // The provider and model the tests configure OpenCode with.

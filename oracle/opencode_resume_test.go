@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sesstool/sesstool/internal/testkit/convo"
 	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"github.com/sesstool/sesstool/internal/testkit/shared"
-	"github.com/sesstool/sesstool/internal/testkit/convo"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
+	"github.com/sesstool/sesstool/session/convtree"
 )
 
 // realWorld returns ../shared/real-world/rel, or skips t (fails it under
@@ -132,7 +132,7 @@ type ocModelRef struct {
 // compaction's summary and what follows it: OpenCode sends the model
 // that, not what the summary replaced.
 func ocExpected(s *session.Session, afterCompaction bool) []convo.Item {
-	path := mapping.NewConversation(mapping.Main(s.Entries)).Path()
+	path := convtree.NewConversation(convtree.Main(s.Entries), s.Meta.MessageLinks).Path()
 	start := 0
 	var out []convo.Item
 	if afterCompaction {

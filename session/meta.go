@@ -27,6 +27,14 @@ type Meta struct {
 	// by id; they are read as sessions of their own.
 	Children []string
 
+	// MessageLinks: the layout that read the session links messages to
+	// messages only and hangs tool results, compactions and other entries
+	// off the message before them (ash), as its caps declare
+	// (format.Caps.MessageLinks). The conversation tree (session/convtree)
+	// reads the parent ids by that rule; every other layout's are read as
+	// they are.
+	MessageLinks bool
+
 	Extra  Extras // members of the source the model has no slot for
 	Source        // Raw: the header line or metadata file, as read
 }

@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
+	"github.com/sesstool/sesstool/session/convtree"
 )
 
 // Transcript is a session indexed for rendering.
@@ -17,7 +17,7 @@ type Transcript struct {
 	S *session.Session
 	// Conv is the conversation tree, the active path and the branches as
 	// info counts them and convert keeps them.
-	Conv *mapping.Conversation
+	Conv *convtree.Conversation
 	Leaf *session.Entry // the end of the shown path
 	// LeafAt is Leaf's index in S.Entries, -1 when there is none.
 	LeafAt int
@@ -41,7 +41,7 @@ type Transcript struct {
 // the last entry of the main conversation, where the agent resumes); an
 // unknown leaf is an error.
 func New(s *session.Session, leaf string) (*Transcript, error) {
-	t := &Transcript{S: s, Conv: mapping.NewConversation(s.Entries), Labels: map[string]string{},
+	t := &Transcript{S: s, Conv: convtree.NewConversation(s.Entries, s.Meta.MessageLinks), Labels: map[string]string{},
 		Results: map[string]*session.Entry{}, Paired: map[*session.Entry]bool{}}
 	if leaf != "" {
 		i := t.Conv.Index(leaf)

@@ -12,7 +12,6 @@ import (
 	"github.com/sesstool/sesstool/internal/testkit/golden"
 	"github.com/sesstool/sesstool/internal/testkit/shared"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
@@ -250,10 +249,21 @@ func TestStore(t *testing.T) {
 }
 
 // The conversation tree of an ash session is built by the rule its caps
-// declare: the package's init hands it to mapping.
+// declare: the reader hands it over in every session it reads.
 func TestMessageLinksDeclared(t *testing.T) {
-	if !mapping.LinksMessagesOnly(Name) {
-		t.Errorf("mapping does not know that %s links messages only", Name)
+	if !caps.MessageLinks {
+		t.Fatal("ash's caps do not declare that its tree links messages only")
+	}
+	for _, dir := range []string{"testdata/generated-v1/sessions/telegram_-542863895_77", "testdata/generated-v2/sessions/cli"} {
+		r, err := (Format{}).Open(format.Ref{Path: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := r.Meta().MessageLinks
+		r.Close()
+		if got != caps.MessageLinks {
+			t.Errorf("%s: Meta.MessageLinks = %v, want the caps' %v", dir, got, caps.MessageLinks)
+		}
 	}
 }
 

@@ -2,7 +2,6 @@ package ash
 
 import (
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -24,14 +23,6 @@ var caps = format.Caps{
 	// is ash's own command line's
 	FixedProvider: "cli",
 	IDs:           format.IDStyle{Form: format.IDUUID, Fresh: true}, Times: format.TimePython,
-}
-
-// ash's tree is linked by messages only: the conversation tree mapping
-// builds (PathIndex, Chain) hangs its other entries off their message.
-func init() {
-	if caps.MessageLinks {
-		mapping.DeclareMessageLinks(caps.Own...)
-	}
 }
 
 // Caps declares what the layout holds.

@@ -135,6 +135,7 @@ func (r *reader) readHeader() error {
 	}
 	m := &r.meta
 	m.Origin = Name
+	m.MessageLinks = caps.MessageLinks // the conversation tree reads the parent ids by ash's rule
 	m.Raw = bytes.Clone(l.Bytes)
 	err = jsonx.Members(l.Bytes, func(k string, val []byte) {
 		switch k {

@@ -15,6 +15,7 @@ import (
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
+	"github.com/sesstool/sesstool/session/convtree"
 )
 
 const store = "../../testdata/samples/claude/store"
@@ -167,8 +168,8 @@ func TestReadJoinsAndNests(t *testing.T) {
 	if sideAfter != "00000000-0000-4000-8000-000000000006" {
 		t.Errorf("the sub-agent run follows %q, want the tool result line", sideAfter)
 	}
-	c := mapping.NewConversation(s.Entries)
-	if _, branches := mapping.ActivePath(s.Entries); branches != 2 {
+	c := convtree.NewConversation(s.Entries, s.Meta.MessageLinks)
+	if _, branches := convtree.ActivePath(s.Entries, s.Meta.MessageLinks); branches != 2 {
 		t.Errorf("%d branches, want 2", branches)
 	}
 	if c.Path()[len(c.Path())-1].Type != "custom-title" {
@@ -203,7 +204,7 @@ func TestFromPiKeepsBranches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, wantBranches := mapping.ActivePath(in.Entries)
+	_, wantBranches := convtree.ActivePath(in.Entries, in.Meta.MessageLinks)
 	out := t.TempDir()
 	lost := &loss.Counter{}
 	written, err := (Format{}).Write(&session.SliceReader{S: in}, out, format.WriteOptions{Loss: lost})
@@ -222,7 +223,7 @@ func TestFromPiKeepsBranches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, b := mapping.ActivePath(got.Entries); b != wantBranches || b < 2 {
+	if _, b := convtree.ActivePath(got.Entries, got.Meta.MessageLinks); b != wantBranches || b < 2 {
 		t.Errorf("%d branches written, the pi session has %d", b, wantBranches)
 	}
 	if !strings.HasSuffix(filepath.Dir(written[0]), filepath.Join("projects", EncodeCwd(in.Meta.Cwd))) || !mapping.IsUUID(strings.TrimSuffix(filepath.Base(written[0]), ".jsonl")) {
@@ -296,7 +297,7 @@ func TestSnapshotIsNoBranch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, branches := mapping.ActivePath(s.Entries); branches != 1 {
+	if _, branches := convtree.ActivePath(s.Entries, s.Meta.MessageLinks); branches != 1 {
 		for _, e := range s.Entries {
 			t.Logf("%s <- %s (%s)", e.ID, e.ParentID, e.Type)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
+	"github.com/sesstool/sesstool/session/convtree"
 	"github.com/tidwall/gjson"
 )
 
@@ -58,7 +59,7 @@ type writer struct {
 	metas  []sideFile        // sub-agents' .meta.json to write beside them
 	conv   bool              // a line of the conversation is in the session file
 	up     map[string]string // an entry not written -> the parent its children take
-	chain  *mapping.Chain    // re-links a source that links messages only (ash)
+	chain  *convtree.Chain   // re-links a source that links messages only (ash)
 	// held is a tool result of another layout, written once the next
 	// entry is known: a sub-agent run its call started is named on it
 	// (toolUseResult.agentId), as Claude Code links a Task to its run.
@@ -107,8 +108,8 @@ func newWriter(m *session.Meta, out string, opt format.WriteOptions) *writer {
 		w.cwd = "/"
 	}
 	w.dir = filepath.Join(out, ProjectsDir, EncodeCwd(w.cwd))
-	if mapping.LinksMessagesOnly(m.Origin) {
-		w.chain = &mapping.Chain{}
+	if m.MessageLinks {
+		w.chain = &convtree.Chain{}
 	}
 	return w
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
+	"github.com/sesstool/sesstool/session/convtree"
 	"github.com/tidwall/gjson"
 )
 
@@ -89,19 +90,19 @@ func entriesOf(r session.Reader, opt format.WriteOptions) (walkFunc, session.Rea
 			return session.Each(ar, func(e *session.Entry) error { return f(e, true) })
 		}, ar, nil
 	}
-	x, entries, err := mapping.Index(r, opt.Reopen, addEntry)
+	x, entries, err := convtree.Index(r, opt.Reopen, addEntry)
 	if err != nil {
 		return nil, nil, err
 	}
 	if branches := x.Plan(); x.Main() > 0 {
-		x.Loss(opt.Loss, Name, branches)
+		mapping.PathLoss(x, opt.Loss, Name, branches)
 	}
 	return func(f func(*session.Entry, bool) error) error { return x.Walk(entries, f) }, entries, nil
 }
 
 // addEntry indexes one entry: goat writes its transcript entries apart,
 // never as part of the conversation.
-func addEntry(x *mapping.PathIndex, e *session.Entry) {
+func addEntry(x *convtree.PathIndex, e *session.Entry) {
 	if isTranscript(e) {
 		x.Skip()
 	} else {

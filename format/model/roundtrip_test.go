@@ -17,8 +17,11 @@ import (
 
 // notDumped are the model's fields the dump leaves out on purpose: source
 // bytes, and Source (its Origin and Line are dumped as "source" but read
-// back as the dump's own; its Raw and Private never are).
-var notDumped = map[string]bool{"Raw": true, "Source": true}
+// back as the dump's own; its Raw and Private never are). MessageLinks goes
+// with Source: it says how the reading layout spelled its parent ids, and a
+// dump is read back as the model layout's, whose parent ids are read as
+// they are.
+var notDumped = map[string]bool{"Raw": true, "Source": true, "MessageLinks": true}
 
 func ptr[T any](v T) *T { return &v }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
+	"github.com/sesstool/sesstool/session/convtree"
 )
 
 // foreign maps another layout's entries onto pi's tree before they are
@@ -18,7 +19,7 @@ import (
 // pi's compaction must name one.
 type foreign struct {
 	ids   *mapping.IDs
-	chain *mapping.Chain // nil unless the source links messages only
+	chain *convtree.Chain // nil unless the source links messages only
 	calls mapping.Calls
 	lost  *loss.Counter
 	n     int // entries mapped so far
@@ -26,8 +27,8 @@ type foreign struct {
 
 func newForeign(m *session.Meta, lost *loss.Counter) *foreign {
 	f := &foreign{ids: mapping.NewIDs(caps.IDs, m, 0), lost: lost}
-	if mapping.LinksMessagesOnly(m.Origin) {
-		f.chain = &mapping.Chain{}
+	if m.MessageLinks {
+		f.chain = &convtree.Chain{}
 	}
 	return f
 }

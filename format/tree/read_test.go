@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
+	"github.com/sesstool/sesstool/session/convtree"
 )
 
 func readFile(t *testing.T, path string) *session.Session {
@@ -82,7 +82,7 @@ func TestReadV3(t *testing.T) {
 			t.Errorf("%s: not as expected", c.name)
 		}
 	}
-	if _, b := mapping.ActivePath(s.Entries); b != 3 {
+	if _, b := convtree.ActivePath(s.Entries, s.Meta.MessageLinks); b != 3 {
 		t.Errorf("branches %d, want 3", b)
 	}
 }

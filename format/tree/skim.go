@@ -9,7 +9,7 @@ import (
 // Line, Type, Kind, ID and ParentID (derived for v1 as Next derives them),
 // and a message's Role (a custom message's even when it has no other
 // member, where Next leaves the message out). A linear writer's first pass
-// (mapping.Index) needs no more, and finding those few members near the
+// (convtree.Index) needs no more, and finding those few members near the
 // start of a line costs a fraction of decoding it. A line that is not an
 // object is Next's error; one that does not decode fails in the writing
 // pass, which decodes every entry.

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/session"
+	"github.com/sesstool/sesstool/session/convtree"
 )
 
 // Kind is what an item is.
@@ -71,7 +71,7 @@ func Sessions(t testing.TB, layout, path string) []*session.Session {
 // Thinking is left out: an agent may rightly drop or re-sign it.
 func Expected(s *session.Session) []Item {
 	var out []Item
-	for _, e := range mapping.NewConversation(mapping.Main(s.Entries)).Path() {
+	for _, e := range convtree.NewConversation(convtree.Main(s.Entries), s.Meta.MessageLinks).Path() {
 		if e.Kind != session.KindMessage || e.Message == nil {
 			continue
 		}

@@ -1,8 +1,17 @@
-package mapping
+// Package convtree is the one definition of a session's conversation tree:
+// where each entry hangs, the leaf, the active path and the branches. info
+// counts with it, export shows it (Conversation) and convert keeps it
+// (PathIndex, read twice by Index), so the three never disagree.
+//
+// How a session's parent ids are read depends on the layout that wrote them:
+// one that links messages to messages only (ash) hangs tool results and
+// compactions off a message. Its reader says so in session.Meta.MessageLinks,
+// from its layout's declaration (format.Caps.MessageLinks), and every
+// function here takes that rule as a parameter; nothing is registered.
+package convtree
 
 import (
 	"github.com/sesstool/sesstool/internal/idset"
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -20,9 +29,9 @@ import (
 //   - An entry hangs from its parent, the last entry with its parent id. A
 //     dangling parent or an entry naming itself makes a root. A main entry
 //     hangs only from main entries.
-//   - A layout that links messages to messages only (ash) hangs each tool
-//     result or other non-message entry of the main conversation in order
-//     after the message it names,
+//   - With MessageLinks (a session of a layout that links messages to
+//     messages only, ash), each tool result or other non-message entry of
+//     the main conversation hangs in order after the message it names,
 //     and the next message continues after the last of them (Chain): such
 //     entries are part of the conversation, not lines of their own. A
 //     message that names no parent continues from the entry before it.
@@ -35,6 +44,10 @@ import (
 //     more for each main entry off it that nothing hangs from. A linear
 //     session has one, an empty one none.
 type PathIndex struct {
+	// MessageLinks reads the parent ids by the rule of a layout that links
+	// messages only (session.Meta.MessageLinks); set before the first Add.
+	MessageLinks bool
+
 	names  idset.Index // entry id -> name number
 	nnames int32
 	link   linker[int32]
@@ -74,10 +87,13 @@ func (x *PathIndex) Add(e *session.Entry) {
 	if e.Sidechain != "" {
 		role = roleSide
 	}
-	id := x.name(e.ID)
-	x.link.none = -1
+	id, p := x.name(e.ID), x.name(e.ParentID)
+	if x.MessageLinks {
+		x.link.none = -1
+		p = x.link.parent(e, id, p)
+	}
 	x.id = append(x.id, id)
-	x.parent = append(x.parent, x.link.parent(e, id, x.name(e.ParentID)))
+	x.parent = append(x.parent, p)
 	x.role = append(x.role, role)
 }
 
@@ -211,7 +227,7 @@ func (x *PathIndex) LeafID() string {
 
 // ForgetIDs drops the index of ids and the links (about 25 bytes an entry
 // together) once a writer has read PathIDs: it then needs only OnPath and
-// Len, and none of LeafID, PathIDs, Parent, Loss or Main may be called
+// Len, and none of LeafID, PathIDs, Parent, Counts or Main may be called
 // afterwards. At a million entries that is tens of MiB the streaming
 // commands' memory limit would otherwise grow by.
 func (x *PathIndex) ForgetIDs() {
@@ -233,9 +249,10 @@ func (x *PathIndex) Len() int {
 	return len(x.id)
 }
 
-// Loss counts what flattening to the active path drops (Adapt).
-func (x *PathIndex) Loss(lost *loss.Counter, layout string, branches int) {
-	path, main, side := 0, 0, 0
+// Counts are the entries on the active path, in the main conversation
+// (sidechains excluded) and in sidechains: what flattening to the path
+// leaves out. Plan must have run.
+func (x *PathIndex) Counts() (path, main, side int) {
 	for i, r := range x.role {
 		switch r {
 		case roleMain:
@@ -247,11 +264,7 @@ func (x *PathIndex) Loss(lost *loss.Counter, layout string, branches int) {
 			side++
 		}
 	}
-	lost.Add(loss.Sidechain, loss.Dropped, layout+" has no sub-agent runs or side files", side)
-	if branches > 1 {
-		lost.Add(loss.Branch, loss.Flattened, layout+" is linear: only the active path (root to the last entry) is kept", branches-1)
-	}
-	lost.Add(loss.OffPath, loss.Dropped, layout+" is linear: entries off the active path are not written", main-path)
+	return path, main, side
 }
 
 // PathIDs calls f once for each distinct id of an entry on the active path.

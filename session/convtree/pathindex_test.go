@@ -1,4 +1,4 @@
-package mapping
+package convtree
 
 import (
 	"math/rand/v2"
@@ -12,11 +12,14 @@ import (
 // referencePath is the definition of PathIndex spelled plainly, with
 // maps of ids: PathIndex must pick exactly the same entries and count the
 // same branches.
-func referencePath(all []*session.Entry) ([]*session.Entry, int) {
+func referencePath(all []*session.Entry, messageLinks bool) ([]*session.Entry, int) {
 	var chain Chain
 	linked := make([]string, len(all))
 	for i, e := range all {
-		linked[i] = chain.Parent(e)
+		linked[i] = e.ParentID
+		if messageLinks {
+			linked[i] = chain.Parent(e)
+		}
 	}
 	byID := map[string]int{}
 	var main []int
@@ -64,7 +67,7 @@ func referencePath(all []*session.Entry) ([]*session.Entry, int) {
 
 // randomSession makes entries with few distinct ids, so duplicates, cycles,
 // dangling parents, empty ids and sidechains all occur.
-func randomSession(r *rand.Rand) []*session.Entry {
+func randomSession(r *rand.Rand) (entries []*session.Entry, messageLinks bool) {
 	n := r.IntN(12)
 	id := func() string {
 		if r.IntN(6) == 0 {
@@ -85,20 +88,17 @@ func randomSession(r *rand.Rand) []*session.Entry {
 		if r.IntN(8) == 0 {
 			e.Sidechain = "agent"
 		}
-		if ash {
-			e.Origin = "ash"
-		}
 		out = append(out, e)
 	}
-	return out
+	return out, ash
 }
 
 func TestPathIndexMatchesTree(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := range 20000 {
-		s := randomSession(r)
-		want, wantB := referencePath(s)
-		got, gotB := ActivePath(s)
+		s, links := randomSession(r)
+		want, wantB := referencePath(s, links)
+		got, gotB := ActivePath(s, links)
 		if !slices.Equal(got, want) || gotB != wantB {
 			t.Fatalf("session %d: got %d entries, %d branches; want %d, %d", i, len(got), gotB, len(want), wantB)
 		}
@@ -139,7 +139,7 @@ func TestConversation(t *testing.T) {
 		{"self and dangling", []*session.Entry{e("a", "a", ""), e("b", "nope", ""), e("c", "b", "")}, "c", "b c", 2},
 		{"cycle", []*session.Entry{e("a", "c", ""), e("b", "a", ""), e("c", "b", "")}, "c", "a b c", 1},
 	} {
-		cv := NewConversation(c.entries)
+		cv := NewConversation(c.entries, false)
 		leaf := ""
 		if cv.Leaf != nil {
 			leaf = cv.Leaf.ID
@@ -154,13 +154,13 @@ func TestConversation(t *testing.T) {
 		if x.Plan(); x.LeafID() != c.leaf {
 			t.Errorf("%s: PathIndex's leaf is %q, want %q", c.name, x.LeafID(), c.leaf)
 		}
-		path, branches := ActivePath(c.entries)
+		path, branches := ActivePath(c.entries, false)
 		if len(path) != len(cv.Path()) || branches != cv.Branches {
 			t.Errorf("%s: ActivePath gives %d entries and %d branches, Conversation %d and %d", c.name, len(path), branches, len(cv.Path()), cv.Branches)
 		}
 	}
 	fork := []*session.Entry{e("a", "", ""), e("b", "a", ""), e("s", "b", "run"), e("c", "a", "")}
-	cv := NewConversation(fork)
+	cv := NewConversation(fork, false)
 	if got := ids(cv.PathTo(cv.Index("b"))); got != "a b" {
 		t.Errorf("path to b = %s", got)
 	}
@@ -177,8 +177,8 @@ func TestConversation(t *testing.T) {
 func TestForgetIDsKeepsPath(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := range 2000 {
-		s := randomSession(r)
-		x := &PathIndex{}
+		s, links := randomSession(r)
+		x := &PathIndex{MessageLinks: links}
 		for _, e := range s {
 			x.Add(e)
 		}

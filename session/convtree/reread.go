@@ -1,4 +1,4 @@
-package mapping
+package convtree
 
 import (
 	"errors"
@@ -13,9 +13,10 @@ import (
 // returns a reader of the entries for the writing pass: a second read
 // through reopen, so memory stays flat in session size, or, when reopen is
 // nil (an input that can be read only once), the entries held from the
-// first read. r is closed.
+// first read. r is closed. The parent ids are read by the rule r's session
+// declares (session.Meta.MessageLinks).
 func Index(r session.Reader, reopen func() (session.Reader, error), add func(*PathIndex, *session.Entry)) (*PathIndex, session.Reader, error) {
-	x := &PathIndex{}
+	x := &PathIndex{MessageLinks: r.Meta().MessageLinks}
 	if reopen == nil {
 		s, err := session.ReadAll(r)
 		if err != nil {

@@ -1,4 +1,4 @@
-package mapping
+package convtree
 
 import (
 	"github.com/sesstool/sesstool/session"
@@ -14,10 +14,11 @@ type Conversation struct {
 	last     []int32 // by name number (x.names): the last entry with that id
 }
 
-// NewConversation indexes entries (source order). It holds pointers into
-// entries, not copies.
-func NewConversation(entries []*session.Entry) *Conversation {
-	c := &Conversation{Entries: entries}
+// NewConversation indexes entries (source order), reading their parent ids
+// by the rule of messageLinks (session.Meta.MessageLinks). It holds pointers
+// into entries, not copies.
+func NewConversation(entries []*session.Entry, messageLinks bool) *Conversation {
+	c := &Conversation{Entries: entries, x: PathIndex{MessageLinks: messageLinks}}
 	for _, e := range entries {
 		c.x.Add(e)
 	}
@@ -77,9 +78,10 @@ func (c *Conversation) PathTo(i int) []*session.Entry {
 }
 
 // ActivePath returns the entries of the active path, in source order, and
-// how many branches the session has (see PathIndex).
-func ActivePath(all []*session.Entry) (path []*session.Entry, branches int) {
-	var x PathIndex
+// how many branches the session has (see PathIndex), reading the parent ids
+// by the rule of messageLinks (session.Meta.MessageLinks).
+func ActivePath(all []*session.Entry, messageLinks bool) (path []*session.Entry, branches int) {
+	x := PathIndex{MessageLinks: messageLinks}
 	for _, e := range all {
 		x.Add(e)
 	}
