@@ -45,14 +45,10 @@ func inputs(env *Env, paths []string, formatName string) ([]string, format.Forma
 	return paths, forced, err
 }
 
-// gather resolves the one PATH that convert and export take and reads its
-// sessions through the pipeline.
-func gather(env *Env, cmd, from string, paths []string, sessionID string) (*pipeline.Input, error) {
-	return gatherWith(env, cmd, from, paths, sessionID, false)
-}
-
-// gatherAlongside is gather leaving the validation of single-file sessions
-// to Input.Check, run while they are read (see pipeline.GatherOptions).
+// gatherAlongside resolves the one PATH that convert and export take and
+// reads its sessions through the pipeline, leaving the validation of
+// single-file sessions to Input.Check, run while they are read (see
+// pipeline.GatherOptions).
 func gatherAlongside(env *Env, cmd, from string, paths []string, sessionID string) (*pipeline.Input, error) {
 	return gatherWith(env, cmd, from, paths, sessionID, true)
 }

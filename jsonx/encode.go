@@ -3,7 +3,6 @@ package jsonx
 import (
 	"math"
 	"math/bits"
-	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -172,10 +171,6 @@ func (o *Obj) Bool(k string, v bool) *Obj { o.key(k); o.b = strconv.AppendBool(o
 
 // Null adds a null member.
 func (o *Obj) Null(k string) *Obj { o.key(k); o.b = append(o.b, "null"...); return o }
-
-// Grow makes room for n more bytes, so an object that will hold a large
-// member is allocated once instead of doubling its way there.
-func (o *Obj) Grow(n int) { o.b = slices.Grow(o.b, n) }
 
 // Append adds a member whose value f appends, as JSON, to the buffer it is
 // given (a nested object or array encoded in place).

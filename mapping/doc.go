@@ -38,7 +38,7 @@
 // of the same layout writes the source spelling back; a writer of another
 // layout spells the instant its own way: ISO 8601 UTC with milliseconds and
 // Z (ISO: tree), RFC 3339 seconds (flat entries), RFC 3339 with nanoseconds
-// (goat), Unix milliseconds (Millis: tree and flat messages, OpenCode),
+// (goat), Unix milliseconds (tree and flat messages, OpenCode),
 // Python's isoformat with +00:00 (PyTime: ash). An entry without a time
 // takes the previous entry's.
 //

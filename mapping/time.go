@@ -22,9 +22,6 @@ func PyTime(t time.Time) string {
 	return s + "+00:00"
 }
 
-// Millis is t in Unix milliseconds (tree and flat message times, OpenCode).
-func Millis(t session.Time) int64 { return t.UnixMilli() }
-
 // Clock hands out entry times for a writer: an entry without a time takes
 // the previous entry's, the first one the session's creation time.
 type Clock struct {

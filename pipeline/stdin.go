@@ -24,20 +24,6 @@ const (
 	StdinName = "<stdin>"
 )
 
-// DetectStdin peeks at standard input and finds its single-file layout, for
-// commands that read it once as a stream (validate, info, detect).
-func DetectStdin(r io.Reader, forced format.Format) (format.Stream, *bufio.Reader, error) {
-	f, br, err := detectStdin(r, forced)
-	if err != nil {
-		return nil, nil, err
-	}
-	s, ok := f.(format.Stream)
-	if !ok {
-		return nil, nil, exitcode.Usagef("%s is a directory layout and cannot be read from standard input", f.Name())
-	}
-	return s, br, nil
-}
-
 // detectStdin finds standard input's layout: a single-file one, or a
 // directory layout whose session may be one file (format.FileOnStdin),
 // which only a spooled copy can be read as.

@@ -33,7 +33,7 @@ func TestDocsCaps(t *testing.T) {
 			t.Errorf("%s can be written but declares no capabilities (caps.go)", f.Name())
 		}
 	}
-	want := format.CapsTable(names, caps)
+	want := capsTable(names, caps)
 	const path = "../docs/convert.md"
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -57,9 +57,6 @@ func (b *Obj) Bool(k string, v bool) {
 	}
 }
 
-// Grow makes room for n more bytes (jsonx.Obj.Grow).
-func (b *Obj) Grow(n int) { b.o.Grow(n) }
-
 // Raw writes an already-encoded slot; nil is written as null.
 func (b *Obj) Raw(k string, v []byte) {
 	if !b.Has(k) {

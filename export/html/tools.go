@@ -190,9 +190,6 @@ func callArgs(raw json.RawMessage) map[string]any {
 	return m
 }
 
-// stringArgs returns the string members of a call's arguments.
-func stringArgs(raw json.RawMessage) map[string]string { return stringsOf(callArgs(raw)) }
-
 // argMemo keeps the decoded arguments of one entry's calls, so that the
 // tree's snippet and the call's card decode each once (a card's arguments
 // were decoded twice, a tenth of the rendering). A nil memo decodes every

@@ -128,18 +128,6 @@ func withIDs(data []byte, ids ...string) ([]byte, error) {
 	return c, nil
 }
 
-// encodeDoc builds the export document {info, messages:[{info, parts}]}.
-func encodeDoc(d *Doc) []byte {
-	msgs := make([][]byte, len(d.Messages))
-	for i, m := range d.Messages {
-		msgs[i] = m.encode()
-	}
-	var o jsonx.Obj
-	o.Raw("info", d.Info)
-	o.Raw("messages", jsonx.Arr(msgs))
-	return o.Bytes()
-}
-
 func (m Msg) encode() []byte {
 	n := len(`{"info":,"parts":[]}`) + max(len(m.Info), len("null")) + len(m.Parts)
 	for _, p := range m.Parts {

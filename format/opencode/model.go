@@ -75,20 +75,6 @@ func notes[T any](src *session.Source) *T {
 	return n
 }
 
-// toSession maps one Doc onto the model. children are the ids of sessions
-// spawned from this one, as far as the store knows them.
-func toSession(d *Doc, children []string) *session.Session {
-	r := newDocReader(d, children)
-	s := &session.Session{Meta: r.meta}
-	for {
-		e, err := r.Next()
-		if err != nil {
-			return s
-		}
-		s.Entries = append(s.Entries, e)
-	}
-}
-
 func appendUnique(xs []string, x string) []string {
 	for _, y := range xs {
 		if y == x {

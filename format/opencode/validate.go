@@ -290,8 +290,6 @@ type obj struct {
 	summary bool // a message: a compaction's summary; a part: a compaction request
 }
 
-func (c *checker) project(at loc, v []byte, key string) { c.addProject(c.checkProject(at, v, key)) }
-
 func (c *checker) checkProject(at loc, v []byte, key string) obj {
 	id := gjson.GetBytes(v, "id").String()
 	c.named(at, key, id)

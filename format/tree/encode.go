@@ -2,7 +2,6 @@ package tree
 
 import (
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/sesstool/sesstool/jsonx"
@@ -404,12 +403,4 @@ func (c *encoder) usage(u *session.Usage) []byte {
 		b.OptRaw("cost", cb.Bytes())
 	}
 	return b.Bytes()
-}
-
-// splitModel is used for foreign model strings of the form provider/model.
-func splitModel(s string) (string, string) {
-	if i := strings.IndexByte(s, '/'); i > 0 {
-		return s[:i], s[i+1:]
-	}
-	return "", s
 }

@@ -43,14 +43,3 @@ func removeAll() {
 		delete(paths, id)
 	}
 }
-
-// tracked lists the paths tracked now (tests).
-func tracked() []string {
-	mu.Lock()
-	defer mu.Unlock()
-	var out []string
-	for _, p := range paths {
-		out = append(out, p)
-	}
-	return out
-}

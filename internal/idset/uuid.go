@@ -136,11 +136,6 @@ func (s *uuidShard) word0(i int) uint64 { return binary.LittleEndian.Uint64(s.sl
 
 func (s *uuidShard) isUsed(i int) bool { return s.slots[i*slotSize+7]&0x80 != 0 }
 
-func (s *uuidShard) key(i int) (a, b uint64) {
-	o := i * slotSize
-	return binary.LittleEndian.Uint64(s.slots[o:]) & low56, binary.LittleEndian.Uint64(s.slots[o+8:])
-}
-
 func (s *uuidShard) val(i int) uint32 {
 	o := i * slotSize
 	return uint32(s.slots[o+7]&0x7f) | uint32(s.slots[o+16])<<7 | uint32(s.slots[o+17])<<15

@@ -101,10 +101,3 @@ func ReadFile(path string) ([]byte, error) {
 		}
 	}
 }
-
-// IsRegular reports whether path is a regular file (links followed),
-// without opening it.
-func IsRegular(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && fi.Mode().IsRegular()
-}

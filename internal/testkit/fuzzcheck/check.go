@@ -204,16 +204,6 @@ func WriteFiles(t testing.TB, dir string, files map[string][]byte) {
 	}
 }
 
-// Sample reads a file under the repository's testdata/samples.
-func Sample(t testing.TB, rel string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(Root(), "testdata", "samples", rel))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // Root is the repository root (found from this package's directory up).
 func Root() string {
 	wd, _ := os.Getwd()
