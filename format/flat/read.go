@@ -15,27 +15,15 @@ import (
 // reader streams a flat file: the header and a branch line on line 2 become
 // the Meta; every later line becomes one Entry.
 type reader struct {
-	name   string
-	lines  jsonl.Source
-	fed    *jsonl.Feed // set when lines come from the validator (OpenTeed)
-	closer io.Closer
+	*format.Lines
 	meta   *session.Meta
 	peeked *jsonl.Line // the line after the header when it was not a branch
 }
 
-func newReader(name string, r io.Reader, c io.Closer) (*reader, error) {
-	return start(&reader{name: name, lines: jsonl.NewHeldReader(r), closer: c})
-}
-
-// newFedReader is newReader for lines from the file's validator.
-func newFedReader(name string, f *jsonl.Feed) (*reader, error) {
-	rd, err := start(&reader{name: name, lines: f, fed: f})
-	return rd, f.StopOn(err)
-}
-
-// start reads rd's header and branch lines.
-func start(rd *reader) (*reader, error) {
-	name := rd.name
+// start reads the header and branch lines.
+func start(lines *format.Lines) (*reader, error) {
+	rd := &reader{Lines: lines}
+	name := rd.Name
 	first, err := rd.nextLine()
 	if errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%s: empty file, not a flat session", name)
@@ -67,17 +55,17 @@ func start(rd *reader) (*reader, error) {
 // nextLine returns the next non-blank line that is valid JSON; anything
 // else is an error naming the line.
 func (r *reader) nextLine() (jsonl.Line, error) {
-	l, err := r.lines.NextNonBlank()
+	l, err := r.NextNonBlank()
 	if err != nil {
 		if !errors.Is(err, io.EOF) {
-			err = fmt.Errorf("read %s: %w", r.name, err)
+			err = fmt.Errorf("read %s: %w", r.Name, err)
 		}
 		return l, err
 	}
 	if !gjson.ValidBytes(l.Bytes) {
-		return l, fmt.Errorf("%s:%d: invalid JSON", r.name, l.N)
+		return l, fmt.Errorf("%s:%d: invalid JSON", r.Name, l.N)
 	}
-	if r.fed == nil {
+	if r.Fed == nil {
 		l.Bytes = bytes.Clone(l.Bytes) // the jsonl buffer is reused by the next call
 	}
 	return l, nil
@@ -97,26 +85,14 @@ func (r *reader) Next() (*session.Entry, error) {
 	}
 	e, err := decodeEntry(l.Bytes, l.N)
 	if err != nil {
-		return nil, fmt.Errorf("%s:%d: %w", r.name, l.N, err)
+		return nil, fmt.Errorf("%s:%d: %w", r.Name, l.N, err)
 	}
 	return e, nil
 }
 
-func (r *reader) Close() error {
-	if r.fed != nil {
-		r.fed.Stop()
-	}
-	if r.closer != nil {
-		return r.closer.Close()
-	}
-	return nil
-}
-
 // Open streams the session file at ref.Path into the model.
 func (f *Format) Open(ref format.Ref) (session.Reader, error) {
-	return format.OpenFile(ref, func(name string, r io.Reader, c io.Closer) (session.Reader, error) {
-		return newReader(name, r, c)
-	})
+	return format.OpenLines(ref, start)
 }
 
 var _ format.Teed = (*Format)(nil)
@@ -124,10 +100,10 @@ var _ format.Teed = (*Format)(nil)
 // OpenTeed streams the session in ref's file from the lines its
 // validator reads (format.Teed).
 func (f *Format) OpenTeed(ref format.Ref, lines *jsonl.Feed) (session.Reader, error) {
-	return newFedReader(ref.Path, lines)
+	return format.TeeLines(ref, lines, start)
 }
 
 // OpenReader streams a session from r; name is used in errors.
 func (f *Format) OpenReader(name string, r io.Reader) (session.Reader, error) {
-	return newReader(name, r, nil)
+	return format.ReadLines(name, r, start)
 }

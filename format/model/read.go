@@ -16,26 +16,14 @@ import (
 // sesstool's own encoding, so an unknown member or a line of the wrong shape
 // is an error naming the line, not something to carry along.
 type reader struct {
-	name   string
-	lines  jsonl.Source
-	fed    *jsonl.Feed // set when lines come from the validator (OpenTeed)
-	closer io.Closer
-	meta   *session.Meta
+	*format.Lines
+	meta *session.Meta
 }
 
-func newReader(name string, r io.Reader, c io.Closer) (*reader, error) {
-	return start(&reader{name: name, lines: jsonl.NewHeldReader(r), closer: c})
-}
-
-// newFedReader is newReader for lines from the file's validator.
-func newFedReader(name string, f *jsonl.Feed) (*reader, error) {
-	rd, err := start(&reader{name: name, lines: f, fed: f})
-	return rd, f.StopOn(err)
-}
-
-// start reads rd's meta line.
-func start(rd *reader) (*reader, error) {
-	name := rd.name
+// start reads the meta line.
+func start(lines *format.Lines) (*reader, error) {
+	rd := &reader{Lines: lines}
+	name := rd.Name
 	l, err := rd.nextLine()
 	if errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%s: empty file, not a model dump", name)
@@ -61,9 +49,9 @@ func start(rd *reader) (*reader, error) {
 
 // nextLine returns the next non-blank line.
 func (r *reader) nextLine() (jsonl.Line, error) {
-	l, err := r.lines.NextNonBlank()
+	l, err := r.NextNonBlank()
 	if err != nil && !errors.Is(err, io.EOF) {
-		err = fmt.Errorf("read %s: %w", r.name, err)
+		err = fmt.Errorf("read %s: %w", r.Name, err)
 	}
 	return l, err
 }
@@ -77,24 +65,14 @@ func (r *reader) Next() (*session.Entry, error) {
 	}
 	var j entryJSON
 	if err := strict(l.Bytes, &j); err != nil {
-		return nil, fmt.Errorf("%s:%d: %w", r.name, l.N, err)
+		return nil, fmt.Errorf("%s:%d: %w", r.Name, l.N, err)
 	}
 	e, err := decodeEntry(&j)
 	if err != nil {
-		return nil, fmt.Errorf("%s:%d: %w", r.name, l.N, err)
+		return nil, fmt.Errorf("%s:%d: %w", r.Name, l.N, err)
 	}
 	e.Line = l.N
 	return e, nil
-}
-
-func (r *reader) Close() error {
-	if r.fed != nil {
-		r.fed.Stop()
-	}
-	if r.closer != nil {
-		return r.closer.Close()
-	}
-	return nil
 }
 
 // strict decodes one line, refusing unknown members and trailing data.
@@ -112,9 +90,7 @@ func strict(b []byte, v any) error {
 
 // Open streams the dump at ref.Path back into the model.
 func (Format) Open(ref format.Ref) (session.Reader, error) {
-	return format.OpenFile(ref, func(name string, r io.Reader, c io.Closer) (session.Reader, error) {
-		return newReader(name, r, c)
-	})
+	return format.OpenLines(ref, start)
 }
 
 var _ format.Teed = Format{}
@@ -122,10 +98,10 @@ var _ format.Teed = Format{}
 // OpenTeed streams the dump in ref's file from the lines its validator
 // reads (format.Teed).
 func (Format) OpenTeed(ref format.Ref, lines *jsonl.Feed) (session.Reader, error) {
-	return newFedReader(ref.Path, lines)
+	return format.TeeLines(ref, lines, start)
 }
 
 // OpenReader streams a dump from r; name is used in errors.
 func (Format) OpenReader(name string, r io.Reader) (session.Reader, error) {
-	return newReader(name, r, nil)
+	return format.ReadLines(name, r, start)
 }

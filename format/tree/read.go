@@ -64,11 +64,7 @@ func note(m *session.Meta) *metaNote {
 // for v1 files, the derived ids handed out so far (uniqueness and
 // firstKeptEntryIndex); never whole entries.
 type reader struct {
-	name   string
-	lr     *jsonl.Reader // nil when fed
-	closer io.Closer
-	// fed: lines come from the file's validator (OpenTeed), copied already
-	fed   *jsonl.Feed
+	*format.Lines
 	meta  session.Meta
 	v1    bool
 	n     int             // entries read (the header is index 0)
@@ -105,21 +101,11 @@ type pending struct {
 	n int
 }
 
-// newReader reads up to the header. A file that does not start with one is
-// refused: without its id there is no session.
-func newReader(name string, r io.Reader, c io.Closer) (*reader, error) {
-	return start(&reader{name: name, lr: jsonl.NewHeldReader(r), closer: c})
-}
-
-// newFedReader is newReader for lines from a feed.
-func newFedReader(name string, f *jsonl.Feed) (*reader, error) {
-	rd, err := start(&reader{name: name, fed: f})
-	return rd, f.StopOn(err)
-}
-
-// start reads rd's lines up to the header.
-func start(rd *reader) (*reader, error) {
-	name := rd.name
+// start reads the lines up to the header. A file that does not start with
+// one is refused: without its id there is no session.
+func start(lines *format.Lines) (*reader, error) {
+	rd := &reader{Lines: lines}
+	name := rd.Name
 	rd.meta.Origin = Name
 	for {
 		l, err := rd.line()
@@ -167,7 +153,7 @@ func json1(b []byte) bool { _, _, bad := jsonx.SyntaxError(b); return !bad }
 // line returns the next non-blank line, copied (a feed's lines are).
 func (r *reader) line() (pending, error) {
 	l, err := r.lineView()
-	if r.fed == nil {
+	if r.Fed == nil {
 		l.b = bytes.Clone(l.b)
 	}
 	return l, err
@@ -176,18 +162,12 @@ func (r *reader) line() (pending, error) {
 // lineView returns the next non-blank line in the reader's buffer: valid
 // until the next read, for a caller that keeps nothing of it (Skim).
 func (r *reader) lineView() (pending, error) {
-	var l jsonl.Line
-	var err error
-	if r.fed != nil {
-		l, err = r.fed.NextNonBlank()
-	} else {
-		l, err = r.lr.NextNonBlank()
-	}
+	l, err := r.NextNonBlank()
 	if err != nil {
 		if errors.Is(err, io.EOF) {
 			return pending{}, io.EOF
 		}
-		return pending{}, fmt.Errorf("read %s: %w", r.name, err)
+		return pending{}, fmt.Errorf("read %s: %w", r.Name, err)
 	}
 	return pending{b: l.Bytes, n: l.N}, nil
 }
@@ -198,13 +178,7 @@ func (r *reader) Close() error {
 	if r.ahead != nil {
 		r.ahead.stop()
 	}
-	if r.fed != nil {
-		r.fed.Stop()
-	}
-	if r.closer != nil {
-		return r.closer.Close()
-	}
-	return nil
+	return r.Lines.Close()
 }
 
 // Next returns the next entry. A line that is not JSON is an error naming
@@ -247,15 +221,15 @@ func (r *reader) Next() (*session.Entry, error) {
 func (r *reader) decode(l pending) (*session.Entry, error) {
 	if !r.trusted {
 		if col, msg, bad := jsonx.SyntaxError(l.b); bad {
-			return nil, fmt.Errorf("%s:%d:%d: %s", r.name, l.n, col, msg)
+			return nil, fmt.Errorf("%s:%d:%d: %s", r.Name, l.n, col, msg)
 		}
 	}
 	if !isObject(l.b) {
-		return nil, fmt.Errorf("%s:%d: entry is not a JSON object", r.name, l.n)
+		return nil, fmt.Errorf("%s:%d: entry is not a JSON object", r.Name, l.n)
 	}
 	e := &session.Entry{Source: session.Source{Origin: Name, Raw: l.b, Line: l.n}}
 	if err := decodeEntry(l.b, e, r.v1); err != nil {
-		return e, fmt.Errorf("%s:%d: %w", r.name, l.n, err)
+		return e, fmt.Errorf("%s:%d: %w", r.Name, l.n, err)
 	}
 	return e, nil
 }
@@ -286,9 +260,7 @@ func (r *reader) derive(e *session.Entry, b []byte) {
 
 // Open streams the session in ref's file.
 func (Format) Open(ref format.Ref) (session.Reader, error) {
-	return format.OpenFile(ref, func(name string, r io.Reader, c io.Closer) (session.Reader, error) {
-		return newReader(name, r, c)
-	})
+	return format.OpenLines(ref, start)
 }
 
 var _ format.Teed = Format{}
@@ -296,10 +268,10 @@ var _ format.Teed = Format{}
 // OpenTeed streams the session in ref's file from the lines its
 // validator reads (format.Teed).
 func (Format) OpenTeed(ref format.Ref, lines *jsonl.Feed) (session.Reader, error) {
-	return newFedReader(ref.Path, lines)
+	return format.TeeLines(ref, lines, start)
 }
 
 // OpenReader streams a session from r.
 func (Format) OpenReader(name string, r io.Reader) (session.Reader, error) {
-	return newReader(name, r, nil)
+	return format.ReadLines(name, r, start)
 }

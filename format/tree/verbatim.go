@@ -24,7 +24,7 @@ func (Format) Verbatim(r session.Reader) bool { _, ok := verbatim(r); return ok 
 // model's encoding, so copying is the same output without the model's cost.
 func verbatim(r session.Reader) (*reader, bool) {
 	rd, ok := r.(*reader)
-	if !ok || rd.ahead != nil || rd.fed != nil || rd.n != 0 || !known(rd.meta.Version) {
+	if !ok || rd.ahead != nil || rd.Fed != nil || rd.n != 0 || !known(rd.meta.Version) {
 		return nil, false
 	}
 	return rd, true
@@ -43,12 +43,12 @@ func (rd *reader) copyLines(bw *bufio.Writer) error {
 	bw.Write(rd.meta.Raw)
 	bw.WriteByte('\n')
 	for {
-		l, err := rd.lr.NextLimit(longLine)
+		l, err := rd.Reader.NextLimit(longLine)
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("read %s: %w", rd.name, err)
+			return fmt.Errorf("read %s: %w", rd.Name, err)
 		}
 		if l.Long {
 			if err := rd.copyLong(bw, l.N); err != nil {
@@ -60,7 +60,7 @@ func (rd *reader) copyLines(bw *bufio.Writer) error {
 			continue // as line() does
 		}
 		if !isObject(l.Bytes) {
-			return fmt.Errorf("%s:%d: entry is not a JSON object", rd.name, l.N)
+			return fmt.Errorf("%s:%d: entry is not a JSON object", rd.Name, l.N)
 		}
 		rd.n++
 		bw.Write(l.Bytes)
@@ -84,7 +84,7 @@ var longLine = 64 << 20 // a variable for the tests
 func (rd *reader) copyLong(bw *bufio.Writer, n int) error {
 	var lead []byte
 	started, bad := false, false
-	_, err := rd.lr.Rest(func(p []byte) {
+	_, err := rd.Reader.Rest(func(p []byte) {
 		if !started {
 			c := firstByte(p)
 			if c == 0 {
@@ -101,11 +101,11 @@ func (rd *reader) copyLong(bw *bufio.Writer, n int) error {
 	})
 	switch {
 	case err != nil:
-		return fmt.Errorf("read %s: %w", rd.name, err)
+		return fmt.Errorf("read %s: %w", rd.Name, err)
 	case !started:
 		return nil // blank
 	case bad:
-		return fmt.Errorf("%s:%d: entry is not a JSON object", rd.name, n)
+		return fmt.Errorf("%s:%d: entry is not a JSON object", rd.Name, n)
 	}
 	rd.n++
 	if err := bw.WriteByte('\n'); err != nil {
