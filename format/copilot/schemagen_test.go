@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -110,7 +111,7 @@ func deriveSchemas(src []byte) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	var d bytes.Buffer
 	d.WriteString(`{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://sesstool.dev/schema/copilot/v1/defs.json",`)
-	d.WriteString(`"title":"GitHub Copilot CLI session events: every definition","description":"Derived from schemas/session-events.schema.json of Copilot CLI ` + peers.CopilotCLIVersion + ` (the source of @github/copilot-sdk's session-events.d.ts) by format/copilot TestSchemasFromCLI: Draft-07 definitions moved to $defs, nothing else changed.","$defs":{`)
+	d.WriteString(`"title":"GitHub Copilot CLI session events: every definition","description":"Derived from schemas/session-events.schema.json of Copilot CLI ` + peers.CopilotCLIVersion + ` (the source of @github/copilot-sdk's session-events.d.ts) by format/copilot TestSchemasFromCLI: Draft-07 definitions moved to $defs, and the \\\\uXXXX escapes of its patterns written as the characters; nothing else changed.","$defs":{`)
 	for i, kv := range doc.Definitions {
 		if i > 0 {
 			d.WriteByte(',')
@@ -118,7 +119,8 @@ func deriveSchemas(src []byte) (map[string][]byte, error) {
 		k, _ := json.Marshal(kv.key)
 		d.Write(k)
 		d.WriteByte(':')
-		d.Write(bytes.ReplaceAll(kv.value, []byte(`"#/definitions/`), []byte(`"#/$defs/`)))
+		v := bytes.ReplaceAll(kv.value, []byte(`"#/definitions/`), []byte(`"#/$defs/`))
+		d.Write(portablePatterns(v))
 	}
 	d.WriteString("}}")
 	var err error
@@ -160,6 +162,22 @@ func deriveSchemas(src []byte) (map[string][]byte, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// patternMember is a "pattern" member with its JSON string value.
+var patternMember = regexp.MustCompile(`"pattern":\s*"(?:[^"\\]|\\.)*"`)
+
+// escapedCodePoint is a regex escape \uXXXX as spelt in a JSON string.
+var escapedCodePoint = regexp.MustCompile(`\\\\u([0-9A-Fa-f]{4})`)
+
+// portablePatterns rewrites the ECMAScript escape \uXXXX in the CLI's
+// patterns as the character itself (a JSON \uXXXX escape), which every
+// regex dialect reads alike: RE2, which sesstool's validator uses, has no
+// \u escape, and ajv's u-mode has no \x{...}. Nothing else changes.
+func portablePatterns(b []byte) []byte {
+	return patternMember.ReplaceAllFunc(b, func(m []byte) []byte {
+		return escapedCodePoint.ReplaceAll(m, []byte(`\u$1`))
+	})
 }
 
 func marshal(v any) ([]byte, error) {
