@@ -13,16 +13,16 @@ import (
 // every other layout; tool.execution_start, turn, hook and shutdown events
 // and the rest of what Copilot logs survive copilot to copilot only.
 var caps = format.Caps{
-	Display:         "GitHub Copilot CLI",
-	Own:             []string{Name},
-	Linear:          true,
-	Sidechains:      true,
-	Kinds:           []session.Kind{session.KindModelChange, session.KindSubagent, session.KindSubagentEnd},
-	Roles:           []session.Role{session.RoleUser, session.RoleAssistant, session.RoleSystem, session.RoleTool},
-	Fallback:        format.FallbackUser,
-	ToolCallOn:      []session.Role{session.RoleAssistant},
-	Blocks:          []session.BlockType{session.BlockText, session.BlockThinking, session.BlockToolCall},
-	IsError:         true, MessageModel: true,
+	Display:    "GitHub Copilot CLI",
+	Own:        []string{Name},
+	Linear:     true,
+	Sidechains: true,
+	Kinds:      []session.Kind{session.KindModelChange, session.KindSubagent, session.KindSubagentEnd},
+	Roles:      []session.Role{session.RoleUser, session.RoleAssistant, session.RoleSystem, session.RoleTool},
+	Fallback:   format.FallbackUser,
+	ToolCallOn: []session.Role{session.RoleAssistant},
+	Blocks:     []session.BlockType{session.BlockText, session.BlockThinking, session.BlockToolCall},
+	IsError:    true, MessageModel: true,
 	IDs: format.IDStyle{Form: format.IDUUID, Seed: "copilot:"}, Times: format.TimeISO,
 }
 

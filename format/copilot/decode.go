@@ -96,7 +96,7 @@ type decoder struct {
 // newDecoder starts the main conversation at its first entry: the
 // session.start event it chains from is the Meta, not an entry.
 func newDecoder() *decoder {
-	return &decoder{ lastRun: map[string]string{}, tools: map[string]string{}}
+	return &decoder{lastRun: map[string]string{}, tools: map[string]string{}}
 }
 
 // entry reads one event line. Its ParentID is the entry before it in its
