@@ -140,13 +140,17 @@ func (e *encoder) entry(en *session.Entry) error {
 	case en.Kind == session.KindSubagentEnd && en.Subagent != nil:
 		s := en.Subagent
 		var d jsonx.Obj
-		d.Str("toolCallId", subagentCall(s)).Str("agentName", agentName(s)).Str("agentDisplayName", agentName(s))
+		call := subagentCall(s)
+		if a, ok := e.agents[s.ID]; ok {
+			call = a
+		}
+		d.Str("toolCallId", call).Str("agentName", agentName(s)).Str("agentDisplayName", agentName(s))
 		typ := evSubagentDone
 		if s.IsError {
 			typ = evSubagentFail
 			d.Str("error", s.Result)
 		}
-		e.event(typ, id, en.Time, subagentCall(s), d.Bytes())
+		e.event(typ, id, en.Time, call, d.Bytes())
 	case en.Origin == Name && en.Custom != nil:
 		// an event of Copilot's own read without its line (a model dump)
 		e.event(en.Type, id, en.Time, agent, en.Custom.Data)
@@ -242,9 +246,9 @@ func (e *encoder) assistant(m *session.Message, id string, t session.Time, agent
 	for _, b := range m.Content {
 		switch b.Type {
 		case session.BlockText:
-			text += b.Text
+			text = joinText(text, b.Text)
 		case session.BlockThinking:
-			reasoning += b.Text
+			reasoning = joinText(reasoning, b.Text)
 		case session.BlockToolCall:
 			e.calls[b.ToolCallID] = b
 			var r jsonx.Obj
@@ -266,4 +270,12 @@ func (e *encoder) assistant(m *session.Message, id string, t session.Time, agent
 		d.Str("reasoningText", reasoning)
 	}
 	e.event(evAssistant, id, t, agent, d.Bytes())
+}
+
+// joinText joins blocks' texts as Message.Text does, a newline between.
+func joinText(s, t string) string {
+	if s == "" {
+		return t
+	}
+	return s + "\n" + t
 }
