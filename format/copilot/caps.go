@@ -20,10 +20,14 @@ var caps = format.Caps{
 	Kinds:      []session.Kind{session.KindModelChange, session.KindSubagent, session.KindSubagentEnd},
 	Roles:      []session.Role{session.RoleUser, session.RoleAssistant, session.RoleSystem, session.RoleTool},
 	Fallback:   format.FallbackUser,
+	// a developer message is an instruction, as Copilot's system.message is
+	Alias:      map[session.Role]session.Role{session.RoleDeveloper: session.RoleSystem},
 	ToolCallOn: []session.Role{session.RoleAssistant},
 	Blocks:     []session.BlockType{session.BlockText, session.BlockThinking, session.BlockToolCall},
-	IsError:    true, MessageModel: true,
-	IDs: format.IDStyle{Form: format.IDUUID, Seed: "copilot:"}, Times: format.TimeISO,
+	IsError:    true, MessageModel: true, SessionModel: true,
+	// the name lives in the workspace.yaml beside the log
+	TitleInHome: true,
+	IDs:         format.IDStyle{Form: format.IDUUID, Seed: "copilot:"}, Times: format.TimeISO,
 }
 
 // Caps declares what the layout holds.

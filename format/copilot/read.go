@@ -81,7 +81,11 @@ func (r *reader) Close() error {
 // folder to its events.jsonl).
 func (f Format) Open(ref format.Ref) (session.Reader, error) {
 	return format.OpenFile(ref, func(name string, r io.Reader, c io.Closer) (session.Reader, error) {
-		return newReader(name, r, c)
+		rd, err := newReader(name, r, c)
+		if err == nil {
+			applyWorkspace(rd.meta, readWorkspace(name))
+		}
+		return rd, err
 	})
 }
 

@@ -27,7 +27,7 @@ func realWorld(t *testing.T) string {
 // counts is what a session read holds, counted from the model.
 type counts struct {
 	Version        string
-	ID, Cwd        string
+	ID, Cwd, Title string // Title from the workspace.yaml beside the log
 	Entries        int
 	Roles          map[session.Role]int
 	Sidechain      int // entries of sub-agent runs
@@ -49,7 +49,7 @@ func countSession(t *testing.T, ref format.Ref) counts {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := counts{Version: s.Meta.Version, ID: s.Meta.ID, Cwd: s.Meta.Cwd, Entries: len(s.Entries), Roles: map[session.Role]int{}}
+	c := counts{Version: s.Meta.Version, ID: s.Meta.ID, Cwd: s.Meta.Cwd, Title: s.Meta.Title, Entries: len(s.Entries), Roles: map[session.Role]int{}}
 	for _, e := range s.Entries {
 		if e.Sidechain != "" {
 			c.Sidechain++
@@ -103,7 +103,7 @@ func TestRealWorld(t *testing.T) {
 			Sidechain: 6, Subagents: 1, ToolCalls: 5, Opaque: 3, Other: 18, OutputTokens: 747, SystemPromptSz: 27230}},
 		// 25 events, re-serialised by Python (", " and ": " separators).
 		{"qiaolei81+copilot-session-viewer__session-medium", counts{
-			Version: "1.0.49-1", ID: "66957610-db49-4dea-972d-c079e1898044", Cwd: "/Users/testuser",
+			Version: "1.0.49-1", ID: "66957610-db49-4dea-972d-c079e1898044", Cwd: "/Users/testuser", Title: "list available models",
 			Entries: 24, Roles: map[session.Role]int{session.RoleUser: 1, session.RoleSystem: 1, session.RoleAssistant: 2, session.RoleTool: 1},
 			ToolCalls: 1, Opaque: 1, Other: 18, OutputTokens: 414, SystemPromptSz: 40296}},
 	}
@@ -154,7 +154,7 @@ func equalCounts(a, b counts) bool {
 		}
 	}
 	a.Roles, b.Roles = nil, nil
-	return a.Version == b.Version && a.ID == b.ID && a.Cwd == b.Cwd && a.Entries == b.Entries && a.Sidechain == b.Sidechain &&
+	return a.Version == b.Version && a.ID == b.ID && a.Cwd == b.Cwd && a.Title == b.Title && a.Entries == b.Entries && a.Sidechain == b.Sidechain &&
 		a.Subagents == b.Subagents && a.ToolCalls == b.ToolCalls && a.Opaque == b.Opaque && a.Other == b.Other &&
 		a.OutputTokens == b.OutputTokens && a.SystemPromptSz == b.SystemPromptSz
 }

@@ -65,7 +65,8 @@ func (Format) Place(m *session.Meta) string {
 
 // Index writes, beside each session convert placed in a home, the
 // workspace.yaml Copilot CLI keeps with it (id, cwd, created and updated
-// times), unless one is already there.
+// times, the name), unless one is already there: the one read with a
+// session of Copilot's own is written back as it was.
 func (Format) Index(home string, sessions []*session.Meta) error {
 	for _, m := range sessions {
 		id := SessionID(m)
@@ -77,7 +78,11 @@ func (Format) Index(home string, sessions []*session.Meta) error {
 		if err != nil {
 			return err
 		}
-		if _, err := io.WriteString(af, workspaceYAML(id, m)); err != nil {
+		body := workspaceYAML(id, m)
+		if n, ok := m.Private.(metaNote); ok && m.Origin == Name && n.ws.name == m.Title {
+			body = string(n.ws.raw) // Copilot's own, as it was
+		}
+		if _, err := io.WriteString(af, body); err != nil {
 			af.Abort()
 			return fmt.Errorf("write %s: %w", p, err)
 		}
