@@ -55,7 +55,7 @@ func readWorkspace(eventsPath string) *workspace {
 
 // yamlScalar is a one-line YAML scalar's value: a double-quoted string is
 // unquoted as JSON (its escapes are JSON's for what Copilot writes), a
-// single-quoted one with '' as a quote; a block scalar (| or >) is not read.
+// single-quoted one with ” as a quote; a block scalar (| or >) is not read.
 func yamlScalar(v string) string {
 	switch {
 	case strings.HasPrefix(v, `"`):
