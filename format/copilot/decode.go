@@ -155,13 +155,16 @@ func (d *decoder) entry(line []byte, n int) (*session.Entry, error) {
 		id := data.Get("toolCallId").String()
 		m := &session.Message{Role: session.RoleTool, ToolCallID: id, ToolName: d.tools[id], IsError: !data.Get("success").Bool()}
 		text := data.Get("result.content").String()
-		if !data.Get("result").Exists() {
-			text = data.Get("error.message").String()
+		skip := []string{"toolCallId", "success", "model"}
+		if e := data.Get("error"); !data.Get("result").Exists() && e.IsObject() && len(e.Map()) == 1 {
+			// a failure with only its message: the message is the text
+			text = e.Get("message").String()
+			skip = append(skip, "error")
 		}
 		m.Content = textBlocks(text)
 		m.ContentIsString = true
 		m.Model = data.Get("model").String()
-		m.Extra = extras(data, "toolCallId", "success", "model")
+		m.Extra = extras(data, skip...)
 		if r := data.Get("result"); r.IsObject() {
 			for _, f := range extras(r, "content") {
 				m.Extra = append(m.Extra, session.Field{Key: "result." + f.Key, Value: f.Value})

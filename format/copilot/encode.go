@@ -208,12 +208,20 @@ func (e *encoder) message(en *session.Entry, id, agent string) {
 		}
 		e.event(evToolStart, e.ids.Of(en.ID+"#start"), t, agent, s.Bytes())
 		var r, d jsonx.Obj
-		r.Str("content", toolText(m))
 		d.Str("toolCallId", m.ToolCallID).Bool("success", !m.IsError)
 		if m.Model != "" {
 			d.Str("model", m.Model)
 		}
-		d.Raw("result", r.Bytes())
+		if m.IsError {
+			// a failed call's text is its error's message: what Copilot
+			// sends the model back (it sends "Tool execution failed" for
+			// a failed call's result.content)
+			r.Str("message", toolText(m))
+			d.Raw("error", r.Bytes())
+		} else {
+			r.Str("content", toolText(m))
+			d.Raw("result", r.Bytes())
+		}
 		e.event(evToolComplete, id, t, agent, d.Bytes())
 	default: // user, and the roles mapping turned into user messages
 		var d jsonx.Obj

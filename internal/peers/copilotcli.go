@@ -47,3 +47,11 @@ func CopilotBundle(t testing.TB) string {
 	abs, _ := filepath.Abs(dir)
 	return abs
 }
+
+// CopilotPkgCache is the folder to give Copilot CLI as
+// COPILOT_PKG_CACHE_HOME: the one holding the pkg/ its binary was unpacked
+// into by scripts/setup, so that a run finds its bundle there instead of
+// unpacking it again into the run's home.
+func CopilotPkgCache(bin string) string {
+	return filepath.Dir(filepath.Dir(bin)) // <dir>/package/copilot -> <dir>
+}
