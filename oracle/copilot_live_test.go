@@ -42,10 +42,13 @@ func TestCopilotLive(t *testing.T) {
 	}
 	in := infos[0]
 	// One prompt, Copilot's system message, two replies (the tool call,
-	// the final text), the tool's result.
+	// the final text), the tool's result; each reply's usage, from the
+	// session.usage_record Copilot logs before it.
+	sc := e.mock.Script
 	want := map[string]int{"user": 1, "system": 1, "assistant": 2, "tool": 1}
-	if in.Format != "copilot" || in.Version != version || !sameCounts(in.Roles, want) {
-		t.Errorf("info: %+v; want copilot %s, roles %v", in, version, want)
+	if in.Format != "copilot" || in.Version != version || !sameCounts(in.Roles, want) ||
+		in.Tokens.Input != 2*sc.InputTokens || in.Tokens.Output != 2*sc.OutputTokens {
+		t.Errorf("info: %+v; want copilot %s, roles %v, tokens %d/%d", in, version, want, 2*sc.InputTokens, 2*sc.OutputTokens)
 	}
 	if id := filepath.Base(filepath.Dir(log)); in.ID != id {
 		t.Errorf("info: session %q, the folder is %q", in.ID, id)

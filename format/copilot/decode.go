@@ -24,6 +24,7 @@ const (
 	evSubagentFail  = "subagent.failed"
 	evTurnStart     = "assistant.turn_start"
 	evTurnEnd       = "assistant.turn_end"
+	evUsageRecord   = "session.usage_record"
 )
 
 // envelope are the members every event has (agentId and ephemeral on some).
@@ -91,12 +92,16 @@ type decoder struct {
 	lastMain string            // id of the last main-conversation entry
 	lastRun  map[string]string // agentId -> id of its run's last entry
 	tools    map[string]string // toolCallId -> tool name, from tool.execution_start
+	// usage is the last session.usage_record of each run (by agentId, ""
+	// for the main one) not yet given to an assistant message: Copilot
+	// logs a model call's tokens just before the message it produced.
+	usage map[string]*session.Usage
 }
 
 // newDecoder starts the main conversation at its first entry: the
 // session.start event it chains from is the Meta, not an entry.
 func newDecoder() *decoder {
-	return &decoder{lastRun: map[string]string{}, tools: map[string]string{}}
+	return &decoder{lastRun: map[string]string{}, tools: map[string]string{}, usage: map[string]*session.Usage{}}
 }
 
 // entry reads one event line. Its ParentID is the entry before it in its
@@ -147,6 +152,19 @@ func (d *decoder) entry(line []byte, n int) (*session.Entry, error) {
 	case evAssistant:
 		e.Kind = session.KindMessage
 		e.Message = d.assistant(data)
+		if u := d.usage[e.Sidechain]; u != nil {
+			// the call's own count; outputTokens, when there, is the same
+			e.Message.Usage = u
+			delete(d.usage, e.Sidechain)
+		}
+	case evUsageRecord:
+		if u := data.Get("usage"); u.IsObject() {
+			d.usage[e.Sidechain] = &session.Usage{
+				Input: u.Get("inputTokens").Int(), Output: u.Get("outputTokens").Int(),
+				CacheRead: u.Get("cacheReadTokens").Int(), CacheWrite: u.Get("cacheWriteTokens").Int(),
+			}
+		}
+		e.Custom = &session.Custom{CustomType: typ, Data: json.RawMessage(data.Raw)}
 	case evToolStart:
 		d.tools[data.Get("toolCallId").String()] = data.Get("toolName").String()
 		e.Custom = &session.Custom{CustomType: typ, Data: json.RawMessage(data.Raw)}
