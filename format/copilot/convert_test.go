@@ -29,13 +29,13 @@ var sources = []struct{ layout, path string }{
 	{"model", "../../testdata/samples/model/features.model.jsonl"},
 }
 
-// Copilot CLI cannot be run against a mock model (docs/copilot.md), so
-// the oracle for a session converted into its layout is the CLI's own
-// event schema: every session of a sample of every other layout, written
-// as Copilot's log, validates with sesstool and with ajv against
-// schema/copilot (derived from Copilot CLI 1.0.102's schema), and reads
-// back with the messages, tool calls and sub-agent runs the conversion
-// kept (the source as mapping.Adapt gives it to the writer).
+// Beside Copilot CLI resuming them (oracle.TestCopilotResume), the CLI's
+// own event schema is an oracle for sessions converted into its layout,
+// one that needs no agent run: every session of a sample of every other
+// layout, written as Copilot's log, validates with sesstool and with ajv
+// against schema/copilot (derived from Copilot CLI 1.0.102's schema), and
+// reads back with the messages, tool calls and sub-agent runs the
+// conversion kept (the source as mapping.Adapt gives it to the writer).
 func TestConvertedFromEveryLayout(t *testing.T) {
 	out := t.TempDir()
 	var files []string
