@@ -25,6 +25,8 @@ var caps = format.Caps{
 	ToolCallOn: []session.Role{session.RoleAssistant},
 	Blocks:     []session.BlockType{session.BlockText, session.BlockThinking, session.BlockToolCall},
 	IsError:    true, MessageModel: true, SessionModel: true,
+	// each call's tokens, as the session.usage_record before its message
+	Usage: true, ReasoningTokens: true,
 	// the name lives in the workspace.yaml beside the log
 	TitleInHome: true,
 	IDs:         format.IDStyle{Form: format.IDUUID, Seed: "copilot:"}, Times: format.TimeISO,

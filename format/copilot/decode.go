@@ -162,6 +162,7 @@ func (d *decoder) entry(line []byte, n int) (*session.Entry, error) {
 			d.usage[e.Sidechain] = &session.Usage{
 				Input: u.Get("inputTokens").Int(), Output: u.Get("outputTokens").Int(),
 				CacheRead: u.Get("cacheReadTokens").Int(), CacheWrite: u.Get("cacheWriteTokens").Int(),
+				Reasoning: u.Get("reasoningTokens").Int(),
 			}
 		}
 		e.Custom = &session.Custom{CustomType: typ, Data: json.RawMessage(data.Raw)}

@@ -206,7 +206,7 @@ func (e *encoder) message(en *session.Entry, id, agent string) {
 		if len(call.Arguments) > 0 {
 			s.Raw("arguments", call.Arguments)
 		}
-		e.event(evToolStart, e.ids.Of(en.ID+"#start"), t, agent, s.Bytes())
+		e.event(evToolStart, e.ids.Of(id+"#start"), t, agent, s.Bytes())
 		var r, d jsonx.Obj
 		d.Str("toolCallId", m.ToolCallID).Bool("success", !m.IsError)
 		if m.Model != "" {
@@ -245,8 +245,23 @@ func toolText(m *session.Message) string {
 }
 
 // assistant writes an assistant.message: text as content, thinking as
-// reasoningText, tool calls as toolRequests.
+// reasoningText, tool calls as toolRequests; its usage first, as the
+// session.usage_record Copilot logs before the message a call produced.
 func (e *encoder) assistant(m *session.Message, id string, t session.Time, agent string) {
+	if u := m.Usage; u != nil {
+		model := m.Model
+		if model == "" {
+			model = e.meta.Model
+		}
+		var ud, d jsonx.Obj
+		ud.Str("model", model).Int("inputTokens", u.Input).Int("outputTokens", u.Output).
+			Int("cacheReadTokens", u.CacheRead).Int("cacheWriteTokens", u.CacheWrite)
+		if u.Reasoning != 0 {
+			ud.Int("reasoningTokens", u.Reasoning)
+		}
+		d.Raw("usage", ud.Bytes())
+		e.event(evUsageRecord, e.ids.Of(id+"#usage"), t, agent, d.Bytes())
+	}
 	var d jsonx.Obj
 	d.Str("messageId", id)
 	if m.Model != "" {
