@@ -36,6 +36,7 @@ var (
 	_ format.Capable       = Format{}
 	_ format.Placer        = Format{}
 	_ format.Indexer       = Format{}
+	_ format.Unreader      = Format{}
 )
 
 func (Format) Name() string      { return Name }

@@ -82,3 +82,50 @@ func isSessionFile(p string) bool {
 	}
 	return Format{}.DetectHead(format.HeadGrow(p, 64<<10, startOpen))
 }
+
+// sessionKnown is what Copilot CLI keeps in a session folder beside the
+// log and workspace.yaml, which the layout does not read: checkpoints and
+// the files it saved, its plan, the per-session database (todos), the VS
+// Code metadata. Lock files are hidden and never listed.
+var sessionKnown = []string{"checkpoints/", "files/", "research/", "rewind-file-snapshots/", "plan.md", "session.db", "vscode.metadata.json"}
+
+// contents is what a unit of the layout holds, by its kind: a session
+// folder, the session-state folder, or a whole home (whose other entries,
+// config.json, logs/, session-store.db, installed-plugins/, …, are
+// Copilot's own).
+func contents(kind string) format.Contents {
+	prefix := map[string]string{"session": "", "state": "*/", "home": StateDir + "/*/"}[kind]
+	c := format.Contents{Read: []string{prefix + EventsFile, prefix + WorkspaceFile}}
+	for _, k := range sessionKnown {
+		c.Known = append(c.Known, prefix+k)
+	}
+	switch kind {
+	case "state":
+		c.Read = append(c.Read, "*.jsonl")
+	case "home":
+		c.Read = append(c.Read, StateDir+"/*.jsonl")
+		c.Known = append(c.Known, "*")
+	}
+	return c
+}
+
+// Unread lists what a session folder, session-state folder or home holds
+// that is neither a session's file nor Copilot's own: the walk reports it.
+func (Format) Unread(path string) []format.Stray {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.IsDir() {
+		return nil // a log file
+	}
+	switch {
+	case isSessionFile(filepath.Join(path, EventsFile)):
+		return contents("session").Strays(path)
+	case isDir(filepath.Join(path, StateDir)):
+		return contents("home").Strays(path)
+	}
+	return contents("state").Strays(path)
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
