@@ -231,7 +231,9 @@ func placedFile(t *testing.T, dir string) string {
 	t.Helper()
 	var files []string
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() && filepath.Dir(p) != filepath.Clean(dir) {
+		// a session file, not the index at the home's top (Codex) nor a
+		// side file beside it (Copilot's workspace.yaml)
+		if err == nil && d.Type().IsRegular() && filepath.Dir(p) != filepath.Clean(dir) && (filepath.Ext(p) == ".jsonl" || filepath.Ext(p) == ".json") {
 			files = append(files, p)
 		}
 		return nil
