@@ -14,6 +14,7 @@ import (
 	"github.com/sesstool/sesstool/export/transcript"
 	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/registry"
+	"github.com/sesstool/sesstool/selection"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -30,6 +31,7 @@ type ExportOptions struct {
 	// AllRecords: Markdown shows the records the layout declares
 	// bookkeeping too (the page has its own filter for them)
 	AllRecords bool
+	Select     selection.Filter
 	Paths      []string
 }
 
@@ -50,7 +52,7 @@ func Export(env *Env, o ExportOptions) error {
 		}
 	}
 	defer tuneExportGC()()
-	in, err := gatherAlongside(env, "export", o.From, o.Paths, o.Session)
+	in, err := gatherAlongside(env, "export", o.From, o.Paths, o.Session, o.Select)
 	if err != nil {
 		return err
 	}
