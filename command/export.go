@@ -52,7 +52,19 @@ func Export(env *Env, o ExportOptions) error {
 		}
 	}
 	defer tuneExportGC()()
-	in, err := gatherAlongside(env, "export", o.From, o.Paths, o.Session, o.Select)
+	// A store exported as HTML is a site; one exported before has a
+	// manifest, and then only the sessions that changed are read.
+	var sr *siteRun
+	var only pipeline.Keep
+	if ex.Name == "html" {
+		if sr, err = openSite(o); err != nil {
+			return err
+		}
+		if sr.incremental() && len(o.Paths) == 1 && isDirPath(o.Paths[0]) {
+			only = sr.only
+		}
+	}
+	in, err := gatherWith(env, "export", o.From, o.Paths, o.Session, true, o.Select, only)
 	if err != nil {
 		return err
 	}
@@ -63,19 +75,30 @@ func Export(env *Env, o ExportOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := pl.CheckFree(o.Force); err != nil {
+	site := ex.Name == "html" && !pl.ToStdout && !in.OneSession()
+	var keys []string
+	ours := func(string) bool { return false }
+	if site {
+		if err := reserveIndex(pl, o.Force || sr.old != nil); err != nil {
+			return err
+		}
+		keys = make([]string, len(in.Jobs))
+		for i, j := range in.Jobs {
+			k, fp := sr.fingerprint(j)
+			keys[i], sr.fps[k] = k, fp
+		}
+		sr.name(pl, keys)
+		if err := sr.checkFree(pl, o.Force); err != nil {
+			return err
+		}
+		ours = func(name string) bool { return sr.ours[name] }
+	} else if err := pl.CheckFree(o.Force); err != nil {
 		return err
 	}
 	chk := startCheck(in, ex.Name == "html" && len(in.Jobs) == 1)
 	if !chk.alongside {
 		if err := chk.wait(); err != nil {
 			return err
-		}
-	}
-	site := ex.Name == "html" && !pl.ToStdout && !in.OneSession()
-	if site {
-		if err := reserveIndex(pl, o.Force); err != nil {
-			return chk.first(err)
 		}
 	}
 	outs := pl.Paths()
@@ -85,18 +108,28 @@ func Export(env *Env, o ExportOptions) error {
 		if pl.ToStdout {
 			out = Stdin
 		}
-		sum, err := exportOne(env, in.Show(j.Ref.Path), j, out, ex, o, chk, site)
+		oi := o
+		oi.Force = o.Force || ours(pl.Names[i])
+		sum, err := exportOne(env, in.Show(j.Ref.Path), j, out, ex, oi, chk, site)
 		if err != nil {
 			return chk.first(err)
 		}
 		sum.Href = pl.Names[i]
 		index = append(index, sum)
 	}
+	if err := chk.first(nil); err != nil {
+		return err
+	}
 	pipeline.PrintSkips(env.Stderr, in.Grown())
 	if site {
-		return writeIndex(env, filepath.Join(pl.Root, indexName), index, o.Force)
+		return sr.finish(env, pl, keys, index, o.Force)
 	}
 	return nil
+}
+
+func isDirPath(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }
 
 // exportOne writes one session and, for a site, says what its index shows

@@ -49,16 +49,19 @@ func inputs(env *Env, paths []string, formatName string) ([]string, format.Forma
 // gather resolves the one PATH that convert and export take and reads its
 // sessions through the pipeline.
 func gather(env *Env, cmd, from string, paths []string, sessionID string, sel selection.Filter) (*pipeline.Input, error) {
-	return gatherWith(env, cmd, from, paths, sessionID, false, sel)
+	return gatherWith(env, cmd, from, paths, sessionID, false, sel, nil)
 }
 
 // gatherAlongside is gather leaving the validation of single-file sessions
 // to Input.Check, run while they are read (see pipeline.GatherOptions).
 func gatherAlongside(env *Env, cmd, from string, paths []string, sessionID string, sel selection.Filter) (*pipeline.Input, error) {
-	return gatherWith(env, cmd, from, paths, sessionID, true, sel)
+	return gatherWith(env, cmd, from, paths, sessionID, true, sel, nil)
 }
 
-func gatherWith(env *Env, cmd, from string, paths []string, sessionID string, alongside bool, sel selection.Filter) (*pipeline.Input, error) {
+// gatherWith reads the one PATH. only, when set, is asked after the
+// selection about every session it keeps, and may leave out more, down
+// to none (an incremental site export: the unchanged sessions).
+func gatherWith(env *Env, cmd, from string, paths []string, sessionID string, alongside bool, sel selection.Filter, only pipeline.Keep) (*pipeline.Input, error) {
 	forced, err := pipeline.LookupFormat(from)
 	if err != nil {
 		return nil, err
@@ -83,14 +86,22 @@ func gatherWith(env *Env, cmd, from string, paths []string, sessionID string, al
 	if sel.Active() {
 		o.Select, o.Selection = keeper(sel), sel.String()
 	}
+	if only != nil {
+		if k := o.Select; k != nil {
+			o.Select = func(u pipeline.Unit, ref format.Ref) bool { return k(u, ref) && only(u, ref) }
+		} else {
+			o.Select = only
+		}
+		o.MayBeEmpty = true
+	}
 	return pipeline.Gather(paths[0], o)
 }
 
 // keeper is the selection as the pipeline asks it. A session that cannot
 // be read to tell is kept: its validation then says why.
 func keeper(sel selection.Filter) pipeline.Keep {
-	return func(f format.Format, ref format.Ref) bool {
-		r, err := f.Open(ref)
+	return func(u pipeline.Unit, ref format.Ref) bool {
+		r, err := u.Format.Open(ref)
 		if err != nil {
 			return true
 		}

@@ -30,7 +30,7 @@ func keepPath(f format.Format, path string, sel selection.Filter) bool {
 	}
 	k := keeper(sel)
 	for _, ref := range refs {
-		if k(f, ref) {
+		if k(pipeline.Unit{Format: f, Path: path}, ref) {
 			return true
 		}
 	}

@@ -62,6 +62,9 @@ type GatherOptions struct {
 	Select Keep
 	// Selection spells the selection, for that message.
 	Selection string
+	// MayBeEmpty lets Select keep nothing: an incremental site export
+	// whose sessions are all unchanged reads none.
+	MayBeEmpty bool
 }
 
 // Gather finds, validates and lists the sessions at p. Every skip is
@@ -93,7 +96,7 @@ func Gather(p string, o GatherOptions) (*Input, error) {
 	var partial map[string]map[string]bool
 	if o.Select != nil {
 		units, partial = SelectUnits(units, o.Select)
-		if len(units) == 0 {
+		if len(units) == 0 && !o.MayBeEmpty {
 			in.Close()
 			return nil, exitcode.Invalidf("%s: no session matches the selection (%s)", p, o.Selection)
 		}

@@ -9,7 +9,8 @@ import (
 // Keep reports whether the selection (the flags --cwd, --since, --until,
 // --match) keeps a session. It should keep one it cannot read to tell:
 // the validation that follows then says what is wrong with it.
-type Keep func(f format.Format, ref format.Ref) bool
+// u is the unit the walk found the session in.
+type Keep func(u Unit, ref format.Ref) bool
 
 // SelectUnits narrows the walk's units to the selected sessions before
 // anything is validated, so a session left out is neither read whole nor
@@ -28,7 +29,7 @@ func SelectUnits(units []Unit, keep Keep) (out []Unit, partial map[string]map[st
 		}
 		var kept []format.Ref
 		for _, ref := range refs {
-			if keep(u.Format, ref) {
+			if keep(u, ref) {
 				kept = append(kept, ref)
 			}
 		}
