@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sesstool/sesstool/exitcode"
+	"github.com/sesstool/sesstool/export/html"
 	"github.com/sesstool/sesstool/export/transcript"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/pipeline"
@@ -153,24 +154,10 @@ func printRow(w io.Writer, r Row, asJSON bool) error {
 	start, dur := "-", "-"
 	if r.timed {
 		start = r.start.Local().Format("2006-01-02 15:04")
-		dur = Duration(time.Duration(r.Seconds) * time.Second)
+		dur = html.Duration(time.Duration(r.Seconds) * time.Second)
 	}
 	_, err := fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\n", dash(r.ID), start, dur, dash(r.Project), r.Messages, dash(r.Title))
 	return err
-}
-
-// Duration spells a session's length to the second, largest unit first:
-// 45s, 3m20s, 2h05m.
-func Duration(d time.Duration) string {
-	s := int64(d / time.Second)
-	switch {
-	case s < 60:
-		return fmt.Sprintf("%ds", s)
-	case s < 3600:
-		return fmt.Sprintf("%dm%02ds", s/60, s%60)
-	default:
-		return fmt.Sprintf("%dh%02dm", s/3600, s%3600/60)
-	}
 }
 
 // listInput is one PATH list reads, with the layout forced on it.
