@@ -84,8 +84,7 @@ func Export(env *Env, o ExportOptions) error {
 		}
 		keys = make([]string, len(in.Jobs))
 		for i, j := range in.Jobs {
-			k, fp := sr.fingerprint(j)
-			keys[i], sr.fps[k] = k, fp
+			keys[i] = sr.keyOf(j)
 		}
 		sr.name(pl, keys)
 		if err := sr.checkFree(pl, o.Force); err != nil {
@@ -102,20 +101,30 @@ func Export(env *Env, o ExportOptions) error {
 		}
 	}
 	outs := pl.Paths()
-	var index []html.IndexEntry
-	for i, j := range in.Jobs {
-		out := outs[i]
-		if pl.ToStdout {
-			out = Stdin
+	if pl.ToStdout {
+		outs[0] = Stdin
+	}
+	page := func(env *Env, i int) (html.IndexEntry, error) {
+		j := in.Jobs[i]
+		if site {
+			// taken before the session is read: one that grows meanwhile
+			// is seen as changed by the next run
+			sr.fps[i] = sr.fingerprint(j)
 		}
 		oi := o
 		oi.Force = o.Force || ours(pl.Names[i])
-		sum, err := exportOne(env, in.Show(j.Ref.Path), j, out, ex, oi, chk, site)
-		if err != nil {
-			return chk.first(err)
-		}
+		sum, err := exportOne(env, in.Show(j.Ref.Path), j, outs[i], ex, oi, chk, site)
 		sum.Href = pl.Names[i]
-		index = append(index, sum)
+		return sum, err
+	}
+	workers := 1
+	if site {
+		sr.fps = make([]fingerprint, len(in.Jobs))
+		workers = siteWorkers()
+	}
+	index, err := eachPage(env, len(in.Jobs), workers, page)
+	if err != nil {
+		return chk.first(err)
 	}
 	if err := chk.first(nil); err != nil {
 		return err
@@ -151,7 +160,12 @@ func exportOne(env *Env, name string, j pipeline.Job, out string, ex registry.Ex
 			return sum, fmt.Errorf("--redact: %w", err)
 		}
 	}
-	defer tuneExportGC()()
+	if !site {
+		// a site's pages share the policy Export set for the whole run:
+		// they are rendered at once, and setting it per page would have
+		// one page put back what another still runs under
+		defer tuneExportGC()()
+	}
 	if ex.Name == "markdown" {
 		return sum, exportMarkdown(env, name, j, r, out, o, rd)
 	}

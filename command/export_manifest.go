@@ -129,29 +129,26 @@ func siteOptions(o ExportOptions) string {
 }
 
 // sessionSources are the files and directories a session is read from: a
-// session directory; a session file of a single-file layout and the
-// folder of the same name beside it (Claude Code's sub-agents and tool
-// results); otherwise (sessions sharing a database or spread over a
-// store's folders, as OpenCode's) the whole unit, so that any change to
-// it renders its sessions again.
+// session directory; a session file and the folder of the same name
+// beside it (Claude Code's sub-agents and tool results); for sessions
+// that share a file or are spread over a store's folders (a Ref with an
+// id: OpenCode's database and JSON tree) the whole unit, so that any
+// change to it renders its sessions again.
 func sessionSources(u pipeline.Unit, ref format.Ref) []string {
-	if ref.ID == "" {
-		if fi, err := os.Stat(ref.Path); err == nil {
-			if fi.IsDir() {
-				return []string{ref.Path}
-			}
-			if _, ok := u.Format.(format.Stream); ok {
-				out := []string{ref.Path}
-				if side := pipeline.StripExt(ref.Path); side != ref.Path {
-					if fi, err := os.Stat(side); err == nil && fi.IsDir() {
-						out = append(out, side)
-					}
-				}
-				return out
-			}
+	if ref.ID != "" {
+		return []string{u.Path}
+	}
+	fi, err := os.Stat(ref.Path)
+	if err != nil || fi.IsDir() {
+		return []string{ref.Path}
+	}
+	out := []string{ref.Path}
+	if side := pipeline.StripExt(ref.Path); side != ref.Path {
+		if fi, err := os.Stat(side); err == nil && fi.IsDir() {
+			out = append(out, side)
 		}
 	}
-	return []string{u.Path}
+	return out
 }
 
 // statSources is the fingerprint of paths without its hash.

@@ -78,9 +78,9 @@ type siteRun struct {
 	byKey map[string]*sitePage
 	ours  map[string]bool
 	// kept are the sessions this run carries over unchanged (their pages
-	// are not written), fps the fingerprints of those it renders
+	// are not written), fps the fingerprints of those it renders, by job
 	kept map[string]*sitePage
-	fps  map[string]fingerprint
+	fps  []fingerprint
 }
 
 // openSite reads the manifest where a site export of o would go. Its
@@ -92,7 +92,7 @@ func openSite(o ExportOptions) (*siteRun, error) {
 		dir = "."
 	}
 	s := &siteRun{dir: dir, opts: siteOptions(o), byKey: map[string]*sitePage{}, ours: map[string]bool{},
-		kept: map[string]*sitePage{}, fps: map[string]fingerprint{}}
+		kept: map[string]*sitePage{}}
 	if o.Out == "-" {
 		return s, nil
 	}
@@ -161,9 +161,8 @@ func (s *siteRun) pageThere(name string) bool {
 // fingerprint is taken of each session to render before it is read, so a
 // session that grows meanwhile is seen as changed by the next run rather
 // than carried over with a page of less than it holds.
-func (s *siteRun) fingerprint(j pipeline.Job) (string, fingerprint) {
-	u := pipeline.Unit{Format: j.Format, Path: j.Unit}
-	k, srcs := s.key(u, j.Ref)
+func (s *siteRun) fingerprint(j pipeline.Job) fingerprint {
+	_, srcs := s.key(pipeline.Unit{Format: j.Format, Path: j.Unit}, j.Ref)
 	fp, err := statSources(srcs)
 	if err == nil {
 		fp.Hash, err = hashSources(srcs)
@@ -171,7 +170,13 @@ func (s *siteRun) fingerprint(j pipeline.Job) (string, fingerprint) {
 	if err != nil {
 		fp = fingerprint{} // never equal to the files': rendered again next time
 	}
-	return k, fp
+	return fp
+}
+
+// keyOf is a job's key in the manifest.
+func (s *siteRun) keyOf(j pipeline.Job) string {
+	k, _ := s.key(pipeline.Unit{Format: j.Format, Path: j.Unit}, j.Ref)
+	return k
 }
 
 // name gives each session to render the page it had, and a new one a
@@ -232,7 +237,7 @@ func (s *siteRun) finish(env *Env, pl *pipeline.Plan, keys []string, fresh []htm
 	var index []html.IndexEntry
 	for i, k := range keys {
 		src, id, _ := strings.Cut(k, "\x00")
-		m.Pages = append(m.Pages, sitePage{Source: src, ID: id, Page: pl.Names[i], fingerprint: s.fps[k], Index: fresh[i]})
+		m.Pages = append(m.Pages, sitePage{Source: src, ID: id, Page: pl.Names[i], fingerprint: s.fps[i], Index: fresh[i]})
 		index = append(index, fresh[i])
 	}
 	for _, p := range s.kept {
