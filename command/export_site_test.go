@@ -3,6 +3,7 @@ package command
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -169,5 +170,57 @@ func write(t *testing.T, p, s string) {
 	}
 	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A Claude Code session is its transcript and the folder beside it: a
+// change to a sub-agent's file renders that session's page again, and
+// only it.
+func TestSiteReexportSeesSubagents(t *testing.T) {
+	src := filepath.Join("..", "testdata", "samples", "claude", "store", "projects", "-home-dev-app")
+	const id = "1f0e2d3c-4b5a-4978-8695-a4b3c2d1e0f9"
+	uuid := regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+	other := func(s string) string { return uuid.ReplaceAllStringFunc(s, func(u string) string { return "e" + u[1:] }) }
+	dir := t.TempDir()
+	store, site := filepath.Join(dir, "store"), filepath.Join(dir, "site")
+	proj := filepath.Join(store, "projects", "-home-dev-app")
+	for _, rel := range []string{id + ".jsonl", id + "/subagents/agent-a1b2c3d.jsonl", id + "/subagents/agent-a1b2c3d.meta.json"} {
+		b, err := os.ReadFile(filepath.Join(src, rel))
+		if err != nil {
+			t.Skip("the Claude Code sample:", err)
+		}
+		write(t, filepath.Join(proj, rel), string(b))
+		write(t, filepath.Join(proj, other(rel)), other(string(b))) // a second session, every id another
+	}
+	env, _, errb := testEnv("")
+	if err := Export(env, ExportOptions{Kind: "html", Out: site, Paths: []string{store}}); err != nil {
+		t.Fatalf("first export: %v\n%s", err, errb)
+	}
+	old := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	ents, _ := os.ReadDir(site)
+	for _, e := range ents {
+		os.Chtimes(filepath.Join(site, e.Name()), old, old)
+	}
+	agent := filepath.Join(proj, other(id), "subagents", "agent-a1b2c3d.jsonl")
+	b, err := os.ReadFile(agent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, agent, strings.Replace(string(b), `"content":"ls"`, `"content":"ls -la"`, 1))
+	env, out, errb := testEnv("")
+	if err := Export(env, ExportOptions{Kind: "html", Out: site, Paths: []string{store}}); err != nil {
+		t.Fatalf("re-export: %v\n%s", err, errb)
+	}
+	var written []string
+	ents, _ = os.ReadDir(site)
+	for _, e := range ents {
+		if fi, _ := e.Info(); !fi.ModTime().Equal(old) {
+			written = append(written, e.Name())
+		}
+	}
+	sort.Strings(written)
+	want := []string{".sesstool-site.json", other(id) + ".html", "index.html"}
+	if strings.Join(written, " ") != strings.Join(want, " ") {
+		t.Errorf("written %v, want %v\n%s", written, want, out)
 	}
 }
