@@ -180,7 +180,9 @@ func TestSiteReexportSeesSubagents(t *testing.T) {
 	src := filepath.Join("..", "testdata", "samples", "claude", "store", "projects", "-home-dev-app")
 	const id = "1f0e2d3c-4b5a-4978-8695-a4b3c2d1e0f9"
 	uuid := regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
-	other := func(s string) string { return uuid.ReplaceAllStringFunc(s, func(u string) string { return "e" + u[1:] }) }
+	other := func(s string) string {
+		return uuid.ReplaceAllStringFunc(s, func(u string) string { return "e" + u[1:] })
+	}
 	dir := t.TempDir()
 	store, site := filepath.Join(dir, "store"), filepath.Join(dir, "site")
 	proj := filepath.Join(store, "projects", "-home-dev-app")
