@@ -90,7 +90,7 @@ func app(env *command.Env) *cli.Command {
 		},
 		Commands: []*cli.Command{
 			validateCmd(env), migrateCmd(env), convertCmd(env), exportCmd(env),
-			infoCmd(env), schemaCmd(env), detectCmd(env),
+			infoCmd(env), listCmd(env), schemaCmd(env), detectCmd(env),
 		},
 	}
 }
@@ -113,13 +113,17 @@ func outputFlag() cli.Flag {
 
 func validateCmd(env *command.Env) *cli.Command {
 	return sub("validate", "check sessions against the schemas and the rules schemas can't express", "[PATH...]",
-		[]cli.Flag{
+		append([]cli.Flag{
 			formatFlag(registry.Names()), outputFlag(),
 			&cli.IntFlag{Name: "max-errors", Usage: "stop listing errors after N (0: all)"},
 			&cli.IntFlag{Name: "workers", Usage: "parallel workers (0: one per CPU)"},
-		},
+		}, selectFlags()...),
 		func(_ context.Context, c *cli.Command) error {
-			return command.Validate(env, command.ValidateOptions{
+			sel, err := selectionOf(c)
+			if err != nil {
+				return err
+			}
+			return command.Validate(env, command.ValidateOptions{Select: sel,
 				Format: c.String("format"), Output: c.String("output"),
 				MaxErrors: c.Int("max-errors"), Workers: c.Int("workers"), Paths: c.Args().Slice(),
 			})
@@ -128,7 +132,7 @@ func validateCmd(env *command.Env) *cli.Command {
 
 func migrateCmd(env *command.Env) *cli.Command {
 	return sub("migrate", "upgrade sessions to a newer format version, in place and atomically", "[PATH...]",
-		[]cli.Flag{
+		append([]cli.Flag{
 			&cli.StringFlag{Name: "to", Usage: "target version (default: newest)"},
 			formatFlag(registry.MigratorNames()),
 			&cli.StringFlag{Name: "o", Usage: "write to FILE (- for standard output) instead of in place"},
@@ -136,9 +140,13 @@ func migrateCmd(env *command.Env) *cli.Command {
 			&cli.BoolFlag{Name: "no-backup", Usage: "do not keep FILE.bak"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "report what would change, write nothing"},
 			&cli.BoolFlag{Name: "skip-invalid", Usage: "drop malformed lines instead of refusing the file (they are listed)"},
-		},
+		}, selectFlags()...),
 		func(_ context.Context, c *cli.Command) error {
-			return command.Migrate(env, command.MigrateOptions{
+			sel, err := selectionOf(c)
+			if err != nil {
+				return err
+			}
+			return command.Migrate(env, command.MigrateOptions{Select: sel,
 				To: c.String("to"), Format: c.String("format"), Out: c.String("o"), InPlace: c.Bool("in-place"),
 				NoBackup: c.Bool("no-backup"), DryRun: c.Bool("dry-run"), SkipInvalid: c.Bool("skip-invalid"),
 				Paths: c.Args().Slice(),
@@ -148,7 +156,7 @@ func migrateCmd(env *command.Env) *cli.Command {
 
 func convertCmd(env *command.Env) *cli.Command {
 	return sub("convert", "move sessions between layouts through the neutral model", "[PATH]",
-		[]cli.Flag{
+		append([]cli.Flag{
 			formatFlag(registry.Names()),
 			&cli.StringFlag{Name: "to", Usage: "target layout: " + registry.Choices(registry.WriterNames())},
 			&cli.StringFlag{Name: "o", Usage: "output file or directory (- for standard output)"},
@@ -158,9 +166,13 @@ func convertCmd(env *command.Env) *cli.Command {
 			&cli.BoolFlag{Name: "strict", Usage: "refuse a conversion that would lose anything"},
 			&cli.StringFlag{Name: "project", Usage: registry.ProjectUsage()},
 			&cli.BoolFlag{Name: "truncate-messages", Usage: "cut a message longer than the target can read (goat: a 10 MiB line) to fit, counted as lost, instead of refusing it"},
-		},
+		}, selectFlags()...),
 		func(_ context.Context, c *cli.Command) error {
-			return command.Convert(env, command.ConvertOptions{
+			sel, err := selectionOf(c)
+			if err != nil {
+				return err
+			}
+			return command.Convert(env, command.ConvertOptions{Select: sel,
 				From: c.String("format"), To: c.String("to"), Out: c.String("o"), Force: c.Bool("force"),
 				Session: c.String("session"), LossReport: c.String("loss-report"), Strict: c.Bool("strict"),
 				Project: c.String("project"), Paths: c.Args().Slice(), TruncateMessages: c.Bool("truncate-messages"),
@@ -170,14 +182,14 @@ func convertCmd(env *command.Env) *cli.Command {
 
 func exportCmd(env *command.Env) *cli.Command {
 	flags := func() []cli.Flag {
-		return []cli.Flag{
+		return append([]cli.Flag{
 			&cli.StringFlag{Name: "o", Usage: "output file or directory (- for standard output)"},
 			&cli.StringFlag{Name: "leaf", Usage: "show the branch ending at this entry id"},
 			&cli.BoolFlag{Name: "redact", Usage: "mask secrets (API keys, tokens, private keys)"},
 			&cli.StringFlag{Name: "session", Usage: "only the session with this id"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing output file"},
 			formatFlag(registry.Names()),
-		}
+		}, selectFlags()...)
 	}
 	kind := func(ex registry.Exporter) *cli.Command {
 		fs := flags()
@@ -186,7 +198,11 @@ func exportCmd(env *command.Env) *cli.Command {
 			fs = append(fs, &cli.BoolFlag{Name: "all-records", Usage: "also the records the agent keeps for itself (progress, snapshots, token counts, ...)"})
 		}
 		return sub(ex.Name, ex.Usage, "[PATH]", fs, func(_ context.Context, c *cli.Command) error {
-			return command.Export(env, command.ExportOptions{
+			sel, err := selectionOf(c)
+			if err != nil {
+				return err
+			}
+			return command.Export(env, command.ExportOptions{Select: sel,
 				Kind: ex.Name, Out: c.String("o"), Leaf: c.String("leaf"), Redact: c.Bool("redact"), Force: c.Bool("force"),
 				Session: c.String("session"), From: c.String("format"), Tools: c.String("tools"), AllRecords: c.Bool("all-records"), Paths: c.Args().Slice(),
 			})
@@ -206,9 +222,13 @@ func exportCmd(env *command.Env) *cli.Command {
 
 func infoCmd(env *command.Env) *cli.Command {
 	return sub("info", "summarise sessions: format, version, entries, roles, branches, tokens, cost", "[PATH...]",
-		[]cli.Flag{outputFlag(), formatFlag(registry.Names())},
+		append([]cli.Flag{outputFlag(), formatFlag(registry.Names())}, selectFlags()...),
 		func(_ context.Context, c *cli.Command) error {
-			return command.Info(env, command.InfoOptions{Output: c.String("output"), Format: c.String("format"), Paths: c.Args().Slice()})
+			sel, err := selectionOf(c)
+			if err != nil {
+				return err
+			}
+			return command.Info(env, command.InfoOptions{Select: sel, Output: c.String("output"), Format: c.String("format"), Paths: c.Args().Slice()})
 		})
 }
 

@@ -97,10 +97,11 @@ func TestCommandsNeverChangeTheirInput(t *testing.T) {
 	}
 	runs := [][]string{
 		{"validate", store}, {"validate", "--output", "json", store}, {"info", store}, {"detect", store},
+		{"list", store}, {"list", "--match", "x", "--cwd", "/", store},
 	}
 	for i, u := range units {
 		o := filepath.Join(out, fmt.Sprint(i))
-		runs = append(runs, []string{"validate", u.Path}, []string{"info", u.Path}, []string{"detect", u.Path},
+		runs = append(runs, []string{"validate", u.Path}, []string{"info", u.Path}, []string{"detect", u.Path}, []string{"list", u.Path},
 			[]string{"export", "html", "-o", o + ".html", u.Path}, []string{"export", "markdown", "-o", o + ".md", u.Path})
 		// every reader runs whatever the target; one file and one
 		// directory target keep the run short

@@ -37,7 +37,7 @@ func Convert(env *Env, o ConvertOptions) error {
 	if err != nil {
 		return err
 	}
-	in, err := gatherAlongside(env, "convert", o.From, o.Paths, o.Session)
+	in, err := gatherAlongside(env, "convert", o.From, o.Paths, o.Session, o.Select)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/sesstool/sesstool/export/transcript"
 	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/registry"
+	"github.com/sesstool/sesstool/selection"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -30,6 +31,7 @@ type ExportOptions struct {
 	// AllRecords: Markdown shows the records the layout declares
 	// bookkeeping too (the page has its own filter for them)
 	AllRecords bool
+	Select     selection.Filter
 	Paths      []string
 }
 
@@ -50,7 +52,19 @@ func Export(env *Env, o ExportOptions) error {
 		}
 	}
 	defer tuneExportGC()()
-	in, err := gatherAlongside(env, "export", o.From, o.Paths, o.Session)
+	// A store exported as HTML is a site; one exported before has a
+	// manifest, and then only the sessions that changed are read.
+	var sr *siteRun
+	var only pipeline.Keep
+	if ex.Name == "html" {
+		if sr, err = openSite(o); err != nil {
+			return err
+		}
+		if sr.incremental() && len(o.Paths) == 1 && isDirPath(o.Paths[0]) {
+			only = sr.only
+		}
+	}
+	in, err := gatherWith(env, "export", o.From, o.Paths, o.Session, true, o.Select, only)
 	if err != nil {
 		return err
 	}
@@ -61,7 +75,23 @@ func Export(env *Env, o ExportOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := pl.CheckFree(o.Force); err != nil {
+	site := ex.Name == "html" && !pl.ToStdout && !in.OneSession()
+	var keys []string
+	ours := func(string) bool { return false }
+	if site {
+		if err := reserveIndex(pl, o.Force || sr.old != nil); err != nil {
+			return err
+		}
+		keys = make([]string, len(in.Jobs))
+		for i, j := range in.Jobs {
+			keys[i] = sr.keyOf(j)
+		}
+		sr.name(pl, keys)
+		if err := sr.checkFree(pl, o.Force); err != nil {
+			return err
+		}
+		ours = func(name string) bool { return sr.ours[name] }
+	} else if err := pl.CheckFree(o.Force); err != nil {
 		return err
 	}
 	chk := startCheck(in, ex.Name == "html" && len(in.Jobs) == 1)
@@ -70,31 +100,45 @@ func Export(env *Env, o ExportOptions) error {
 			return err
 		}
 	}
-	site := ex.Name == "html" && !pl.ToStdout && !in.OneSession()
-	if site {
-		if err := reserveIndex(pl, o.Force); err != nil {
-			return chk.first(err)
-		}
-	}
 	outs := pl.Paths()
-	var index []html.IndexEntry
-	for i, j := range in.Jobs {
-		out := outs[i]
-		if pl.ToStdout {
-			out = Stdin
+	if pl.ToStdout {
+		outs[0] = Stdin
+	}
+	page := func(env *Env, i int) (html.IndexEntry, error) {
+		j := in.Jobs[i]
+		if site {
+			// taken before the session is read: one that grows meanwhile
+			// is seen as changed by the next run
+			sr.fps[i] = sr.fingerprint(j)
 		}
-		sum, err := exportOne(env, in.Show(j.Ref.Path), j, out, ex, o, chk, site)
-		if err != nil {
-			return chk.first(err)
-		}
+		oi := o
+		oi.Force = o.Force || ours(pl.Names[i])
+		sum, err := exportOne(env, in.Show(j.Ref.Path), j, outs[i], ex, oi, chk, site)
 		sum.Href = pl.Names[i]
-		index = append(index, sum)
+		return sum, err
+	}
+	workers := 1
+	if site {
+		sr.fps = make([]fingerprint, len(in.Jobs))
+		workers = siteWorkers()
+	}
+	index, err := eachPage(env, len(in.Jobs), workers, page)
+	if err != nil {
+		return chk.first(err)
+	}
+	if err := chk.first(nil); err != nil {
+		return err
 	}
 	pipeline.PrintSkips(env.Stderr, in.Grown())
 	if site {
-		return writeIndex(env, filepath.Join(pl.Root, indexName), index, o.Force)
+		return sr.finish(env, pl, keys, index, o.Force)
 	}
 	return nil
+}
+
+func isDirPath(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }
 
 // exportOne writes one session and, for a site, says what its index shows
@@ -116,7 +160,12 @@ func exportOne(env *Env, name string, j pipeline.Job, out string, ex registry.Ex
 			return sum, fmt.Errorf("--redact: %w", err)
 		}
 	}
-	defer tuneExportGC()()
+	if !site {
+		// a site's pages share the policy Export set for the whole run:
+		// they are rendered at once, and setting it per page would have
+		// one page put back what another still runs under
+		defer tuneExportGC()()
+	}
 	if ex.Name == "markdown" {
 		return sum, exportMarkdown(env, name, j, r, out, o, rd)
 	}

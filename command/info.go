@@ -12,6 +12,7 @@ import (
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/report"
+	"github.com/sesstool/sesstool/selection"
 	"github.com/sesstool/sesstool/session"
 	"github.com/sesstool/sesstool/session/convtree"
 )
@@ -20,6 +21,7 @@ import (
 type InfoOptions struct {
 	Output string
 	Format string
+	Select selection.Filter
 	Paths  []string
 }
 
@@ -68,7 +70,7 @@ func Info(env *Env, o InfoOptions) error {
 	}
 	code := ExitOK
 	for _, p := range paths {
-		stats, c, err := infoPath(env, p, forced)
+		stats, c, err := infoPath(env, p, forced, o.Select)
 		if err != nil {
 			return err
 		}
@@ -85,58 +87,16 @@ func Info(env *Env, o InfoOptions) error {
 	return nil
 }
 
-func infoPath(env *Env, p string, forced format.Format) ([]Stats, int, error) {
-	if p == Stdin {
-		s, br, sp, err := pipeline.ReadStdin(env.Stdin, forced)
-		if err != nil {
-			return nil, 0, err
-		}
-		if sp != nil {
-			defer sp.Remove()
-			return infoSpooled(sp)
-		}
-		r, err := s.OpenReader(pipeline.StdinName, br)
-		if err != nil {
-			return nil, 0, invalidIn(pipeline.StdinName, err)
-		}
-		st, err := collect(pipeline.StdinName, nameOf(s), r)
-		return []Stats{st}, ExitOK, err
-	}
-	units, skips := pipeline.Walk(p, forced)
-	pipeline.PrintSkips(env.Stderr, skips)
-	code := pipeline.Code(skips)
-	fail := func(c int, err error) {
-		fmt.Fprintf(env.Stderr, "sesstool: %v\n", err)
-		code = exitcode.Worst(code, c)
-	}
+func infoPath(env *Env, p string, forced format.Format, sel selection.Filter) ([]Stats, int, error) {
 	var out []Stats
-	for _, u := range units {
-		u.Format = loadUnit(env, u)
-		refs, err := u.Format.Sessions(u.Path)
-		if err != nil {
-			// a store refused as invalid (exit 1) is not an I/O failure
-			fail(Code(err), err)
-			continue
-		}
-		for _, ref := range refs {
-			r, err := u.Format.Open(ref)
-			if err != nil {
-				fail(Code(OpenFailed(ref.Path, err)), OpenFailed(ref.Path, err))
-				continue
-			}
-			name := ref.Path
-			if ref.ID != "" {
-				name += "#" + ref.ID
-			}
-			st, err := collect(name, u.Format.Name(), r)
-			if err != nil {
-				fail(Code(err), err)
-				continue
-			}
+	code, err := readEach(env, p, forced, func(name, formatName string, r session.Reader) error {
+		st, kept, err := collect(name, formatName, r, sel)
+		if err == nil && kept {
 			out = append(out, st)
 		}
-	}
-	return out, code, nil
+		return err
+	})
+	return out, code, err
 }
 
 // loadUnit is the layout to read u with. A unit whose strays only its
@@ -163,9 +123,13 @@ func loadUnit(env *Env, u pipeline.Unit) format.Format {
 // collect streams one session, keeping a few bytes per entry for its
 // branches and leaf (convtree.PathIndex: as export shows them and convert
 // keeps them).
-func collect(path, formatName string, r session.Reader) (Stats, error) {
+func collect(path, formatName string, r session.Reader, sel selection.Filter) (Stats, bool, error) {
 	defer r.Close()
 	m := r.Meta()
+	chk := sel.Begin(m)
+	if chk.Decided() && !chk.Kept() {
+		return Stats{}, false, nil // another project, or out of the dates: not read further
+	}
 	st := Stats{Path: path, Format: formatName, Version: m.Version, ID: m.ID, Title: m.Title, Cwd: m.Cwd,
 		Roles: map[string]int{}, Kinds: map[string]int{}}
 	if !m.Created.T.IsZero() {
@@ -178,8 +142,9 @@ func collect(path, formatName string, r session.Reader) (Stats, error) {
 			break
 		}
 		if err != nil {
-			return st, invalidIn(path, err)
+			return st, false, invalidIn(path, err)
 		}
+		chk.Entry(e)
 		st.Entries++
 		st.Kinds[string(e.Kind)]++
 		x.Add(e)
@@ -191,7 +156,7 @@ func collect(path, formatName string, r session.Reader) (Stats, error) {
 	}
 	st.Branches = x.Plan()
 	st.Leaf = x.LeafID()
-	return st, nil
+	return st, chk.Kept(), nil
 }
 
 func addUsage(st *Stats, u *session.Usage) {

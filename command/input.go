@@ -2,10 +2,11 @@ package command
 
 import (
 	"bufio"
+	"github.com/sesstool/sesstool/format"
 	"io"
 
-	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/pipeline"
+	"github.com/sesstool/sesstool/selection"
 )
 
 // Stdin is the path that means standard input.
@@ -49,11 +50,14 @@ func inputs(env *Env, paths []string, formatName string) ([]string, format.Forma
 // reads its sessions through the pipeline, leaving the validation of
 // single-file sessions to Input.Check, run while they are read (see
 // pipeline.GatherOptions).
-func gatherAlongside(env *Env, cmd, from string, paths []string, sessionID string) (*pipeline.Input, error) {
-	return gatherWith(env, cmd, from, paths, sessionID, true)
+func gatherAlongside(env *Env, cmd, from string, paths []string, sessionID string, sel selection.Filter) (*pipeline.Input, error) {
+	return gatherWith(env, cmd, from, paths, sessionID, true, sel, nil)
 }
 
-func gatherWith(env *Env, cmd, from string, paths []string, sessionID string, alongside bool) (*pipeline.Input, error) {
+// gatherWith reads the one PATH. only, when set, is asked after the
+// selection about every session it keeps, and may leave out more, down
+// to none (an incremental site export: the unchanged sessions).
+func gatherWith(env *Env, cmd, from string, paths []string, sessionID string, alongside bool, sel selection.Filter, only pipeline.Keep) (*pipeline.Input, error) {
 	forced, err := pipeline.LookupFormat(from)
 	if err != nil {
 		return nil, err
@@ -71,10 +75,35 @@ func gatherWith(env *Env, cmd, from string, paths []string, sessionID string, al
 	if len(paths) != 1 {
 		return nil, Usage("%s takes one PATH, got %d", cmd, len(paths))
 	}
-	return pipeline.Gather(paths[0], pipeline.GatherOptions{
+	o := pipeline.GatherOptions{
 		Forced: forced, Session: sessionID, Stdin: stdin, Hold: env.HoldInput, Log: env.Stderr,
 		Alongside: alongside,
-	})
+	}
+	if sel.Active() {
+		o.Select, o.Selection = keeper(sel), sel.String()
+	}
+	if only != nil {
+		if k := o.Select; k != nil {
+			o.Select = func(u pipeline.Unit, ref format.Ref) bool { return k(u, ref) && only(u, ref) }
+		} else {
+			o.Select = only
+		}
+		o.MayBeEmpty = true
+	}
+	return pipeline.Gather(paths[0], o)
+}
+
+// keeper is the selection as the pipeline asks it. A session that cannot
+// be read to tell is kept: its validation then says why.
+func keeper(sel selection.Filter) pipeline.Keep {
+	return func(u pipeline.Unit, ref format.Ref) bool {
+		r, err := u.Format.Open(ref)
+		if err != nil {
+			return true
+		}
+		ok, err := sel.Keep(r)
+		return ok || err != nil
+	}
 }
 
 // eof is an empty standard input.

@@ -13,6 +13,7 @@ import (
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/progress"
+	"github.com/sesstool/sesstool/selection"
 )
 
 // Migrate upgrades (or, where lossless, downgrades) sessions to another
@@ -35,7 +36,7 @@ func Migrate(env *Env, o MigrateOptions) error {
 		}
 		return migrateStdin(env, o, forced)
 	}
-	jobs, code, err := migrateJobs(env, paths, forced, o.Out)
+	jobs, code, err := migrateJobs(env, paths, forced, o.Out, o.Select)
 	if err != nil {
 		return err
 	}
@@ -69,7 +70,7 @@ type migrateJob struct {
 // session; -o naming a directory (existing, or ending in a separator)
 // takes any number, each written under it at its path relative to the
 // argument it was found under.
-func migrateJobs(env *Env, paths []string, forced format.Format, out string) ([]migrateJob, int, error) {
+func migrateJobs(env *Env, paths []string, forced format.Format, out string, sel selection.Filter) ([]migrateJob, int, error) {
 	var jobs []migrateJob
 	var roots []string
 	code := ExitOK
@@ -79,6 +80,9 @@ func migrateJobs(env *Env, paths []string, forced format.Format, out string) ([]
 		code = exitcode.Worst(code, pipeline.Code(skips))
 		for _, u := range units {
 			for _, sp := range sessionPaths(u) {
+				if !keepPath(u.Format, sp, sel) {
+					continue
+				}
 				jobs = append(jobs, migrateJob{f: u.Format, path: sp})
 				roots = append(roots, p)
 			}

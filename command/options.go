@@ -1,5 +1,7 @@
 package command
 
+import "github.com/sesstool/sesstool/selection"
+
 // MigrateOptions are migrate's flags.
 type MigrateOptions struct {
 	To          string
@@ -9,6 +11,7 @@ type MigrateOptions struct {
 	NoBackup    bool
 	DryRun      bool
 	SkipInvalid bool
+	Select      selection.Filter
 	Paths       []string
 }
 
@@ -22,6 +25,7 @@ type ConvertOptions struct {
 	LossReport string
 	Strict     bool
 	Project    string
+	Select     selection.Filter
 	Paths      []string
 	// TruncateMessages cuts a message the target cannot read whole (goat:
 	// a 10 MiB line) to fit, counted as lost, instead of refusing it.

@@ -29,25 +29,3 @@ func validateSpooled(sp *pipeline.Spooled, rep *report.Report, opt format.Valida
 	rep.Counted("", files, sum.Entries)
 	return code
 }
-
-// infoSpooled is info of a directory layout's session file that came on
-// standard input, read from its spooled copy and named <stdin>.
-func infoSpooled(sp *pipeline.Spooled) ([]Stats, int, error) {
-	refs, err := sp.Format.Sessions(sp.Path)
-	if err != nil {
-		return nil, 0, invalidAt(sp.Path, pipeline.StdinName, err)
-	}
-	var out []Stats
-	for _, ref := range refs {
-		r, err := sp.Format.Open(ref)
-		if err != nil {
-			return nil, 0, invalidAt(sp.Path, pipeline.StdinName, err)
-		}
-		st, err := collect(pipeline.StdinName, sp.Format.Name(), r)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, st)
-	}
-	return out, ExitOK, nil
-}

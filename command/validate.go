@@ -10,6 +10,7 @@ import (
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/report"
+	"github.com/sesstool/sesstool/selection"
 )
 
 // ValidateOptions are validate's flags.
@@ -18,6 +19,7 @@ type ValidateOptions struct {
 	Output    string // text or json
 	MaxErrors int
 	Workers   int
+	Select    selection.Filter
 	Paths     []string
 }
 
@@ -49,7 +51,7 @@ func Validate(env *Env, o ValidateOptions) error {
 		emit = func(f report.Finding) error { return enc.Encode(f) }
 	}
 	code := ExitOK
-	for _, st := range steps(paths, forced) {
+	for _, st := range steps(paths, forced, o.Select) {
 		c, err := st.run(env, rep, opt)
 		if err != nil {
 			return err
@@ -96,7 +98,7 @@ type step struct {
 
 // steps walks every path first (a walk holds only paths) and sorts what
 // it found.
-func steps(paths []string, forced format.Format) []step {
+func steps(paths []string, forced format.Format, sel selection.Filter) []step {
 	var out []step
 	for _, p := range paths {
 		if p == Stdin {
@@ -104,6 +106,7 @@ func steps(paths []string, forced format.Format) []step {
 			continue
 		}
 		units, skips := pipeline.Walk(p, forced)
+		units = selectUnits(units, sel)
 		for i := range skips {
 			out = append(out, step{path: skips[i].Path, skip: &skips[i]})
 		}

@@ -57,6 +57,14 @@ type GatherOptions struct {
 	// them, so the file is read once by each instead of one after the
 	// other. The caller must commit nothing unless Check returns nil.
 	Alongside bool
+	// Select, when set, keeps only the sessions it selects (SelectUnits);
+	// none selected ends the run with exit 1.
+	Select Keep
+	// Selection spells the selection, for that message.
+	Selection string
+	// MayBeEmpty lets Select keep nothing: an incremental site export
+	// whose sessions are all unchanged reads none.
+	MayBeEmpty bool
 }
 
 // Gather finds, validates and lists the sessions at p. Every skip is
@@ -85,6 +93,14 @@ func Gather(p string, o GatherOptions) (*Input, error) {
 		in.Close()
 		return nil, exitcode.Silent(code)
 	}
+	var partial map[string]map[string]bool
+	if o.Select != nil {
+		units, partial = SelectUnits(units, o.Select)
+		if len(units) == 0 && !o.MayBeEmpty {
+			in.Close()
+			return nil, exitcode.Invalidf("%s: no session matches the selection (%s)", p, o.Selection)
+		}
+	}
 	// One session is the path itself: a session file, or a session
 	// directory (its one ref has no id of its own); a store of one is
 	// still a store.
@@ -92,6 +108,9 @@ func Gather(p string, o GatherOptions) (*Input, error) {
 	if err := in.load(units, o); err != nil {
 		in.Close()
 		return nil, err
+	}
+	if partial != nil {
+		in.Jobs = narrow(in.Jobs, partial)
 	}
 	itself = len(in.Jobs) == 1 && (itself || len(units) == 1 && units[0].Path == walkPath && in.Jobs[0].Ref.ID == "")
 	in.Store = !itself
@@ -237,4 +256,16 @@ func fileSize(path string) int64 {
 		return 0
 	}
 	return fi.Size()
+}
+
+// narrow keeps, of the jobs of a store kept whole by SelectUnits, those
+// it selected.
+func narrow(jobs []Job, partial map[string]map[string]bool) []Job {
+	var out []Job
+	for _, j := range jobs {
+		if set, ok := partial[j.Unit]; !ok || set[refKey(j.Ref)] {
+			out = append(out, j)
+		}
+	}
+	return out
 }

@@ -7,6 +7,7 @@
 //	gen opencode -messages 10000 -parts 50000 -o STORE SAMPLE_STORAGE
 //	gen codex -size 1GB -o big.codex.jsonl SAMPLE_ROLLOUT.jsonl
 //	gen claude -size 1GB -o big.jsonl SAMPLE_SESSION.jsonl
+//	gen claude-store -sessions 2000 -size 2GB -o STORE REAL_CLAUDE_DIR
 package main
 
 import (
@@ -20,7 +21,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: gen tree-v3|tree-v1|opencode|codex|claude [flags] SAMPLE")
+		fmt.Fprintln(os.Stderr, "usage: gen tree-v3|tree-v1|opencode|codex|claude|claude-store [flags] SAMPLE")
 		os.Exit(2)
 	}
 	fs := flag.NewFlagSet(os.Args[1], flag.ExitOnError)
@@ -28,6 +29,7 @@ func main() {
 	out := fs.String("o", "", "output file or directory")
 	msgs := fs.Int("messages", 10000, "OpenCode messages")
 	parts := fs.Int("parts", 50000, "OpenCode parts")
+	sessions := fs.Int("sessions", 2000, "Claude Code store: sessions")
 	fs.Parse(os.Args[2:])
 	if *out == "" || fs.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "gen: need -o OUT and one SAMPLE")
@@ -44,6 +46,11 @@ func main() {
 		var n int64
 		if n, err = parseSize(*size); err == nil {
 			err = genClaude(fs.Arg(0), *out, n)
+		}
+	case "claude-store":
+		var n int64
+		if n, err = parseSize(*size); err == nil {
+			err = genClaudeStore(fs.Arg(0), *out, *sessions, n)
 		}
 	case "opencode":
 		err = benchdata.OpenCode(fs.Arg(0), *out, *msgs, *parts)

@@ -16,7 +16,8 @@ import (
 )
 
 // A store exported as a site gets an index.html next to its pages: a table
-// of every session, sortable by any column and filtered as you type. Like a
+// of every session grouped by project, sortable by any column and filtered
+// by text, project and dates; on a narrow screen each row is a card. Like a
 // session's page it is self-contained, loads nothing, and its script is
 // allowed by hash.
 
@@ -30,17 +31,27 @@ var indexCSS string
 var IndexCSP = "default-src 'none'; img-src data:; style-src " + hash(indexCSS) + "; script-src " + hash(indexJS) +
 	"; base-uri 'none'; form-action 'none'"
 
-// IndexEntry is one session's row in a site's index.
+// IndexEntry is one session's row in a site's index. A site keeps it in
+// its manifest for the sessions a re-export does not read again, hence
+// the JSON names.
 type IndexEntry struct {
-	Href     string // the page's file name, relative to the index
-	ID       string
-	Title    string
-	Date     time.Time // zero when the session says nothing
-	Project  string    // the working directory
-	Models   []string
-	Messages int
-	Cost     float64
-	HasCost  bool // the session recorded a cost; else Cost is unknown, shown as —
+	Href     string    `json:"href"` // the page's file name, relative to the index
+	ID       string    `json:"id"`
+	Title    string    `json:"title"`
+	Date     time.Time `json:"date"`              // zero when the session says nothing
+	Project  string    `json:"project,omitempty"` // the working directory
+	Models   []string  `json:"models,omitempty"`
+	Messages int       `json:"messages"`
+	// Duration is from the first timed entry to the last; Timed says the
+	// session has a timed entry at all (else it is unknown, shown as —).
+	Duration time.Duration `json:"duration"`
+	Timed    bool          `json:"timed,omitempty"`
+	// Tokens is every token the messages record (input, output, cache
+	// read and write); HasTokens says some message records usage.
+	Tokens    int64   `json:"tokens"`
+	HasTokens bool    `json:"hasTokens,omitempty"`
+	Cost      float64 `json:"cost"`
+	HasCost   bool    `json:"hasCost,omitempty"` // the session recorded a cost; else Cost is unknown, shown as —
 }
 
 // Summarize is what a site's index says of t, whose page is href.
@@ -52,21 +63,42 @@ func Summarize(t *transcript.Transcript, href string) IndexEntry {
 	}
 	m := t.S.Meta
 	date := m.Created.T
-	if date.IsZero() {
-		for _, e := range t.S.Entries {
-			if !e.Time.T.IsZero() {
+	timed := false
+	for _, e := range t.S.Entries {
+		if !e.Time.T.IsZero() {
+			if date.IsZero() {
 				date = e.Time.T
-				break
 			}
+			timed = true
+			break
 		}
 	}
-	return IndexEntry{Href: href, ID: m.ID, Title: t.Title(), Date: date, Project: m.Cwd, Models: st.Models, Messages: n, Cost: st.Cost, HasCost: st.HasCost}
+	tokens := st.Input + st.Output + st.CacheRead + st.CacheWrite
+	return IndexEntry{Href: href, ID: m.ID, Title: t.Title(), Date: date, Project: m.Cwd, Models: st.Models, Messages: n,
+		Duration: t.Duration(), Timed: timed, Tokens: tokens, HasTokens: tokens > 0, Cost: st.Cost, HasCost: st.HasCost}
 }
 
-// WriteIndex writes the index page of a site, newest session first.
+// indexColumns are the index's columns, in order; the project is not one:
+// sessions are grouped by it.
+var indexColumns = []struct{ key, name, cls string }{
+	{"date", "Date", ""}, {"title", "Title", ""}, {"messages", "Messages", "num"},
+	{"duration", "Duration", "num"}, {"tokens", "Tokens", "num"}, {"cost", "Cost", "num"},
+}
+
+// WriteIndex writes the index page of a site: the sessions grouped by
+// project (the group with the newest session first), newest first within
+// each, with filters by text, project and date. Dates are UTC.
 func WriteIndex(w io.Writer, es []IndexEntry) error {
 	es = append([]IndexEntry(nil), es...)
 	sort.SliceStable(es, func(i, j int) bool { return es[i].Date.After(es[j].Date) })
+	var projects []string
+	groups := map[string][]IndexEntry{}
+	for _, e := range es {
+		if _, ok := groups[e.Project]; !ok {
+			projects = append(projects, e.Project)
+		}
+		groups[e.Project] = append(groups[e.Project], e)
+	}
 	bw := bufio.NewWriterSize(w, 1<<16)
 	fmt.Fprintf(bw, `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -78,43 +110,93 @@ func WriteIndex(w io.Writer, es []IndexEntry) error {
 <style>%s</style>
 </head>
 <body>
-<header><h1>%s</h1><input id="q" type="search" placeholder="Filter by title, project, model…" aria-label="filter sessions"><span id="count" aria-live="polite"></span></header>
-<main><table id="ix"><thead><tr>`, html.EscapeString(IndexCSP), indexCSS, Plural(len(es), "session"))
-	for _, c := range []struct{ key, name, cls string }{
-		{"title", "Title", ""}, {"date", "Date", ""}, {"project", "Project", ""}, {"model", "Model", ""},
-		{"messages", "Messages", "num"}, {"cost", "Cost", "num"},
-	} {
-		fmt.Fprintf(bw, `<th class="%s" data-k="%s" aria-sort="none"><button type="button">%s</button></th>`, c.cls, c.key, c.name)
+<header><h1>%s</h1>
+<form id="filters" role="search" aria-label="Filter sessions">
+<label>Text <input id="q" type="search" placeholder="title, id, model…"></label>
+<label>Project <select id="proj"><option value="">All projects (%d)</option>`,
+		html.EscapeString(IndexCSP), indexCSS, Plural(len(es), "session"), len(projects))
+	for _, p := range projects {
+		fmt.Fprintf(bw, `<option value="%s">%s</option>`, esc(p), esc(projectName(p)))
 	}
-	bw.WriteString(`</tr></thead><tbody>`)
-	for _, e := range es {
-		indexRow(bw, e)
+	bw.WriteString(`</select></label>
+<label>From <input id="from" type="date"></label>
+<label>To <input id="to" type="date"></label>
+<output id="count" aria-live="polite"></output>
+</form></header>
+<main><table id="ix"><caption>Sessions by project, newest first; dates in UTC</caption><thead><tr>`)
+	for _, c := range indexColumns {
+		fmt.Fprintf(bw, `<th scope="col" class="%s" data-k="%s" aria-sort="none"><button type="button">%s</button></th>`, c.cls, c.key, c.name)
 	}
-	bw.WriteString("</tbody></table><p id=\"none\" hidden>No session matches.</p></main>\n<script>" + indexJS + "</script>\n</body></html>\n")
+	bw.WriteString(`</tr></thead>`)
+	for _, p := range projects {
+		fmt.Fprintf(bw, "\n<tbody data-project=\"%s\"><tr class=\"group\"><th colspan=\"%d\" scope=\"colgroup\"><span class=\"path\">%s</span> <span class=\"n\">%s</span></th></tr>\n",
+			esc(p), len(indexColumns), esc(projectName(p)), Plural(len(groups[p]), "session"))
+		for _, e := range groups[p] {
+			indexRow(bw, e)
+		}
+		bw.WriteString("</tbody>")
+	}
+	bw.WriteString("</table><p id=\"none\" hidden>No session matches.</p></main>\n<script>" + indexJS + "</script>\n</body></html>\n")
 	return bw.Flush()
 }
 
+// projectName is how a group is headed: a session with no recorded
+// working directory is in none.
+func projectName(p string) string {
+	if p == "" {
+		return "(no project recorded)"
+	}
+	return p
+}
+
 func indexRow(w *bufio.Writer, e IndexEntry) {
-	date, sortDate := "", ""
+	date, sortDate, day := "—", "", ""
 	if !e.Date.IsZero() {
-		date, sortDate = e.Date.UTC().Format("2006-01-02 15:04"), e.Date.UTC().Format(time.RFC3339Nano)
+		u := e.Date.UTC()
+		date, sortDate, day = u.Format("2006-01-02 15:04"), u.Format(time.RFC3339Nano), u.Format("2006-01-02")
 	}
-	cell := func(key, sortVal, inner, cls string) {
-		fmt.Fprintf(w, `<td data-k="%s" data-v="%s"%s>%s</td>`, key, esc(sortVal), cls, inner)
+	cell := func(key, label, sortVal, inner, cls string) {
+		fmt.Fprintf(w, `<td data-k="%s" data-label="%s" data-v="%s"%s>%s</td>`, key, label, esc(sortVal), cls, inner)
 	}
-	w.WriteString(`<tr>`)
-	cell("title", strings.ToLower(e.Title), `<a href="`+esc(pageURL(e.Href))+`">`+esc(e.Title)+`</a><div class="id">`+esc(e.ID)+`</div>`, "")
-	cell("date", sortDate, esc(date), "")
-	cell("project", strings.ToLower(e.Project), esc(e.Project), "")
-	model := strings.Join(e.Models, ", ")
-	cell("model", strings.ToLower(model), esc(model), "")
-	cell("messages", strconv.Itoa(e.Messages), Thousands(int64(e.Messages)), ` class="num"`)
-	if e.HasCost {
-		cell("cost", strconv.FormatFloat(e.Cost, 'f', -1, 64), Money(e.Cost), ` class="num"`)
+	unknown := `<span class="unk" title="not recorded">—</span>`
+	fmt.Fprintf(w, `<tr data-day="%s">`, day)
+	cell("date", "Date", sortDate, esc(date), ` class="date"`)
+	sub := esc(e.ID)
+	if len(e.Models) > 0 {
+		sub += ` · ` + esc(strings.Join(e.Models, ", "))
+	}
+	cell("title", "Title", strings.ToLower(e.Title), `<a href="`+esc(pageURL(e.Href))+`">`+esc(e.Title)+`</a><div class="id">`+sub+`</div>`, "")
+	cell("messages", "Messages", strconv.Itoa(e.Messages), Thousands(int64(e.Messages)), ` class="num"`)
+	if e.Timed {
+		cell("duration", "Duration", strconv.FormatInt(int64(e.Duration/time.Second), 10), esc(Duration(e.Duration)), ` class="num"`)
 	} else {
-		cell("cost", "-1", `<span title="not recorded">—</span>`, ` class="num"`) // sorts below every recorded cost
+		cell("duration", "Duration", "-1", unknown, ` class="num"`)
+	}
+	if e.HasTokens {
+		cell("tokens", "Tokens", strconv.FormatInt(e.Tokens, 10), Thousands(e.Tokens), ` class="num"`)
+	} else {
+		cell("tokens", "Tokens", "-1", unknown, ` class="num"`)
+	}
+	if e.HasCost {
+		cell("cost", "Cost", strconv.FormatFloat(e.Cost, 'f', -1, 64), Money(e.Cost), ` class="num"`)
+	} else {
+		cell("cost", "Cost", "-1", unknown, ` class="num"`) // sorts below every recorded cost
 	}
 	w.WriteString("</tr>\n")
+}
+
+// Duration spells a session's length to the second, largest unit first:
+// 45s, 3m20s, 2h05m.
+func Duration(d time.Duration) string {
+	s := int64(d / time.Second)
+	switch {
+	case s < 60:
+		return fmt.Sprintf("%ds", s)
+	case s < 3600:
+		return fmt.Sprintf("%dm%02ds", s/60, s%60)
+	default:
+		return fmt.Sprintf("%dh%02dm", s/3600, s%3600/60)
+	}
 }
 
 // pageURL is a relative link to a page file: each path segment escaped, so
