@@ -82,7 +82,7 @@ func (n *metaNote) Applied() map[string]int {
 type (
 	// msgNote: how the record spelled what the model reads another way.
 	msgNote struct {
-		tokensNull bool // "tokens": null
+		tokensNull  bool // "tokens": null
 		hasThoughts bool // a thoughts array, empty or not
 	}
 	// toolNote marks a tool result entry: from a reply's toolCalls (Call

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -24,6 +25,18 @@ const (
 
 // Validate checks the session file at path.
 func (f Format) Validate(path string, rep *report.Report, opt format.ValidateOptions) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		files, err := sessionFiles(path)
+		if err != nil {
+			return err
+		}
+		for _, p := range files {
+			if err := f.Validate(p, rep, format.ValidateOptions{Workers: opt.Workers}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	r, c, err := format.OpenPrefix(path, opt.Size)
 	if err != nil {
 		return err
