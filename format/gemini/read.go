@@ -254,7 +254,7 @@ func addPart(m *session.Message, p gjson.Result) bool {
 			args = "{}"
 		}
 		m.Content = append(m.Content, session.Block{Type: session.BlockToolCall, ToolCallID: fc.Get("id").String(),
-			ToolName: fc.Get("name").String(), Arguments: []byte(args), Signature: sig})
+			ToolName: fc.Get("name").String(), Arguments: compact(args), Signature: sig})
 	default:
 		return false
 	}
@@ -308,7 +308,7 @@ func reply(g *msg, t session.Time, src session.Source, answered map[string]bool)
 		if args == "" {
 			args = "{}"
 		}
-		b := session.Block{Type: session.BlockToolCall, ToolCallID: tc.Get("id").String(), ToolName: tc.Get("name").String(), Arguments: []byte(args)}
+		b := session.Block{Type: session.BlockToolCall, ToolCallID: tc.Get("id").String(), ToolName: tc.Get("name").String(), Arguments: compact(args)}
 		for _, k := range []string{"agentId", "displayName", "description", "resultDisplay", "renderOutputAsMarkdown"} {
 			if x := tc.Get(k); x.Exists() {
 				b.Extra.Set(k, []byte(x.Raw))
@@ -385,4 +385,13 @@ func responseText(resp gjson.Result) string {
 		}
 	}
 	return resp.Raw
+}
+
+// compact is a JSON value on one line (a legacy document prints its
+// arguments over many), as the agent would write it again.
+func compact(raw string) []byte {
+	if !strings.ContainsAny(raw, "\n\r\t ") {
+		return []byte(raw)
+	}
+	return stringify(nil, gjson.Parse(raw))
 }

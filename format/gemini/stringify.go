@@ -21,6 +21,9 @@ func stringify(dst []byte, v gjson.Result) []byte {
 		if err != nil {
 			return append(dst, v.Raw...)
 		}
+		if f == 0 {
+			f = 0 // JSON.stringify(-0) is "0"
+		}
 		return jsonx.AppendFloat(dst, f)
 	case gjson.True:
 		return append(dst, "true"...)
@@ -62,3 +65,6 @@ func stringify(dst []byte, v gjson.Result) []byte {
 	}
 	return append(dst, '}')
 }
+
+// stringifyString is stringify of a JSON text.
+func stringifyString(s string) []byte { return stringify(nil, gjson.Parse(s)) }

@@ -340,6 +340,7 @@ func (enc *encoder) toolCall(e *session.Entry, n int, c *session.Block, res *ses
 	if !gjson.ValidBytes(args) || !gjson.ParseBytes(args).IsObject() {
 		args = []byte("{}")
 	}
+	args = stringify(nil, gjson.ParseBytes(args))
 	var o jsonx.Obj
 	o.Str("id", id).Str("name", c.ToolName).Raw("args", args)
 	status := "success"
