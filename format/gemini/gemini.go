@@ -49,6 +49,7 @@ var (
 	_ format.Placer        = Format{}
 	_ format.Migrator      = Format{}
 	_ format.Copier        = Format{}
+	_ format.Indexer       = Format{}
 )
 
 func (Format) Name() string      { return Name }
