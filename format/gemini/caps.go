@@ -23,8 +23,9 @@ var caps = format.Caps{
 	ImagesOn:         []session.Role{session.RoleUser, session.RoleAssistant},
 	CallsNeedResults: true,
 	Usage:            true, IsError: true, MessageModel: true, Title: true, ReasoningTokens: true,
-	IDs:   format.IDStyle{Form: format.IDUUID, Seed: "gemini:"},
-	Times: format.TimeISO,
+	CacheWriteAsInput: true,
+	IDs:               format.IDStyle{Form: format.IDUUID, Seed: "gemini:"},
+	Times:             format.TimeISO,
 }
 
 // Caps declares what the layout holds.

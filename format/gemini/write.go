@@ -12,6 +12,7 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
@@ -61,7 +62,7 @@ func (f Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) 
 		}
 		return flush(bw)
 	}
-	enc := &encoder{w: bw, meta: m, ids: mapping.NewIDs(caps.IDs, m, m.Created.UnixMilli())}
+	enc := &encoder{w: bw, meta: m, lost: opt.Loss, ids: mapping.NewIDs(caps.IDs, m, m.Created.UnixMilli())}
 	if err := session.Each(r, enc.entry); err != nil {
 		return err
 	}
@@ -150,6 +151,7 @@ type encoder struct {
 	w       *bufio.Writer
 	meta    *session.Meta
 	ids     *mapping.IDs
+	lost    *loss.Counter
 	started bool
 	last    session.Time // the last time written, for an entry with none
 
@@ -209,8 +211,16 @@ func (enc *encoder) timeOf(e *session.Entry) session.Time {
 }
 
 func (enc *encoder) entry(e *session.Entry) error {
-	if !e.IsMessage() {
-		return nil // Adapt left only what the layout holds; the rest is counted
+	switch {
+	case e.Kind == session.KindCustomMessage:
+		enc.lost.Add(loss.CustomMessage, loss.Dropped, "Gemini CLI has no extension messages", 1)
+		return nil
+	case !e.IsMessage():
+		// Adapt left only messages and what it leaves to the writer (a
+		// compaction): Gemini CLI's own compression replaces the messages,
+		// which a summary of another layout cannot do.
+		enc.lost.Add(loss.Entry(e), loss.Dropped, "Gemini CLI has message entries only", 1)
+		return nil
 	}
 	t := enc.timeOf(e)
 	if !enc.started {
