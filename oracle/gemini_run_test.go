@@ -74,3 +74,20 @@ func (e *geminiEnv) sessionFiles(t *testing.T) []string {
 	})
 	return out
 }
+
+// turns are the conversation requests the agent sent the mock, in order:
+// generateContent calls that declare functions (the model router's side
+// request declares none).
+func (e *geminiEnv) turns() []mockmodel.Request {
+	var out []mockmodel.Request
+	for _, r := range e.mock.Requests() {
+		if r.Method != "POST" || !strings.Contains(r.Path, "generateContent") && !strings.Contains(r.Path, "GenerateContent") {
+			continue
+		}
+		req, err := mockmodel.ParseGemini(r.Body)
+		if err == nil && !mockmodel.GeminiSide(req) {
+			out = append(out, r)
+		}
+	}
+	return out
+}

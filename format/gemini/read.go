@@ -127,6 +127,7 @@ func build(name string, c *conv) *reader {
 		}
 	}
 	answered := answeredLater(c)
+	emitted := map[string]bool{} // call ids whose result is an entry already
 	prev := ""
 	add := func(e *session.Entry) {
 		e.ParentID = prev
@@ -134,7 +135,7 @@ func build(name string, c *conv) *reader {
 		r.entries = append(r.entries, e)
 	}
 	for _, g := range c.msgs {
-		for _, e := range entriesOf(g, answered) {
+		for _, e := range entriesOf(g, answered, emitted) {
 			add(e)
 		}
 	}
@@ -156,6 +157,17 @@ func answeredLater(c *conv) map[string]bool {
 	return out
 }
 
+// repeats reports whether every functionResponse of content answers a
+// call whose result is an entry already.
+func repeats(content gjson.Result, emitted map[string]bool) bool {
+	for _, p := range content.Array() {
+		if !emitted[p.Get("functionResponse.id").String()] {
+			return false
+		}
+	}
+	return true
+}
+
 // onlyResponses reports whether content is a non-empty array of
 // functionResponse parts.
 func onlyResponses(content gjson.Result) bool {
@@ -172,7 +184,7 @@ func onlyResponses(content gjson.Result) bool {
 }
 
 // entriesOf is the model of one message record.
-func entriesOf(g *msg, answered map[string]bool) []*session.Entry {
+func entriesOf(g *msg, answered, emitted map[string]bool) []*session.Entry {
 	v := g.v
 	typ := v.Get("type").String()
 	t, _ := session.ParseTime(v.Get("timestamp").String())
@@ -180,7 +192,19 @@ func entriesOf(g *msg, answered map[string]bool) []*session.Entry {
 	switch typ {
 	case "user":
 		if onlyResponses(v.Get("content")) {
-			return responses(g, t, src)
+			if repeats(v.Get("content"), emitted) {
+				// Every response of the record answers a call answered
+				// already: Gemini CLI 0.61.0, resuming a session, records
+				// the turn it sends again (<reply id>_response). Kept for
+				// this layout's writer; not a second result.
+				return []*session.Entry{{Kind: session.KindOther, Type: "repeated-response", ID: g.id, Time: t,
+					Custom: &session.Custom{CustomType: "repeated-response", Data: g.raw}, Source: src}}
+			}
+			out := responses(g, t, src)
+			for _, e := range out {
+				emitted[e.Message.ToolCallID] = true
+			}
+			return out
 		}
 		m := &session.Message{Role: session.RoleUser}
 		contentOf(m, v.Get("content"))
@@ -189,7 +213,11 @@ func entriesOf(g *msg, answered map[string]bool) []*session.Entry {
 		}
 		return []*session.Entry{{Kind: session.KindMessage, Type: typ, ID: g.id, Time: t, Message: m, Source: src}}
 	case "gemini":
-		return reply(g, t, src, answered)
+		out := reply(g, t, src, answered)
+		for _, e := range out[1:] {
+			emitted[e.Message.ToolCallID] = true
+		}
+		return out
 	default:
 		// info, error, warning: the agent's notices to the user, never sent
 		// to the model.

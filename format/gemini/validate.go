@@ -133,9 +133,9 @@ func (r *rules) Check(l validate.Line) {
 		}
 		checkTimes(r.rep, r.path, l.N, "/$set", set)
 	case isMetadata(v):
-		if !first {
-			r.rep.Warnf(r.path, l.N, "", "duplicate-metadata", "a second metadata record (the agent merges it into the first)")
-		}
+		// A later metadata record is merged into the first, as the agent
+		// merges it: Gemini CLI 0.61.0 appends one each time it resumes
+		// the session.
 		r.meta = true
 		checkMetadata(r.rep, r.path, l.N, "", v)
 		if ms := v.Get("messages"); ms.IsArray() {
@@ -221,14 +221,22 @@ func checkMessage(rep *report.Report, path string, n int, ptr string, v gjson.Re
 // validateDoc checks a legacy document.
 func validateDoc(name string, b []byte, rep *report.Report) {
 	c, _ := loadLegacy(name, b)
+	var elems []gjson.Result
+	if c != nil {
+		elems = gjson.ParseBytes(c.metaRaw).Get("messages").Array()
+	}
+	// lineOf is the line a finding's pointer starts on: its message's, or
+	// the document's first.
 	lineOf := func(ptr string) int {
 		if c == nil {
 			return 0
 		}
 		if rest, ok := strings.CutPrefix(ptr, "/messages/"); ok {
 			i, err := strconv.Atoi(strings.SplitN(rest, "/", 2)[0])
-			if err == nil && i < len(c.msgs) {
-				return c.msgs[i].line
+			if err == nil && i < len(elems) {
+				if at := offset(c.metaRaw, elems[i]); at >= 0 {
+					return c.metaLine + bytes.Count(c.metaRaw[:at], []byte("\n"))
+				}
 			}
 		}
 		return c.metaLine
@@ -243,7 +251,7 @@ func validateDoc(name string, b []byte, rep *report.Report) {
 	v := gjson.ParseBytes(c.metaRaw)
 	checkMetadata(rep, name, c.metaLine, "", v)
 	ids := map[string]int{}
-	for i, m := range v.Get("messages").Array() {
+	for i, m := range elems {
 		line := lineOf("/messages/" + strconv.Itoa(i))
 		ptr := "/messages/" + strconv.Itoa(i)
 		if id := m.Get("id").String(); id != "" {
@@ -254,5 +262,5 @@ func validateDoc(name string, b []byte, rep *report.Report) {
 		}
 		checkMessage(rep, name, line, ptr, m)
 	}
-	rep.Counted(Name, 1, len(v.Get("messages").Array()))
+	rep.Counted(Name, 1, len(elems))
 }
