@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -155,13 +157,79 @@ func checkGeminiResumed(t *testing.T, env *geminiEnv, from int, s *session.Sessi
 // active path's items (convo.Expected), but for a user message whose text
 // the agent leaves out of a resumed history (empty, a slash command, "?",
 // its own <session_context> or <hook_context>: isIgnoredUserContent).
+//
+// The results of a reply's calls come in the order of the calls: the
+// agent sends them so, from the reply's toolCalls, however the source
+// ordered them (Claude Code records parallel calls' results as they end).
 func geminiExpected(s *session.Session) []convo.Item {
 	var out []convo.Item
-	for _, e := range mainPath(s) {
+	path := mainPath(s)
+	order := map[string]int{}
+	for _, e := range path {
+		if e.Message != nil {
+			for _, b := range e.Message.Content {
+				if b.Type == session.BlockToolCall {
+					order[b.ToolCallID] = len(order)
+				}
+			}
+		}
+	}
+	isResult := func(e *session.Entry) bool { return e.Message != nil && e.Message.Role == session.RoleTool }
+	isReply := func(e *session.Entry) bool { return e.Message != nil && e.Message.Role == session.RoleAssistant }
+	// A reply whose calls wait for results takes in the replies that come
+	// before the results (Claude Code writes one line per block), as
+	// sesstool writes it: one gemini record, every call, then every result.
+	path = append([]*session.Entry(nil), path...)
+	for i := 0; i < len(path); i++ {
+		if !isReply(path[i]) {
+			continue
+		}
+		pending := map[string]bool{}
+		add := func(e *session.Entry) {
+			for _, b := range e.Message.Content {
+				if b.Type == session.BlockToolCall {
+					pending[b.ToolCallID] = true
+				}
+			}
+		}
+		add(path[i])
+		answered, j := 0, i+1
+		for ; j < len(path) && answered < len(pending); j++ {
+			switch e := path[j]; {
+			case isResult(e) && pending[e.Message.ToolCallID]:
+				answered++
+			case isReply(e):
+				add(e)
+			case e.Message == nil || e.Kind != session.KindMessage:
+				// not written (Adapt drops what the layout lacks)
+			default:
+				answered = len(pending) // anything else ends the reply
+				j--
+			}
+		}
+		run := path[i:j]
+		sort.SliceStable(run, func(a, b int) bool {
+			ra, rb := isResult(run[a]), isResult(run[b])
+			if ra != rb {
+				return !ra
+			}
+			return ra && order[run[a].Message.ToolCallID] < order[run[b].Message.ToolCallID]
+		})
+		i = j - 1
+	}
+	for _, e := range path {
 		if e.Message != nil && e.Message.Role == session.RoleUser && geminiIgnores(e.Message) {
 			continue
 		}
-		out = append(out, convo.Expected(&session.Session{Meta: s.Meta, Entries: []*session.Entry{e}})...)
+		// A tool result of several texts (Claude's Task result and its
+		// agentId trailer) is one function response.
+		for i, it := range convo.Expected(&session.Session{Meta: s.Meta, Entries: []*session.Entry{e}}) {
+			if n := len(out); i > 0 && n > 0 && it.Kind == convo.Result && out[n-1].Kind == convo.Result {
+				out[n-1].Text += "\n" + it.Text
+				continue
+			}
+			out = append(out, it)
+		}
 	}
 	return out
 }
@@ -200,7 +268,7 @@ func geminiItems(t *testing.T, body []byte) []convo.Item {
 			case p.FunctionCall != nil:
 				out = append(out, convo.Item{Kind: convo.Call, Text: p.FunctionCall.Name})
 			case p.FunctionResponse != nil:
-				out = append(out, convo.Item{Kind: convo.Result, Text: responseText(p.FunctionResponse.Response)})
+				out = append(out, convo.Item{Kind: convo.Result, Text: unmasked(responseText(p.FunctionResponse.Response))})
 			case p.Thought || p.Text == "":
 			case c.Role == "model":
 				out = append(out, convo.Item{Kind: convo.Assistant, Text: p.Text})
@@ -223,7 +291,6 @@ func responseText(r map[string]any) string {
 	b, _ := json.Marshal(r)
 	return string(b)
 }
-
 
 // geminiLint is mockmodel.LintGemini's problems but for
 // "skip_thought_signature_validator", the signature Gemini CLI puts on a
@@ -264,4 +331,27 @@ func repeatedResponse(body []byte, p string) bool {
 		}
 	}
 	return false
+}
+
+// maskedRE finds where Gemini CLI saved a tool output it masked in the
+// history it sends (to keep the context window): the file holds the
+// output in full.
+var maskedRE = regexp.MustCompile(`(?s)^<tool_output_masked>.*(?:Full output available at: |Full string saved to: )([^\n\]]+)`)
+
+// unmasked is a response's text, or, for one Gemini CLI masked, the
+// output it saved (its output member when it is a response object).
+func unmasked(text string) string {
+	m := maskedRE.FindStringSubmatch(strings.TrimSpace(text))
+	if m == nil {
+		return text
+	}
+	b, err := os.ReadFile(m[1])
+	if err != nil {
+		return text
+	}
+	var r map[string]any
+	if json.Unmarshal(b, &r) == nil {
+		return responseText(r)
+	}
+	return string(b)
 }

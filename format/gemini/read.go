@@ -330,6 +330,15 @@ func reply(g *msg, t session.Time, src session.Source, answered map[string]bool)
 	if d := v.Get("displayContent"); d.Exists() {
 		m.Extra.Set("displayContent", []byte(d.Raw))
 	}
+	// A call the content holds as a functionCall part (the agent then
+	// sends the content as it is) is that block; its record here adds
+	// only its result.
+	inContent := map[string]bool{}
+	for _, b := range m.Content {
+		if b.Type == session.BlockToolCall {
+			inContent[b.ToolCallID] = true
+		}
+	}
 	var results []*session.Entry
 	v.Get("toolCalls").ForEach(func(_, tc gjson.Result) bool {
 		args := tc.Get("args").Raw
@@ -342,7 +351,9 @@ func reply(g *msg, t session.Time, src session.Source, answered map[string]bool)
 				b.Extra.Set(k, []byte(x.Raw))
 			}
 		}
-		m.Content = append(m.Content, b)
+		if !inContent[b.ToolCallID] {
+			m.Content = append(m.Content, b)
+		}
 		if res := tc.Get("result"); res.Exists() && res.Type != gjson.Null && !answered[b.ToolCallID] {
 			rt, _ := session.ParseTime(tc.Get("timestamp").String())
 			tm := &session.Message{Role: session.RoleTool, ToolCallID: b.ToolCallID, ToolName: b.ToolName,

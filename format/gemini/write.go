@@ -62,7 +62,7 @@ func (f Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) 
 		}
 		return flush(bw)
 	}
-	enc := &encoder{w: bw, meta: m, lost: opt.Loss, ids: mapping.NewIDs(caps.IDs, m, m.Created.UnixMilli())}
+	enc := &encoder{w: bw, meta: m, lost: opt.Loss, names: map[string]string{}, ids: mapping.NewIDs(caps.IDs, m, m.Created.UnixMilli())}
 	if err := session.Each(r, enc.entry); err != nil {
 		return err
 	}
@@ -146,12 +146,17 @@ func ProjectHash(cwd string) string {
 	return hex.EncodeToString(h[:])
 }
 
+// NoResult is the result written for a tool call of another layout that
+// no result answers.
+const NoResult = "(no result is recorded for this call in the session it was converted from)"
+
 // encoder spells a session from another layout as Gemini CLI writes one.
 type encoder struct {
 	w       *bufio.Writer
 	meta    *session.Meta
 	ids     *mapping.IDs
 	lost    *loss.Counter
+	names   map[string]string // tool call id -> the tool's name
 	started bool
 	last    session.Time // the last time written, for an entry with none
 
@@ -162,8 +167,23 @@ type encoder struct {
 
 type pendingReply struct {
 	e       *session.Entry
+	blocks  []session.Block // the content of e and of the replies merged into it
 	calls   []*session.Block
 	results map[string]*session.Message
+}
+
+// waiting reports whether a call of the reply has no result yet.
+func (p *pendingReply) waiting() bool { return len(p.results) < len(p.calls) }
+
+// add takes in the content of one more assistant message.
+func (p *pendingReply) add(m *session.Message) {
+	p.blocks = append(p.blocks, m.Content...)
+	p.calls = p.calls[:0]
+	for i := range p.blocks {
+		if p.blocks[i].Type == session.BlockToolCall {
+			p.calls = append(p.calls, &p.blocks[i])
+		}
+	}
 }
 
 func (enc *encoder) header(first session.Time) {
@@ -238,15 +258,23 @@ func (enc *encoder) entry(e *session.Entry) error {
 		enc.responseRecord(e, t)
 		return nil
 	}
+	if m.Role == session.RoleAssistant {
+		if p := enc.reply; p != nil && p.waiting() {
+			// A reply split over several messages (Claude Code writes a
+			// line per content block) whose calls wait for their results:
+			// one gemini record, as the agent sends the turn back.
+			p.add(m)
+			return nil
+		}
+	}
 	if err := enc.flush(); err != nil {
 		return err
 	}
 	if m.Role == session.RoleAssistant {
 		p := &pendingReply{e: e, results: map[string]*session.Message{}}
-		for i := range m.Content {
-			if m.Content[i].Type == session.BlockToolCall {
-				p.calls = append(p.calls, &m.Content[i])
-			}
+		p.add(m)
+		for _, c := range p.calls {
+			enc.names[c.ToolCallID] = c.ToolName
 		}
 		enc.reply = p
 		if len(p.calls) == 0 {
@@ -279,31 +307,49 @@ func (enc *encoder) flush() error {
 	enc.reply = nil
 	m := p.e.Message
 	t := enc.timeOfReply(p.e)
+	for i, c := range p.calls {
+		id := enc.callID(p.e, i, c.ToolCallID)
+		if id != c.ToolCallID {
+			if res, ok := p.results[c.ToolCallID]; ok {
+				delete(p.results, c.ToolCallID)
+				p.results[id] = res
+			}
+			c.ToolCallID = id
+		}
+	}
 	var o jsonx.Obj
 	o.Str("id", enc.ids.Of(p.e.ID)).Str("timestamp", iso(t)).Str("type", "gemini")
-	var texts []session.Block
-	var thoughts [][]byte
-	for _, b := range m.Content {
-		switch b.Type {
-		case session.BlockThinking:
-			var th jsonx.Obj
-			th.Str("subject", "").Str("description", b.Text).Str("timestamp", iso(t))
-			thoughts = append(thoughts, th.Bytes())
-		case session.BlockToolCall:
-		default:
-			texts = append(texts, b)
-		}
-	}
-	if len(texts) <= 1 && (len(texts) == 0 || texts[0].Type == session.BlockText) {
-		s := ""
-		if len(texts) == 1 {
-			s = texts[0].Text
-		}
-		o.Str("content", s)
+	if callsFirst(p.blocks) {
+		// A text after a call: the content holds every part in order,
+		// the calls among them, which Gemini CLI then sends back as
+		// they are (and the toolCalls only for their results), so the
+		// model sees the turn as it was.
+		o.Raw("content", parts(p.blocks)).Raw("thoughts", []byte("[]"))
 	} else {
-		o.Raw("content", parts(texts))
+		var texts []session.Block
+		var thoughts [][]byte
+		for _, b := range p.blocks {
+			switch b.Type {
+			case session.BlockThinking:
+				var th jsonx.Obj
+				th.Str("subject", "").Str("description", b.Text).Str("timestamp", iso(t))
+				thoughts = append(thoughts, th.Bytes())
+			case session.BlockToolCall:
+			default:
+				texts = append(texts, b)
+			}
+		}
+		if len(texts) <= 1 && (len(texts) == 0 || texts[0].Type == session.BlockText) {
+			s := ""
+			if len(texts) == 1 {
+				s = texts[0].Text
+			}
+			o.Str("content", s)
+		} else {
+			o.Raw("content", parts(texts))
+		}
+		o.Raw("thoughts", jsonx.Arr(thoughts))
 	}
-	o.Raw("thoughts", jsonx.Arr(thoughts))
 	if u := m.Usage; u != nil {
 		var tk jsonx.Obj
 		tk.Int("input", u.Input+u.CacheRead+u.CacheWrite).Int("output", u.Output).Int("cached", u.CacheRead).Int("thoughts", u.Reasoning).Int("tool", 0).Int("total", u.TotalTokens())
@@ -333,6 +379,23 @@ func (enc *encoder) timeOfReply(e *session.Entry) session.Time {
 	return enc.last
 }
 
+// callsFirst reports whether a text or a thought follows a tool call in
+// bs, an order a gemini record's content-then-toolCalls cannot keep.
+func callsFirst(bs []session.Block) bool {
+	call := false
+	for _, b := range bs {
+		switch b.Type {
+		case session.BlockToolCall:
+			call = true
+		case session.BlockText, session.BlockThinking:
+			if call && b.Text != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // callID is a tool call's id as written: its own, or one derived.
 func (enc *encoder) callID(e *session.Entry, n int, id string) string {
 	if id != "" {
@@ -353,17 +416,21 @@ func (enc *encoder) toolCall(e *session.Entry, n int, c *session.Block, res *ses
 	args = stringify(nil, gjson.ParseBytes(args))
 	var o jsonx.Obj
 	o.Str("id", id).Str("name", c.ToolName).Raw("args", args)
-	status := "success"
-	if res != nil {
-		if res.IsError {
-			status = "error"
-		}
-		o.Raw("result", jsonx.Arr([][]byte{functionResponse(id, c.ToolName, res)}))
-	} else {
-		status = "cancelled"
+	if res == nil {
+		// Gemini CLI sends every recorded call back with its result, and
+		// the API refuses a call without one: a call the source never
+		// answered (a search the provider ran, one cut off) gets a result
+		// saying so.
+		res = &session.Message{Role: session.RoleTool, IsError: true, Content: []session.Block{{Type: session.BlockText, Text: NoResult}}}
+		enc.lost.Add(loss.Block(session.BlockToolCall), loss.Converted, "a tool call with no result in the session (a search the provider ran, or one cut off) is answered by a result saying so: Gemini CLI sends each call back with its result, and the API refuses one without", 1)
 	}
+	status := "success"
+	if res.IsError {
+		status = "error"
+	}
+	o.Raw("result", jsonx.Arr([][]byte{functionResponse(id, c.ToolName, res)}))
 	rt := t
-	if res != nil && !res.Time.IsZero() {
+	if !res.Time.IsZero() {
 		rt = res.Time
 	}
 	o.Str("status", status).Str("timestamp", iso(rt))
@@ -399,13 +466,23 @@ func textOf(m *session.Message) string {
 // a user record of its function response, as the agent records one.
 func (enc *encoder) responseRecord(e *session.Entry, t session.Time) {
 	m := e.Message
+	// The API wants the function's name on its response: the call's, when
+	// the result does not say it.
+	name := m.ToolName
+	if name == "" {
+		name = enc.names[m.ToolCallID]
+	}
+	if name == "" {
+		name = "unknown"
+	}
 	var o jsonx.Obj
 	o.Str("id", enc.ids.Of(e.ID)).Str("timestamp", iso(t)).Str("type", "user").
-		Raw("content", jsonx.Arr([][]byte{functionResponse(m.ToolCallID, m.ToolName, m)}))
+		Raw("content", jsonx.Arr([][]byte{functionResponse(m.ToolCallID, name, m)}))
 	enc.line(o.Bytes())
 }
 
-// parts is content as an array of Parts.
+// parts is content as an array of Parts: a tool call as its functionCall
+// (its id given by the caller when it has none).
 func parts(bs []session.Block) []byte {
 	var out [][]byte
 	for _, b := range bs {
@@ -415,6 +492,14 @@ func parts(bs []session.Block) []byte {
 			o.Str("text", b.Text)
 		case session.BlockThinking:
 			o.Str("text", b.Text).Bool("thought", true)
+		case session.BlockToolCall:
+			var fc jsonx.Obj
+			args := b.Arguments
+			if !gjson.ValidBytes(args) || !gjson.ParseBytes(args).IsObject() {
+				args = []byte("{}")
+			}
+			fc.Str("id", b.ToolCallID).Str("name", b.ToolName).Raw("args", stringify(nil, gjson.ParseBytes(args)))
+			o.Raw("functionCall", fc.Bytes())
 		case session.BlockImage, session.BlockFile:
 			var d jsonx.Obj
 			if b.Data != "" {
