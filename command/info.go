@@ -40,7 +40,10 @@ type Stats struct {
 	Kinds    map[string]int `json:"kinds"`
 	Branches int            `json:"branches"`
 	Leaf     string         `json:"leaf"`
-	Tokens   TokenStats     `json:"tokens"`
+	// Applied counts the records the layout applied that are not entries
+	// (session.Applied: Gemini CLI's $set and $rewindTo), by name.
+	Applied map[string]int `json:"applied,omitempty"`
+	Tokens  TokenStats     `json:"tokens"`
 	// Cost is absent when no message recorded one (Claude Code, Codex):
 	// unknown, not 0
 	Cost *float64 `json:"cost,omitempty"`
@@ -132,6 +135,9 @@ func collect(path, formatName string, r session.Reader, sel selection.Filter) (S
 	}
 	st := Stats{Path: path, Format: formatName, Version: m.Version, ID: m.ID, Title: m.Title, Cwd: m.Cwd,
 		Roles: map[string]int{}, Kinds: map[string]int{}}
+	if a, ok := m.Private.(session.Applied); ok && len(a.Applied()) > 0 {
+		st.Applied = a.Applied()
+	}
 	if !m.Created.T.IsZero() {
 		st.Created = m.Created.T.UTC().Format("2006-01-02T15:04:05Z")
 	}
@@ -198,6 +204,9 @@ func printStats(w io.Writer, s Stats, asJSON bool) error {
 	row("messages", fmt.Sprintf("%d%s", s.Messages, counts(s.Roles)))
 	row("branches", fmt.Sprint(s.Branches))
 	row("leaf", s.Leaf)
+	if len(s.Applied) > 0 {
+		row("applied", strings.TrimSuffix(strings.TrimPrefix(counts(s.Applied), " ("), ")"))
+	}
 	if s.used {
 		row("tokens", fmt.Sprintf("input %d, output %d, cache read %d, cache write %d", s.Tokens.Input, s.Tokens.Output, s.Tokens.CacheRead, s.Tokens.CacheWrite))
 	}

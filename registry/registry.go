@@ -15,6 +15,7 @@ import (
 	"github.com/sesstool/sesstool/format/codex"
 	"github.com/sesstool/sesstool/format/copilot"
 	"github.com/sesstool/sesstool/format/flat"
+	"github.com/sesstool/sesstool/format/gemini"
 	"github.com/sesstool/sesstool/format/goat"
 	"github.com/sesstool/sesstool/format/model"
 	"github.com/sesstool/sesstool/format/opencode"
@@ -42,6 +43,7 @@ var Layouts = []Layout{
 	{Format: codex.Format{}},
 	{Format: claude.Format{}},
 	{Format: copilot.Format{}},
+	{Format: gemini.Format{}},
 	{Format: flat.New()},
 	{Format: tree.Format{}, Default: true},
 	// Not an agent's layout: the model dump (convert --to model), detected by its meta line.

@@ -1,0 +1,32 @@
+package gemini
+
+import (
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/session"
+)
+
+// caps is what Gemini CLI holds: one line of user and gemini messages, a
+// reply carrying its thoughts (summaries, no signature), its model, its
+// token counts and its tool calls with their results; the summary as the
+// title. A tool call needs its result: the agent sends each call back
+// with its response. Notices (info, error, warning) are the agent's own
+// and never sent to the model, so another layout's custom entries are not
+// written as them.
+var caps = format.Caps{
+	Display:          "Gemini CLI",
+	Own:              []string{Name},
+	Linear:           true,
+	Roles:            []session.Role{session.RoleUser, session.RoleAssistant, session.RoleTool},
+	Fallback:         format.FallbackUser,
+	ToolCallOn:       []session.Role{session.RoleAssistant},
+	Blocks:           []session.BlockType{session.BlockText, session.BlockThinking, session.BlockImage, session.BlockToolCall, session.BlockFile},
+	ImagesOn:         []session.Role{session.RoleUser, session.RoleAssistant},
+	CallsNeedResults: true,
+	Usage:            true, IsError: true, MessageModel: true, Title: true, ReasoningTokens: true,
+	CacheWriteAsInput: true,
+	IDs:               format.IDStyle{Form: format.IDUUID, Seed: "gemini:"},
+	Times:             format.TimeISO,
+}
+
+// Caps declares what the layout holds.
+func (Format) Caps() format.Caps { return caps }
