@@ -17,6 +17,7 @@ import (
 	"github.com/sesstool/sesstool/format/goat"
 	"github.com/sesstool/sesstool/format/model"
 	"github.com/sesstool/sesstool/format/opencode"
+	"github.com/sesstool/sesstool/format/qwen"
 	"github.com/sesstool/sesstool/format/tree"
 )
 
@@ -39,6 +40,8 @@ var Layouts = []Layout{
 	{Format: opencode.Format{}, Project: "project id to file sessions under"},
 	{Format: opencode.Export{}},
 	{Format: codex.Format{}},
+	// Before Claude Code, whose envelope Qwen Code's lines share.
+	{Format: qwen.Format{}},
 	{Format: claude.Format{}},
 	{Format: flat.New()},
 	{Format: tree.Format{}, Default: true},
