@@ -15,6 +15,8 @@ type note struct {
 	// noParent, noTime: the line has no parentUuid, no timestamp (a
 	// line validate refuses, still written back as it was).
 	noParent, noTime bool
+	// noMessage: an assistant line with no message member
+	noMessage bool
 	// omitted: the session members (sessionId, cwd, version) the line
 	// repeats with the session's value, left to the Meta.
 	omitted []string
@@ -99,6 +101,17 @@ func decodeLine(raw []byte, n int, meta *session.Meta) ([]*session.Entry, error)
 	switch {
 	case typ == "tool_result" && m.IsObject() && toolParts(m) > 0:
 		return toolEntries(v, raw, n, meta, e, nt), nil
+	case typ == "assistant" && !m.Exists():
+		// an assistant turn recorded with no message (recordAssistantTurn
+		// writes one only when there is one): usage alone
+		nt.noMessage = true
+		msg := &session.Message{Role: session.RoleAssistant, ContentIsNull: true, Model: v.Get("model").String()}
+		if u := v.Get("usageMetadata"); u.IsObject() {
+			msg.Usage = decodeUsage(u)
+		}
+		e.Kind, e.Message = session.KindMessage, msg
+		e.Extra = extras(v, merged(lineSlots, assistantSlots), meta, nt)
+		return []*session.Entry{e}, nil
 	case (typ == "user" || typ == "assistant" || typ == "tool_result") && m.IsObject():
 		msg := decodeMessage(m, typ, nt)
 		slots := lineSlots

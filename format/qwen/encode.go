@@ -14,7 +14,11 @@ import (
 type envelope struct {
 	uuid, parent, session, time, typ, cwd, version string
 	noParent, noTime                               bool // members the line did not have
-	provenance                                     string
+	// noMessage: an assistant turn with nothing to say is written with
+	// no message, as Qwen Code records one: a model Content with no parts
+	// would make it drop the turn before it from the history it sends
+	noMessage  bool
+	provenance string
 	// members: which of sessionId, cwd and version to write (an own
 	// line writes those it had; a new line all three)
 	members map[string]bool
@@ -57,7 +61,9 @@ func encodeMessage(e *session.Entry, l envelope, nt *note, rawUsage gjson.Result
 	for _, f := range e.Extra {
 		o.Extra(f.Key, f.Value)
 	}
-	o.Append("message", func(dst []byte) []byte { return appendContent(dst, m, l.typ, nt) })
+	if !l.noMessage {
+		o.Append("message", func(dst []byte) []byte { return appendContent(dst, m, l.typ, nt) })
+	}
 	if m.Model != "" && l.typ == "assistant" {
 		o.Str("model", m.Model)
 	}

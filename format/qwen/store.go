@@ -25,7 +25,18 @@ var nonAlnum = regexp.MustCompile(`[^a-zA-Z0-9]`)
 
 // SessionID is the id a session is written under: its own when it is a
 // UUID, else a UUID derived from it, as Qwen Code resumes <uuid>.jsonl.
-func SessionID(m *session.Meta) string { return mapping.SessionID(caps.IDs, m, 0) }
+// Qwen Code takes a session id to resume only in the form of a UUID of
+// version 1 to 5 (qwenID): another form (Codex's UUIDv7) is derived anew.
+func SessionID(m *session.Meta) string {
+	id := mapping.SessionID(caps.IDs, m, 0)
+	if qwenID.MatchString(id) {
+		return id
+	}
+	return mapping.UUID(caps.IDs.Seed + id)
+}
+
+// qwenID is the session id Qwen Code 0.24.4 resumes (session-id.ts).
+var qwenID = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
 
 // Place is where Qwen Code looks for a session in its home:
 // projects/<project folder>/chats/<sessionId>.jsonl (format.Placer).

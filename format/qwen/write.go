@@ -62,6 +62,9 @@ type encoder struct {
 	// layout's session (a linear path) hangs from it.
 	last string
 	n    int // lines written
+	// held is an assistant line of another layout's session that calls
+	// tools, written once the next entry is known (hold)
+	held *heldLine
 	// parts are the tool messages read so far of a line answering
 	// several calls, written as the one line once the last is read
 	parts []*session.Entry
@@ -69,7 +72,7 @@ type encoder struct {
 
 func newEncoder(w *bufio.Writer, m *session.Meta, opt format.WriteOptions, merge bool) *encoder {
 	enc := &encoder{w: w, meta: m, ids: mapping.NewIDs(caps.IDs, m, 0), cwd: cwdOf(m), opt: opt, merge: merge}
-	enc.sid = enc.ids.Session()
+	enc.sid = SessionID(m)
 	return enc
 }
 
@@ -101,6 +104,7 @@ func (enc *encoder) entry(e *session.Entry) error {
 // own writes a line this layout read: its source bytes merged with what
 // the model holds of it.
 func (enc *encoder) own(e *session.Entry) {
+	enc.flush()
 	nt := noteOf(e.Private)
 	switch {
 	case e.Kind == session.KindMessage && e.Message != nil && nt != nil && nt.group != nil:
@@ -165,7 +169,7 @@ func (enc *encoder) ownEnvelope(e *session.Entry, nt *note) envelope {
 	l := envelope{uuid: e.ID, parent: e.ParentID, session: enc.meta.ID, time: e.Time.Raw, typ: e.Type,
 		cwd: enc.meta.Cwd, version: enc.meta.Version, members: map[string]bool{}}
 	if nt != nil {
-		l.noParent, l.noTime = nt.noParent, nt.noTime
+		l.noParent, l.noTime, l.noMessage = nt.noParent, nt.noTime, nt.noMessage
 		for _, k := range nt.omitted {
 			l.members[k] = true
 		}
@@ -174,6 +178,72 @@ func (enc *encoder) ownEnvelope(e *session.Entry, nt *note) envelope {
 		l.time = mapping.ISO(e.Time.T)
 	}
 	return l
+}
+
+// heldLine is an assistant turn that calls tools, waiting for its
+// results: the lines are written once every call is answered.
+type heldLine struct {
+	e       *session.Entry
+	l       envelope
+	open    map[string]bool // its calls not answered yet
+	results []heldLine      // the tool messages answering them, in order
+}
+
+// hold takes e into the held turn when it belongs there. Qwen Code (as
+// the APIs it speaks) answers a turn's calls right after the turn, and
+// fills in a failure for a call it finds unanswered there; Claude Code
+// records a reply's blocks on lines of their own, with results between
+// them. So while the held turn has calls unanswered, an assistant message
+// joins it (counted) and a result of one of its calls waits with it; the
+// turn is written when every call is answered, or by the first entry of
+// another kind.
+func (enc *encoder) hold(e *session.Entry, l envelope) bool {
+	h := enc.held
+	if h == nil || e.Kind != session.KindMessage || e.Message == nil {
+		enc.flush()
+		return false
+	}
+	switch m := e.Message; {
+	case m.Role == session.RoleAssistant && len(h.open) > 0:
+		joined := *h.e.Message
+		joined.Content = append(append([]session.Block(nil), joined.Content...), m.Content...)
+		if joined.Usage == nil {
+			joined.Usage = m.Usage
+		}
+		c := *h.e
+		c.Message = &joined
+		h.e = &c
+		for _, b := range m.Content {
+			if b.Type == session.BlockToolCall {
+				h.open[b.ToolCallID] = true
+			}
+		}
+		enc.opt.Loss.Add(loss.ToolCall, loss.Converted, "Qwen Code answers a turn's calls right after it: an assistant message among a turn's results is joined to the turn", 1)
+		return true
+	case m.Role == session.RoleTool && h.open[m.ToolCallID]:
+		delete(h.open, m.ToolCallID)
+		h.results = append(h.results, heldLine{e: e, l: l})
+		if len(h.open) == 0 {
+			enc.flush()
+		}
+		return true
+	}
+	enc.flush()
+	return false
+}
+
+// flush writes the held turn and the results that came with it.
+func (enc *encoder) flush() {
+	h := enc.held
+	if h == nil {
+		return
+	}
+	enc.held = nil
+	for _, x := range append([]heldLine{{e: h.e, l: h.l}}, h.results...) {
+		x.l.parent = enc.last
+		enc.line(nil, encodeMessage(x.e, x.l, nil, gjson.Result{}))
+		enc.last = x.l.uuid
+	}
 }
 
 // foreign writes an entry of another layout's session as a new line
@@ -191,6 +261,17 @@ func (enc *encoder) foreign(e *session.Entry) {
 		t = enc.meta.Created.T
 	}
 	l.time = mapping.ISO(t)
+	if enc.held != nil {
+		if e.Kind == session.KindMessage && e.Message != nil {
+			c, cl := enc.prepare(e, l)
+			if enc.hold(c, cl) {
+				return
+			}
+		} else {
+			enc.flush()
+		}
+		l.parent = enc.last
+	}
 	switch {
 	case e.Kind == session.KindSessionInfo:
 		l.typ, l.provenance = "system", "system"
@@ -206,6 +287,9 @@ func (enc *encoder) foreign(e *session.Entry) {
 		enc.foreignMessage(&c, l)
 	case e.Message != nil:
 		enc.foreignMessage(e, l)
+		if enc.held != nil {
+			return // its line is written, and becomes the last, with the next entry
+		}
 	default:
 		enc.opt.Loss.Add(loss.Entry(e), loss.Dropped, "Qwen Code has no such line", 1)
 		return
@@ -214,9 +298,31 @@ func (enc *encoder) foreign(e *session.Entry) {
 }
 
 func (enc *encoder) foreignMessage(e *session.Entry, l envelope) {
+	c, l := enc.prepare(e, l)
+	calls := false
+	for _, b := range c.Message.Content {
+		calls = calls || b.Type == session.BlockToolCall
+	}
+	if calls && c.Message.Role == session.RoleAssistant {
+		h := &heldLine{e: c, l: l, open: map[string]bool{}}
+		for _, b := range c.Message.Content {
+			if b.Type == session.BlockToolCall {
+				h.open[b.ToolCallID] = true
+			}
+		}
+		enc.held = h
+		return
+	}
+	enc.line(nil, encodeMessage(c, l, nil, gjson.Result{}))
+}
+
+// prepare is a message of another layout as this layout spells it: the
+// line's type, and none of the source's members the model has no slot for.
+func (enc *encoder) prepare(e *session.Entry, l envelope) (*session.Entry, envelope) {
 	switch e.Message.Role {
 	case session.RoleAssistant:
 		l.typ, l.provenance = "assistant", "assistant_output"
+		l.noMessage = len(e.Message.Content) == 0
 	case session.RoleTool:
 		l.typ, l.provenance = "tool_result", "tool_result"
 	default:
@@ -240,12 +346,13 @@ func (enc *encoder) foreignMessage(e *session.Entry, l envelope) {
 		m.Model = enc.meta.Model
 	}
 	c.Message = &m
-	enc.line(nil, encodeMessage(&c, l, nil, gjson.Result{}))
+	return &c, l
 }
 
 // finish writes what comes after the entries: the title of a session from
 // another layout, where Qwen Code looks for it (the file's tail).
 func (enc *encoder) finish() {
+	enc.flush()
 	if enc.meta.Origin == Name || enc.meta.Title == "" || enc.err != nil {
 		return
 	}
