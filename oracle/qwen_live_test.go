@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,6 +119,11 @@ func qwCheckResumed(t *testing.T, e *qwEnv, before int, expected []convo.Item, f
 	}
 	if len(expected) == 0 {
 		t.Fatal("the source has no conversation to look for")
+	}
+	if d := os.Getenv("SESSTOOL_ORACLE_DUMP"); d != "" {
+		// a debugging aid: what was expected and what the agent sent
+		b, _ := json.MarshalIndent(map[string]any{"expected": expected, "request": first}, "", " ")
+		_ = os.WriteFile(filepath.Join(d, strings.NewReplacer("/", "_", " ", "_").Replace(t.Name())+".json"), b, 0o644)
 	}
 	if miss := missingByKind(expected, chatItems(*first)); len(miss) > 0 {
 		t.Errorf("the resumed request lacks %d of %d items, first %v; it carries %v", len(miss), len(expected), miss[0], chatItems(*first))
