@@ -19,6 +19,7 @@ import (
 	"github.com/sesstool/sesstool/format/goat"
 	"github.com/sesstool/sesstool/format/model"
 	"github.com/sesstool/sesstool/format/opencode"
+	"github.com/sesstool/sesstool/format/qwen"
 	"github.com/sesstool/sesstool/format/tree"
 )
 
@@ -41,6 +42,8 @@ var Layouts = []Layout{
 	{Format: opencode.Format{}, Project: "project id to file sessions under"},
 	{Format: opencode.Export{}},
 	{Format: codex.Format{}},
+	// Before Claude Code, whose envelope Qwen Code's lines share.
+	{Format: qwen.Format{}},
 	{Format: claude.Format{}},
 	{Format: copilot.Format{}},
 	{Format: gemini.Format{}},

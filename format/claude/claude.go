@@ -92,17 +92,43 @@ func detectHead(head []byte) bool {
 	if !firstLineIsClaude(head) {
 		return false
 	}
+	conv := false
 	for len(head) > 0 {
 		line, rest, whole := bytes.Cut(head, []byte("\n"))
 		if !whole {
 			s := string(line)
-			return strings.Contains(s, `"uuid"`) && strings.Contains(s, `"sessionId"`) ||
+			return conv || strings.Contains(s, `"uuid"`) && strings.Contains(s, `"sessionId"`) ||
 				strings.Contains(s, `"summary"`) && strings.Contains(s, `"leafUuid"`)
 		}
-		if gjson.ValidBytes(line) && isConversation(gjson.ParseBytes(line)) {
-			return true
+		if gjson.ValidBytes(line) {
+			v := gjson.ParseBytes(line)
+			if geminiShaped(v) {
+				return false
+			}
+			conv = conv || isConversation(v)
 		}
 		head = rest
+	}
+	return conv
+}
+
+// geminiShaped reports whether a line in Claude Code's envelope is Qwen
+// Code's, which writes the same envelope around Gemini's messages
+// ({role: "user"|"model", parts}) and has tool_result lines and system
+// lines with a systemPayload, none of which Claude Code writes. Such a
+// file is not claimed, whatever else its head holds.
+func geminiShaped(v gjson.Result) bool {
+	if v.Get("uuid").Type != gjson.String || v.Get("sessionId").Type != gjson.String {
+		return false
+	}
+	if m := v.Get("message"); m.IsObject() && m.Get("parts").IsArray() && !m.Get("content").Exists() {
+		return true
+	}
+	switch v.Get("type").String() {
+	case "tool_result":
+		return true
+	case "system":
+		return v.Get("systemPayload").Exists()
 	}
 	return false
 }
