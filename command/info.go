@@ -190,7 +190,7 @@ func collect(path, formatName string, r session.Reader) (Stats, error) {
 		}
 	}
 	st.Branches = x.Plan()
-	st.Leaf = x.LeafID()
+	st.Leaf = x.ShownID()
 	return st, nil
 }
 

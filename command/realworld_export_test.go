@@ -225,3 +225,34 @@ func TestRealWorldTitles(t *testing.T) {
 		}
 	}
 }
+
+// TestRealWorldLeaf: the leaf info names and the page ends its branch at
+// is conversation: not the marker of the compaction agent's run Claude
+// Code's reader adds after the last line (subagent:acompact-…), not a
+// last-prompt or summary line (#5, #86).
+func TestRealWorldLeaf(t *testing.T) {
+	for _, rel := range []string{spotterSession, "claude/kvsankar+agent-history__session-01.jsonl",
+		"claude/moredip+session-share__0ccf1a04/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl"} {
+		t.Run(filepath.Base(rel), func(t *testing.T) {
+			p := realSession(t, rel)
+			env, out, _ := testEnv("")
+			if err := Info(env, InfoOptions{Output: "json", Paths: []string{p}}); err != nil {
+				t.Fatal(err)
+			}
+			var st struct{ Leaf string }
+			if err := json.Unmarshal(out.Bytes(), &st); err != nil {
+				t.Fatal(err)
+			}
+			if st.Leaf == "" || strings.HasPrefix(st.Leaf, "subagent:") || strings.Contains(st.Leaf, "#") {
+				t.Errorf("info's leaf is %q", st.Leaf)
+			}
+			d := decodePage(t, exportTo(t, ExportOptions{Kind: "html", Paths: []string{p}}))
+			if d.Leaf < 0 {
+				t.Fatal("the page has no leaf")
+			}
+			if n := d.Nodes[d.Leaf]; n.ID != st.Leaf || !n.Visible {
+				t.Errorf("the page's leaf is %q (%s, shown %v), info's %q", n.ID, n.Role, n.Visible, st.Leaf)
+			}
+		})
+	}
+}

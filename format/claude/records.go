@@ -11,9 +11,10 @@ import (
 
 // Claude Code's records that are not the conversation (session/records.go):
 // hook and tool progress, file-history snapshots, the prompt queue, the
-// last prompt typed, and 2.1.332's request and cost bookkeeping.
+// last prompt typed, the title line older versions ended a session with
+// ("summary", naming the leaf), and 2.1.332's request and cost bookkeeping.
 func init() {
-	session.DeclareBookkeeping(Name, "progress", "file-history-snapshot", "queue-operation", "last-prompt",
+	session.DeclareBookkeeping(Name, "progress", "file-history-snapshot", "queue-operation", "last-prompt", "summary",
 		"atis-latch", "api-request*", "tools-used", "cost-state")
 	session.DeclareNote(Name, "system", systemNote)
 }
