@@ -115,6 +115,9 @@ func roleOf(e *session.Entry) string {
 			}
 			return "assistant-tools"
 		}
+		if transcript.Injected(e.Message) {
+			return "injected" // not a prompt: out of the User filter
+		}
 		return string(e.Message.Role)
 	}
 	return string(e.Kind)

@@ -17,6 +17,9 @@ func init() {
 	session.DeclareBookkeeping(Name, "progress", "file-history-snapshot", "queue-operation", "last-prompt", "summary",
 		"atis-latch", "api-request*", "tools-used", "cost-state")
 	session.DeclareNote(Name, "system", systemNote)
+	// Claude Code compacts a conversation with a sub-agent of its own,
+	// agent-acompact-*, which no tool call starts
+	session.DeclareCompactionRun(Name, func(s session.Subagent) bool { return strings.HasPrefix(s.ID, agentPrefix+"acompact-") })
 }
 
 // systemNote is the line a system record is shown as: a compaction's
