@@ -34,3 +34,24 @@ func userText(b *buf, text string) {
 		b.WriteString(`<details class="chip" title="added by the agent"><summary>` + label + `</summary><pre class="chip-text">` + esc(g.Text) + `</pre></details>`)
 	}
 }
+
+// userSnippet is the tree's line for a user message's text: what the user
+// wrote, else the tags of what was injected ("[task-notification]").
+func userSnippet(s string) string {
+	segs := transcript.Segments(s)
+	if len(segs) == 1 && segs[0].Tag == "" {
+		return s
+	}
+	var own, tags []string
+	for _, g := range segs {
+		if g.Tag == "" {
+			own = append(own, g.Text)
+		} else {
+			tags = append(tags, "["+g.Tag+"]")
+		}
+	}
+	if len(own) > 0 {
+		return strings.Join(own, " ")
+	}
+	return strings.Join(tags, " ")
+}

@@ -130,6 +130,9 @@ func snippet(e *session.Entry, memo *argMemo) string {
 	case e.Message != nil:
 		m := e.Message
 		s = m.Text()
+		if m.Role == session.RoleUser {
+			s = userSnippet(s) // what the user wrote, not what was injected
+		}
 		if m.Exec != nil {
 			s = "$ " + m.Exec.Command
 		}
