@@ -240,7 +240,7 @@ func (x *PathIndex) idOf(i int) string {
 
 // ForgetIDs drops the index of ids and the links (about 25 bytes an entry
 // together) once a writer has read PathIDs: it then needs only OnPath and
-// Len, and none of LeafID, PathIDs, Parent, Loss or Main may be called
+// Len, and none of LeafID, Shown, ShownID, PathIDs, Parent, Loss or Main may be called
 // afterwards. At a million entries that is tens of MiB the streaming
 // commands' memory limit would otherwise grow by.
 func (x *PathIndex) ForgetIDs() {
