@@ -59,3 +59,14 @@ func TestInjectedChips(t *testing.T) {
 		}
 	}
 }
+
+// A record its layout shows as a note is named by its note in the tree,
+// not by its type.
+func TestNoteSnippet(t *testing.T) {
+	session.DeclareNote("note-snippet-test", "system", func(session.Custom) string { return "turn took 3s" })
+	e := &session.Entry{Kind: session.KindOther, Type: "system", Source: session.Source{Origin: "note-snippet-test"},
+		Custom: &session.Custom{CustomType: "system", Data: []byte(`{"subtype":"turn_duration"}`)}}
+	if got := snippet(e, &argMemo{}); got != "turn took 3s" {
+		t.Errorf("snippet %q, want the note", got)
+	}
+}

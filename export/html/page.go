@@ -168,6 +168,9 @@ func snippet(e *session.Entry, memo *argMemo) string {
 		s = "→ " + e.Title
 	default:
 		s = e.Type
+		if n := session.Note(e); n != "" {
+			s = n // a record its layout shows as a note: the note says it
+		}
 	}
 	return oneLine(s, 90)
 }
