@@ -312,7 +312,8 @@ func TestExportSubagentsBrowser(t *testing.T) {
 		})
 	}
 	// on the real sessions, every run is in the page once the path is all
-	// rendered: inside its call, or after the conversation
+	// rendered: inside its call, inside the compaction it wrote (a
+	// compaction agent's), or after the conversation
 	for _, p := range realRuns(t) {
 		t.Run(filepath.Base(p), func(t *testing.T) {
 			html := exportTo(t, ExportOptions{Kind: "html", Paths: []string{p}})
@@ -325,9 +326,9 @@ func TestExportSubagentsBrowser(t *testing.T) {
 			var got, inCall int
 			want := len(decodePage(t, html).Runs)
 			b.Eval(t, `document.querySelectorAll('#msgs details.run').length`, &got)
-			b.Eval(t, `[...document.querySelectorAll('#msgs details.run')].filter((d) => d.parentElement.matches('.tool[id^="call-"]') || d.parentElement.matches('section.lost')).length`, &inCall)
+			b.Eval(t, `[...document.querySelectorAll('#msgs details.run')].filter((d) => d.parentElement.matches('.tool[id^="call-"]') || d.parentElement.matches('section.lost') || d.parentElement.matches('article.compaction > .mb')).length`, &inCall)
 			if got != want || inCall != want {
-				t.Errorf("%d runs in the data, %d in the page, %d of them inside a call or after the conversation", want, got, inCall)
+				t.Errorf("%d runs in the data, %d in the page, %d of them inside a call, a compaction or after the conversation", want, got, inCall)
 			}
 			b.Clean(t, page)
 		})

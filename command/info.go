@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sesstool/sesstool/exitcode"
+	"github.com/sesstool/sesstool/export/transcript"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/report"
@@ -47,6 +48,12 @@ type Stats struct {
 	// Cost is absent when no message recorded one (Claude Code, Codex):
 	// unknown, not 0
 	Cost *float64 `json:"cost,omitempty"`
+	// Bookkeeping counts the entries their layout declares bookkeeping
+	// (session.IsBookkeeping): records, never messages
+	Bookkeeping int `json:"bookkeeping"`
+	// Prompts counts the user messages the user wrote: not those of
+	// injected text only (transcript.Injected)
+	Prompts int `json:"prompts"`
 	// whether any message carried usage: the text output leaves out what
 	// the session's layout does not record, rather than show 0
 	used bool
@@ -154,6 +161,12 @@ func collect(path, formatName string, r session.Reader, sel selection.Filter) (S
 		st.Entries++
 		st.Kinds[string(e.Kind)]++
 		x.Add(e)
+		if session.IsBookkeeping(e) {
+			st.Bookkeeping++
+		}
+		if e.IsMessage() && e.Sidechain == "" && e.Message.Role == session.RoleUser && !transcript.Injected(e.Message) {
+			st.Prompts++
+		}
 		if e.IsMessage() {
 			st.Messages++
 			st.Roles[string(e.Message.Role)]++
@@ -161,7 +174,7 @@ func collect(path, formatName string, r session.Reader, sel selection.Filter) (S
 		}
 	}
 	st.Branches = x.Plan()
-	st.Leaf = x.LeafID()
+	st.Leaf = x.ShownID()
 	return st, chk.Kept(), nil
 }
 
@@ -200,8 +213,13 @@ func printStats(w io.Writer, s Stats, asJSON bool) error {
 	row("title", s.Title)
 	row("cwd", s.Cwd)
 	row("created", s.Created)
-	row("entries", fmt.Sprint(s.Entries))
+	if s.Bookkeeping > 0 {
+		row("entries", fmt.Sprintf("%d (bookkeeping %d)", s.Entries, s.Bookkeeping))
+	} else {
+		row("entries", fmt.Sprint(s.Entries))
+	}
 	row("messages", fmt.Sprintf("%d%s", s.Messages, counts(s.Roles)))
+	row("prompts", fmt.Sprint(s.Prompts))
 	row("branches", fmt.Sprint(s.Branches))
 	row("leaf", s.Leaf)
 	if len(s.Applied) > 0 {

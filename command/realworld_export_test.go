@@ -66,7 +66,7 @@ func TestRealWorldConversation(t *testing.T) {
 			}
 			for k, r := range roles {
 				switch r {
-				case "user", "assistant", "assistant-tools", "tool", "compaction", "system", "other", "custom":
+				case "user", "injected", "assistant", "assistant-tools", "tool", "compaction", "system", "other", "custom":
 				default:
 					t.Errorf("card %d is a %q", k, r)
 				}
@@ -223,5 +223,110 @@ func TestRealWorldTitles(t *testing.T) {
 		if bad.MatchString(title) {
 			t.Errorf("%s: titled %q", filepath.Base(p), title)
 		}
+	}
+}
+
+// TestRealWorldLeaf: the leaf info names and the page ends its branch at
+// is conversation: not the marker of the compaction agent's run Claude
+// Code's reader adds after the last line (subagent:acompact-…), not a
+// last-prompt or summary line (#5, #86).
+func TestRealWorldLeaf(t *testing.T) {
+	for _, rel := range []string{spotterSession, "claude/kvsankar+agent-history__session-01.jsonl",
+		"claude/moredip+session-share__0ccf1a04/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl"} {
+		t.Run(filepath.Base(rel), func(t *testing.T) {
+			p := realSession(t, rel)
+			env, out, _ := testEnv("")
+			if err := Info(env, InfoOptions{Output: "json", Paths: []string{p}}); err != nil {
+				t.Fatal(err)
+			}
+			var st struct{ Leaf string }
+			if err := json.Unmarshal(out.Bytes(), &st); err != nil {
+				t.Fatal(err)
+			}
+			if st.Leaf == "" || strings.HasPrefix(st.Leaf, "subagent:") || strings.Contains(st.Leaf, "#") {
+				t.Errorf("info's leaf is %q", st.Leaf)
+			}
+			d := decodePage(t, exportTo(t, ExportOptions{Kind: "html", Paths: []string{p}}))
+			if d.Leaf < 0 {
+				t.Fatal("the page has no leaf")
+			}
+			if n := d.Nodes[d.Leaf]; n.ID != st.Leaf || !n.Visible {
+				t.Errorf("the page's leaf is %q (%s, shown %v), info's %q", n.ID, n.Role, n.Visible, st.Leaf)
+			}
+		})
+	}
+}
+
+// TestRealWorldInjected: in real sessions, the text Claude Code, an IDE or
+// Codex put into user messages is a chip, never a user's prose, on the
+// page and in the Markdown; a message of it only is not a "user" node (the
+// User filter's), nor a prompt under "### User · N tool calls".
+func TestRealWorldInjected(t *testing.T) {
+	tags := `(?:system-reminder|ide_opened_file|command-name|command-message|command-args|local-command-stdout|task-notification|environment_context|user_instructions)`
+	prose := regexp.MustCompile(`<div class="md"><p>(?:&lt;` + tags + `|Caveat: )`)
+	mdProse := regexp.MustCompile(`(?m)^### User[^\n]*\n\n(?:&lt;` + tags + `|Caveat: )`)
+	var files []string
+	for _, g := range []string{"claude/*.jsonl", "claude/*/*.jsonl", "codex/*.jsonl"} {
+		m, _ := filepath.Glob(filepath.Join(shared.Dir(), "real-world", g))
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		peers.Need(t, "no real sessions in "+filepath.Join(shared.Dir(), "real-world"))
+	}
+	chips := 0
+	for _, p := range files {
+		if strings.Contains(p, "/subagents/") || strings.HasPrefix(filepath.Base(p), "agent-") {
+			continue // a run is exported with its session
+		}
+		d := decodePage(t, exportTo(t, ExportOptions{Kind: "html", Paths: []string{p}}))
+		for i, n := range d.Nodes {
+			if m := prose.FindString(n.HTML); m != "" {
+				t.Errorf("%s: node %d (%s) shows injected text as prose: %q", filepath.Base(p), i, n.Role, m)
+			}
+			chips += strings.Count(n.HTML, `class="chip-tag"`)
+		}
+		md := exportTo(t, ExportOptions{Kind: "markdown", Tools: "none", Paths: []string{p}})
+		if m := mdProse.FindAllString(md, 3); len(m) > 0 {
+			t.Errorf("%s: injected text as a user's prose in the Markdown: %q", filepath.Base(p), m)
+		}
+	}
+	if chips == 0 {
+		t.Error("no chip on any page")
+	}
+}
+
+// TestRealWorldCompactionRun: Claude Code's compaction agent's run
+// (agent-acompact-*) is shown inside the compaction it wrote, on the page
+// and in the Markdown, not as a sub-agent whose tool call was not found.
+func TestRealWorldCompactionRun(t *testing.T) {
+	p := realSession(t, spotterSession)
+	d := decodePage(t, exportTo(t, ExportOptions{Kind: "html", Paths: []string{p}}))
+	found := false
+	for _, raw := range d.Runs {
+		var r struct {
+			ID, Label string
+			Host      int
+		}
+		if err := json.Unmarshal(raw, &r); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(r.ID, "acompact") {
+			continue
+		}
+		found = true
+		if r.Host < 0 || d.Nodes[r.Host].Role != "compaction" || r.Label != "compaction" {
+			t.Errorf("the compaction's run: host %d (%s), label %q", r.Host, d.Nodes[max(r.Host, 0)].Role, r.Label)
+		}
+	}
+	if !found {
+		t.Fatal("no acompact run on the page")
+	}
+	md := exportTo(t, ExportOptions{Kind: "markdown", Paths: []string{p}})
+	if lost, ok := strings.CutPrefix(md[strings.Index(md, "\n## Sub-agent runs whose tool call was not found")+1:], "## Sub-agent runs"); ok && strings.Contains(lost, "acompact") {
+		t.Error("the compaction's run is under the runs whose call is not found")
+	}
+	c := strings.Index(md, "\n### Compaction")
+	if f := strings.Index(md, "<summary>Sub-agent: compaction — the agent that wrote this summary</summary>"); c < 0 || f < c {
+		t.Error("the compaction's run is not inside the compaction in the Markdown")
 	}
 }

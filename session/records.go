@@ -1,6 +1,7 @@
 package session
 
 import (
+	"encoding/json"
 	"strings"
 	"sync"
 )
@@ -74,4 +75,40 @@ func Note(e *Entry) string {
 		return ""
 	}
 	return f(*e.Custom)
+}
+
+// RecordMember is a member of a record's body, for a layout's notes.
+func RecordMember(c Custom, key string) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(c.Data, &m) != nil {
+		return nil
+	}
+	return m[key]
+}
+
+var compactionRuns = struct {
+	sync.RWMutex
+	is map[string]func(Subagent) bool // origin -> whether a run is its compaction agent's
+}{is: map[string]func(Subagent) bool{}}
+
+// DeclareCompactionRun declares which sub-agent runs of origin's sessions
+// are its compaction: the run an agent starts to write a compaction's
+// summary (Claude Code's agent-acompact-*), which no tool call starts.
+// Exporters show it with the compaction, not as a run whose call is lost.
+func DeclareCompactionRun(origin string, is func(Subagent) bool) {
+	compactionRuns.Lock()
+	defer compactionRuns.Unlock()
+	compactionRuns.is[origin] = is
+}
+
+// IsCompactionRun reports whether e, a subagent entry, starts a run its
+// layout declares a compaction.
+func IsCompactionRun(e *Entry) bool {
+	if e.Kind != KindSubagent || e.Subagent == nil {
+		return false
+	}
+	compactionRuns.RLock()
+	is := compactionRuns.is[e.Origin]
+	compactionRuns.RUnlock()
+	return is != nil && is(*e.Subagent)
 }

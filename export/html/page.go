@@ -115,6 +115,9 @@ func roleOf(e *session.Entry) string {
 			}
 			return "assistant-tools"
 		}
+		if transcript.Injected(e.Message) {
+			return "injected" // not a prompt: out of the User filter
+		}
 		return string(e.Message.Role)
 	}
 	return string(e.Kind)
@@ -127,6 +130,9 @@ func snippet(e *session.Entry, memo *argMemo) string {
 	case e.Message != nil:
 		m := e.Message
 		s = m.Text()
+		if m.Role == session.RoleUser {
+			s = userSnippet(s) // what the user wrote, not what was injected
+		}
 		if m.Exec != nil {
 			s = "$ " + m.Exec.Command
 		}
@@ -162,6 +168,9 @@ func snippet(e *session.Entry, memo *argMemo) string {
 		s = "→ " + e.Title
 	default:
 		s = e.Type
+		if n := session.Note(e); n != "" {
+			s = n // a record its layout shows as a note: the note says it
+		}
 	}
 	return oneLine(s, 90)
 }

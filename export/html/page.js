@@ -28,6 +28,7 @@
   // once the whole session has been read
   N.forEach((n, i) => { n.p = D.parents[i]; });
   for (const [i, l] of D.labels) N[i].l = l;
+  for (const [i, p] of D.prompts || []) N[i].ps = p; // what followed a prompt: its tool calls and time
   const byId = new Map();
   const kids = N.map(() => []);
   N.forEach((n, i) => { byId.set(n.id, i); if (n.p >= 0 && n.p !== i) kids[n.p].push(i); });
@@ -143,6 +144,8 @@
       const mh = a.querySelector('.mh');
       const l = N[+a.dataset.i] && N[+a.dataset.i].l;
       if (mh && l) { const tag = document.createElement('span'); tag.className = 'tag'; tag.textContent = l; mh.querySelector('.who').after(tag); }
+      const ps = mh && N[+a.dataset.i] && N[+a.dataset.i].ps;
+      if (ps) { const s = document.createElement('span'); s.className = 'turn'; s.textContent = ps; mh.querySelector('.who').after(s); }
       if (mh) mh.append(button('copy msgcopy', 'copy', 'copy this message'), button('link', 'link', 'copy a link to this message on this branch'));
     }
     for (const pre of frag.querySelectorAll('pre')) pre.append(button('copy codecopy', 'copy', 'copy this block'));

@@ -85,6 +85,15 @@ func TestBrowserReading(t *testing.T) {
 			t.Error("a failed read has no error badge")
 		}
 	})
+	t.Run("a prompt's heading says its tool calls and time", func(t *testing.T) {
+		// u1's turn: 5 calls, from its time to the entry before the next prompt
+		if got := eval(t, `document.querySelector('#u1 .mh .turn').textContent`); got != "5 tool calls · 14s" {
+			t.Errorf("u1's heading says %q", got)
+		}
+		if n := num(t, `document.querySelectorAll('#a1 .mh .turn').length`); n != 0 {
+			t.Errorf("an assistant's heading has %d turn notes", n)
+		}
+	})
 	t.Run("tree rows", func(t *testing.T) {
 		rows := eval(t, `Array.from(document.querySelectorAll('#tree .row')).map((r) => r.textContent).join('\n')`)
 		for _, want := range []string{"assistant bash: seq 1 50", "assistant read: src/big.go", "assistant edit: src/x.go", "assistant write: notes/big.txt"} {

@@ -77,6 +77,10 @@ func describe(e *session.Entry) (string, string) {
 			if m.Model != "" {
 				return "role-assistant", "assistant · " + m.Model
 			}
+		case session.RoleUser:
+			if transcript.Injected(m) {
+				return "role-user injected", "user · injected"
+			}
 		}
 		return "role-" + cssName(r), r
 	case session.KindCompaction:
@@ -197,6 +201,10 @@ func message(b *buf, t *transcript.Transcript, m *session.Message) {
 		b.WriteString(`<p class="dim">not displayed to the user</p>`)
 	}
 	for _, bl := range m.Content {
+		if m.Role == session.RoleUser && bl.Type == session.BlockText {
+			userText(b, bl.Text)
+			continue
+		}
 		block(b, t, bl)
 	}
 	if m.Error != "" {

@@ -19,7 +19,7 @@ import (
 // fifth of the page's data) and a few hundred bytes per entry, whatever
 // the size of the session. The tree's links, the labels and the leaf are
 // known only at the end, so they close the data: {"nodes":[...],
-// "parents":[...],"labels":[[i,"label"],...],"leaf":N,"runs":[...]}.
+// "parents":[...],"labels":[[i,"label"],...],"leaf":N,"prompts":[[i,"12 tool calls · 3m20s"],...],"runs":[...]}.
 // So are the sub-agent runs: which entries each holds and which entry
 // holds the call that started it. The page's script puts a run's entries,
 // rendered as they were read, inside that call: nothing is held for them.
@@ -302,8 +302,39 @@ func tail(t *transcript.Transcript) []byte {
 	}
 	b = append(b, `],"leaf":`...)
 	b = strconv.AppendInt(b, int64(t.LeafAt), 10)
+	b = appendPrompts(b, t)
 	b = appendRuns(b, t.Runs())
 	return append(b, '}')
+}
+
+// appendPrompts adds what followed each prompt of the shown branch, its
+// tool calls and time ("prompts":[[i,"12 tool calls · 3m20s"],...]),
+// known only once every entry is read: the page's script puts it in the
+// prompt's heading.
+func appendPrompts(b []byte, t *transcript.Transcript) []byte {
+	type prompt struct {
+		i int
+		s string
+	}
+	var ps []prompt
+	for id, p := range t.Prompts() {
+		if i := t.Conv.Index(id); i >= 0 {
+			ps = append(ps, prompt{i, p.Summary()})
+		}
+	}
+	sort.Slice(ps, func(a, b int) bool { return ps[a].i < ps[b].i })
+	b = append(b, `,"prompts":[`...)
+	for k, p := range ps {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = strconv.AppendInt(b, int64(p.i), 10)
+		b = append(b, ',')
+		b = appendJSONString(b, p.s)
+		b = append(b, ']')
+	}
+	return append(b, ']')
 }
 
 // appendRuns ends the data with the sub-agent runs: the page's script
@@ -317,7 +348,7 @@ func appendRuns(b []byte, runs []*transcript.Run) []byte {
 			b = append(b, ',')
 		}
 		label := ""
-		if r.AgentName != "" || r.AgentType != "" {
+		if r.AgentName != "" || r.AgentType != "" || r.Compaction {
 			label = r.Label("")
 		}
 		b = append(b, `{"id":`...)

@@ -31,7 +31,7 @@ func WriteTools(w io.Writer, t *transcript.Transcript, tools Tools) error {
 	at := func(i int) *session.Entry { return t.S.Entries[i] }
 	x := start(w, t, tools, func(id string) *session.Entry { return t.Results[id] }, at)
 	for _, i := range t.Shown() {
-		x.entry(t.S.Entries[i])
+		x.entryAt(i, t.S.Entries[i])
 	}
 	for _, r := range t.Orphans() {
 		x.orphan(r)
@@ -44,7 +44,7 @@ func WriteTools(w io.Writer, t *transcript.Transcript, tools Tools) error {
 // the entry at an index of the session (a run's).
 func start(w io.Writer, t *transcript.Transcript, tools Tools, result func(id string) *session.Entry, at func(i int) *session.Entry) *writer {
 	bw := bufio.NewWriter(w)
-	x := &writer{w: bw, t: t, tools: tools, result: result, at: at, hosted: t.HostedRuns(), prompts: t.Prompts()}
+	x := &writer{w: bw, t: t, tools: tools, result: result, at: at, hosted: t.HostedRuns(), runsAt: t.RunsAt(), prompts: t.Prompts(), idx: -1}
 	m := t.S.Meta
 	title := t.Title()
 	fmt.Fprintf(bw, "# %s\n\n", plain(title))
@@ -91,10 +91,23 @@ type writer struct {
 	result func(id string) *session.Entry
 	at     func(i int) *session.Entry
 	hosted map[string][]*transcript.Run // call id -> the runs it started
+	runsAt map[int][]*transcript.Run    // entry index -> the runs shown inside it (a compaction's)
+	idx    int                          // the index of the entry being written, -1 inside a run
 	// prompts: what followed each prompt, said under its heading
 	prompts map[string]transcript.PromptStat
 	depth   int  // how many runs the entry being written is inside
 	lost    bool // the heading of the runs whose call is not found is written
+}
+
+// entryAt writes the i-th entry of the session, of the main conversation,
+// and then the runs shown inside it (a compaction's).
+func (x *writer) entryAt(i int, e *session.Entry) {
+	x.idx = i
+	x.entry(e)
+	x.idx = -1
+	for _, r := range x.runsAt[i] {
+		x.run(r, "", "the agent that wrote this summary")
+	}
 }
 
 func (x *writer) entry(e *session.Entry) {
@@ -106,10 +119,7 @@ func (x *writer) entry(e *session.Entry) {
 	}
 	head := heading(e)
 	if p, ok := x.prompts[e.ID]; ok && e.Message != nil && e.Message.Role == session.RoleUser && x.depth == 0 {
-		head += " · " + plural(p.ToolCalls, "tool call")
-		if p.Took > 0 {
-			head += " · " + p.Took.Round(time.Second).String()
-		}
+		head += " · " + p.Summary()
 	}
 	if l := t.Labels[e.ID]; l != "" {
 		head += " " + codeSpan(l)
@@ -156,6 +166,9 @@ func heading(e *session.Entry) string {
 		m := e.Message
 		switch m.Role {
 		case session.RoleUser:
+			if transcript.Injected(m) {
+				return "User · injected"
+			}
 			return "User"
 		case session.RoleAssistant:
 			if m.Model != "" {
@@ -203,7 +216,9 @@ func (x *writer) message(m *session.Message) {
 	for _, b := range m.Content {
 		switch b.Type {
 		case session.BlockText:
-			if s := strings.TrimRight(b.Text, "\n"); s != "" {
+			if m.Role == session.RoleUser {
+				userText(w, b.Text)
+			} else if s := strings.TrimRight(b.Text, "\n"); s != "" {
 				w.WriteString(safeMarkdown(s) + "\n\n")
 			}
 		case session.BlockThinking:

@@ -3,6 +3,7 @@ package markdown_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,36 +15,50 @@ import (
 	"github.com/sesstool/sesstool/internal/testkit/browsertest"
 	fixture "github.com/sesstool/sesstool/internal/testkit/exportfixture"
 	"github.com/sesstool/sesstool/internal/testkit/peers"
+	"github.com/sesstool/sesstool/session"
 )
 
-// markedJS is marked's browser build, which scripts/setup installs into
-// .cache/npm (or $SESSTOOL_NPM): a renderer that does not sanitise, like
-// many local Markdown viewers.
-func markedJS(t *testing.T) []byte {
+// renderer is a Markdown renderer's browser build, which scripts/setup
+// installs into .cache/npm (or $SESSTOOL_NPM), and the script that renders
+// the JSON string md with it: renderers that do not sanitise, like many
+// local Markdown viewers.
+type renderer struct {
+	name, file, call string
+}
+
+var (
+	// marked with its defaults
+	marked = renderer{"marked", "marked/lib/marked.umd.js", "marked.parse(md)"}
+	// markdown-it with raw HTML on, as viewers that pass HTML through set it
+	markdownIt = renderer{"markdown-it", "markdown-it/dist/browser/markdown-it.umd.min.js", "markdownit({html: true, linkify: true}).render(md)"}
+)
+
+// js reads r's build, or skips when it is not installed.
+func (r renderer) js(t *testing.T) []byte {
 	t.Helper()
 	dir := os.Getenv("SESSTOOL_NPM")
 	if dir == "" {
 		dir = filepath.Join(peers.RepoRoot(), ".cache", "npm")
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "node_modules", "marked", "lib", "marked.umd.js"))
+	b, err := os.ReadFile(filepath.Join(dir, "node_modules", filepath.FromSlash(r.file)))
 	if err != nil {
-		peers.Need(t, "marked not installed (run scripts/setup or set SESSTOOL_NPM): "+err.Error())
+		peers.Need(t, r.name+" not installed (run scripts/setup or set SESSTOOL_NPM): "+err.Error())
 	}
 	return b
 }
 
-// renderPage writes a page that renders md with marked's defaults into
-// #msgs with innerHTML (event handlers of inserted elements fire; scripts
-// would be found by the element check) and marks itself ready.
-func renderPage(t *testing.T, marked []byte, md string) string {
+// renderPage writes a page that renders md with r into #msgs with
+// innerHTML (event handlers of inserted elements fire; scripts would be
+// found by the element check) and marks itself ready.
+func renderPage(t *testing.T, r renderer, js []byte, md string) string {
 	t.Helper()
 	src, _ := json.Marshal(md) // escapes < > &: the page's own script cannot be closed by it
 	var page bytes.Buffer
 	page.WriteString("<!doctype html><meta charset=utf-8><body><div id=msgs></div><script>")
-	page.Write(marked)
-	page.WriteString("\n</script><script>document.getElementById('msgs').innerHTML = marked.parse(")
+	page.Write(js)
+	page.WriteString("\n</script><script>const md = ")
 	page.Write(src)
-	page.WriteString(");setTimeout(() => { document.documentElement.dataset.ready = '1' }, 300);</script>")
+	page.WriteString(";document.getElementById('msgs').innerHTML = " + r.call + ";setTimeout(() => { document.documentElement.dataset.ready = '1' }, 300);</script>")
 	path := filepath.Join(t.TempDir(), "md.html")
 	if err := os.WriteFile(path, page.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
@@ -80,11 +95,16 @@ func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
 // in every field through marked in Chromium: nothing from the session may
 // become an element or attribute, no script may run, nothing may load, and
 // each hostile string must be shown as the text it is.
-func TestHostileInMarked(t *testing.T) {
-	marked := markedJS(t)
+func TestHostileInMarked(t *testing.T) { hostileIn(t, marked) }
+
+// TestHostileInMarkdownIt: the same through markdown-it with raw HTML on.
+func TestHostileInMarkdownIt(t *testing.T) { hostileIn(t, markdownIt) }
+
+func hostileIn(t *testing.T, r renderer) {
+	js := r.js(t)
 	b := browsertest.New(t)
 	check := func(t *testing.T, md string, clean bool) (bad []string, text string) {
-		page := renderPage(t, marked, md)
+		page := renderPage(t, r, js, md)
 		b.Open(t, page)
 		time.Sleep(200 * time.Millisecond) // let onerror and onload handlers fire
 		var out string
@@ -104,6 +124,35 @@ func TestHostileInMarked(t *testing.T) {
 		bad, _ := check(t, strings.Join(fixture.Hostile, "\n\n")+"\n\n"+strings.Join(fixture.HostileMarkdown, "\n\n"), false)
 		if len(bad) < len(fixture.Hostile) {
 			t.Errorf("the raw hostile strings gave only %d findings: %q", len(bad), bad)
+		}
+	})
+
+	// injected text, shown as chips: on the chip's line (short) or in a
+	// fold's code block (long)
+	t.Run("chips", func(t *testing.T) {
+		s := &session.Session{Meta: session.Meta{ID: "chips"}}
+		for i, h := range fixture.Hostile {
+			for j, text := range []string{"<command-name>" + h + "</command-name>", "<system-reminder>\n" + h + "\n" + h + "\n</system-reminder>"} {
+				s.Entries = append(s.Entries, &session.Entry{Kind: session.KindMessage, ID: fmt.Sprintf("u%d-%d", i, j),
+					Message: &session.Message{Role: session.RoleUser, Content: []session.Block{{Type: session.BlockText, Text: text}}}})
+			}
+		}
+		tr, err := transcript.New(s, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var md bytes.Buffer
+		if err := markdown.Write(&md, tr); err != nil {
+			t.Fatal(err)
+		}
+		bad, text := check(t, md.String(), true)
+		for _, f := range bad {
+			t.Errorf("from a chip: %s", f)
+		}
+		for _, h := range fixture.Hostile {
+			if n := strings.Count(text, collapse(h)); n < 2 {
+				t.Errorf("%q is shown as text %d times in the chips, want 2+", h, n)
+			}
 		}
 	})
 

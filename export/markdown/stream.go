@@ -48,8 +48,13 @@ func Stream(w io.Writer, t *transcript.Transcript, next func() (*session.Entry, 
 		last  int32 // the greatest of need
 	}
 	var items []item
+	runsAt := t.RunsAt()
 	for _, i := range t.Shown() {
-		items = append(items, item{entry: int32(i), need: runEntries(t, hosted, index, i, nil, 0)})
+		need := runEntries(t, hosted, index, i, nil, 0)
+		for _, r := range runsAt[i] {
+			need = runNeeds(t, hosted, index, r, need, 1) // a compaction's run, read at the end
+		}
+		items = append(items, item{entry: int32(i), need: need})
 	}
 	for _, r := range t.Orphans() {
 		items = append(items, item{entry: -1, run: r, need: runNeeds(t, hosted, index, r, nil, 1)})
@@ -84,7 +89,7 @@ func Stream(w io.Writer, t *transcript.Transcript, next func() (*session.Entry, 
 		for ; k < len(items) && items[k].last < read; k++ {
 			it := items[k]
 			if it.entry >= 0 {
-				x.entry(held[it.entry])
+				x.entryAt(int(it.entry), held[it.entry])
 			} else {
 				x.orphan(it.run)
 			}

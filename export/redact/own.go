@@ -49,7 +49,7 @@ func ownRules() []*rule {
 		{
 			id: "bearer", keywords: []string{"bearer"},
 			re:    regexp.MustCompile(`(?i)\bbearer[ \t]+([A-Za-z0-9._~+/-]{16,}=*)`),
-			check: notPlaceholder,
+			check: func(v, m string) bool { return notPlaceholder(v, m) && !words(v) },
 		},
 		{
 			id: "mysql-password", keywords: []string{"mysql"},
@@ -178,6 +178,15 @@ func notPlaceholder(v, _ string) bool {
 	}
 	return strings.Trim(low, "*x.-_#") != ""
 }
+
+// wordsRe is words joined by - _ or .: a name (dev-codemie-user,
+// YOUR_API_TOKEN, my.service.token), not a random token.
+var wordsRe = regexp.MustCompile(`^(?:[a-z]+|[A-Z][a-z]*|[A-Z]+)(?:[-_.](?:[a-z]+|[A-Z][a-z]*|[A-Z]+))*$`)
+
+// words reports whether v is a name made of words rather than a token: a
+// random token of 16 or more letters has mixed case inside a part, or a
+// digit, all but always.
+func words(v string) bool { return wordsRe.MatchString(v) }
 
 func allDigits(s string) bool {
 	for _, c := range s {

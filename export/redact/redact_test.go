@@ -27,6 +27,10 @@ func TestString(t *testing.T) {
 		{"postgres url", "postgres://app:hunter2Secret9@db.internal:5432/prod", "postgres://app:[REDACTED]@db.internal:5432/prod", 1},
 		{"bare jwt", "token is " + jwt + " ok", "token is [REDACTED] ok", 1},
 		{"bearer", "Authorization: Bearer abcdef0123456789ABCDEF", "Authorization: Bearer [REDACTED]", 1},
+		{"bearer letters", "Authorization: Bearer xKqPzLmWvRtYbNcHdJfG", "Authorization: Bearer [REDACTED]", 1},
+		// a name after Bearer, as a test's header value, is not a token
+		{"bearer words kept", "conversation_id=test-conv-2, user_id=Bearer dev-codemie-user,", "conversation_id=test-conv-2, user_id=Bearer dev-codemie-user,", 0},
+		{"bearer placeholder kept", `-H "Authorization: Bearer YOUR_ACCESS_TOKEN"`, `-H "Authorization: Bearer YOUR_ACCESS_TOKEN"`, 0},
 		{"private key", "x\n" + key + "\ny", "x\n[REDACTED]\ny", 1},
 		{"env random", "DB_PASSWORD=q8Zx2LmP9vRt4KwY7n", "DB_PASSWORD=[REDACTED]", 1},
 		{"yaml random", "secret: 'a9F3kL2mQ8zX4vB7nR1t'", "secret: '[REDACTED]'", 1},

@@ -150,8 +150,8 @@ func (c *Compact) plain(e *session.Entry) bool {
 		e.Title != "" || e.Custom != nil || e.Subagent != nil {
 		return false
 	}
-	if e.Message.Role == session.RoleUser && !c.sk.title {
-		return false // the Skeleton keeps its text for the title
+	if e.Message.Role == session.RoleUser && (!c.sk.title || Injected(e.Message)) {
+		return false // the Skeleton keeps its text for the title, or marks it injected
 	}
 	return true
 }

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/sesstool/sesstool/session"
@@ -15,8 +16,27 @@ type PromptStat struct {
 	Took      time.Duration
 }
 
+// Summary says what followed the prompt, as both exporters show it:
+// "12 tool calls · 3m20s" (the time only when the entries are timed).
+func (p PromptStat) Summary() string {
+	s := strconv.Itoa(p.ToolCalls)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	s += " tool call"
+	if p.ToolCalls != 1 {
+		s += "s"
+	}
+	if p.Took > 0 {
+		s += " · " + p.Took.Round(time.Second).String()
+	}
+	return s
+}
+
 // Prompts gives each user message of the path what followed it, by entry
-// id (one without an id has none). It reads only what a skeleton keeps
+// id (one without an id has none). A message of injected text only
+// (Injected) is no prompt: what follows it counts for the prompt before.
+// It reads only what a skeleton keeps
 // (times, roles, tool calls), so the streamed Markdown has it too, for the
 // entries it reads again.
 func (t *Transcript) Prompts() map[string]PromptStat {
@@ -36,7 +56,7 @@ func (t *Transcript) Prompts() map[string]PromptStat {
 	}
 	for _, e := range t.Path {
 		m := e.Message
-		if m != nil && m.Role == session.RoleUser {
+		if m != nil && m.Role == session.RoleUser && !Injected(m) {
 			end()
 			cur, st, last = e, PromptStat{}, e.Time.T
 			continue

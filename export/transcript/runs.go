@@ -15,7 +15,15 @@ type Run struct {
 	AgentType  string
 	AgentName  string
 	Entries    []int // its entries, in source order
+	// Compaction: the run is the agent's compaction (session.
+	// IsCompactionRun), shown inside the compaction it wrote (Host, an
+	// entry holding no call of it) when one follows where the run starts.
+	Compaction bool
 }
+
+// AtEntry reports whether r is shown inside its host entry itself rather
+// than inside a call of it: a compaction's run.
+func (r *Run) AtEntry() bool { return r.Hosted() && r.Compaction }
 
 // Hosted reports whether r is shown inside the call that started it.
 func (r *Run) Hosted() bool { return r.Host >= 0 }
@@ -27,6 +35,9 @@ func (r *Run) Label(typ string) string {
 		typ = r.AgentType
 	}
 	s := r.AgentName
+	if r.Compaction && s == "" && typ == "" {
+		return "compaction"
+	}
 	if typ != "" && typ != s {
 		if s != "" {
 			s += " · "
@@ -73,6 +84,7 @@ func (t *Transcript) Runs() []*Run {
 			r.named = true
 			if e.Kind == session.KindSubagent && r.Start < 0 {
 				r.Start = i
+				r.Compaction = session.IsCompactionRun(e)
 			} else if e.Kind == session.KindSubagentEnd {
 				r.End = i
 			}
@@ -97,12 +109,17 @@ func (t *Transcript) Runs() []*Run {
 		}
 	}
 	out := order[:0]
+	taken := map[int]bool{} // compactions already showing a run
 	for _, r := range order {
 		if len(r.Entries) == 0 || !r.named {
 			continue
 		}
 		if h, ok := calls[r.Call]; ok && r.Call != "" && t.S.Entries[h].Sidechain != r.ID {
 			r.Host = h
+		} else if r.Compaction {
+			if h := t.compactionOf(r, taken); h >= 0 {
+				r.Host, taken[h] = h, true
+			}
 		}
 		out = append(out, r)
 	}
@@ -110,12 +127,46 @@ func (t *Transcript) Runs() []*Run {
 	return out
 }
 
+// compactionOf is the compaction compaction run r wrote: the first
+// compaction of the main conversation after the last main entry the run's
+// entries hang from (the one the conversation was compacted after), not
+// taken by another run; -1 when there is none.
+func (t *Transcript) compactionOf(r *Run, taken map[int]bool) int {
+	from := -1
+	for _, i := range r.Entries {
+		if p := t.Conv.Parent(i); p > from && t.S.Entries[p].Sidechain == "" {
+			from = p
+		}
+	}
+	if from < 0 {
+		return -1
+	}
+	for i := from + 1; i < len(t.S.Entries); i++ {
+		if e := t.S.Entries[i]; e.Sidechain == "" && e.Kind == session.KindCompaction && !taken[i] {
+			return i
+		}
+	}
+	return -1
+}
+
 // HostedRuns maps a tool call id to the runs shown inside that call.
 func (t *Transcript) HostedRuns() map[string][]*Run {
 	m := map[string][]*Run{}
 	for _, r := range t.Runs() {
-		if r.Hosted() {
+		if r.Hosted() && !r.AtEntry() {
 			m[r.Call] = append(m[r.Call], r)
+		}
+	}
+	return m
+}
+
+// RunsAt maps the index of an entry to the runs shown inside it rather
+// than inside a call of it (AtEntry: a compaction's).
+func (t *Transcript) RunsAt() map[int][]*Run {
+	m := map[int][]*Run{}
+	for _, r := range t.Runs() {
+		if r.AtEntry() {
+			m[r.Host] = append(m[r.Host], r)
 		}
 	}
 	return m

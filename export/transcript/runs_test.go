@@ -46,9 +46,17 @@ func TestRuns(t *testing.T) {
 	if o := tr.Orphans(); len(o) != 1 || o[0].ID != "other" {
 		t.Errorf("Orphans = %v, want the run named other", o)
 	}
-	// the hosted run's cards are left out; the orphan's card stays, as
-	// does the card of a subagent entry whose run has no entries
-	if got, want := fmt.Sprint(tr.Shown()), "[0 5 6 9]"; got != want {
+	// the hosted run's cards are left out; the orphan's card stays; the
+	// card of a subagent entry whose run has no entries, last on the path,
+	// comes after the shown leaf (b): it is shown with every record
+	if got, want := fmt.Sprint(tr.Shown()), "[0 5 6]"; got != want {
 		t.Errorf("Shown = %s, want %s", got, want)
+	}
+	if tr.Leaf == nil || tr.Leaf.ID != "b" {
+		t.Errorf("Leaf = %v, want b", tr.Leaf)
+	}
+	tr.AllRecords = true
+	if got, want := fmt.Sprint(tr.Shown()), "[0 5 6 9]"; got != want {
+		t.Errorf("with every record, Shown = %s, want %s", got, want)
 	}
 }

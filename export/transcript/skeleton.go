@@ -111,8 +111,17 @@ func (p *Skeleton) message(m *session.Message) *session.Message {
 	if keepText && PromptText(k.Text()) != "" {
 		p.title = true
 	}
+	if !keepText && Injected(m) {
+		// the text is not kept past the title; what Prompts needs of it
+		// is that it is no prompt
+		k.Content = append(k.Content, session.Block{Type: session.BlockText, Text: injectedMark})
+	}
 	return p.share(k)
 }
+
+// injectedMark stands in a skeleton for the text of an injected user
+// message (Injected holds for it).
+const injectedMark = "<system-reminder></system-reminder>"
 
 // share returns one Message for every skeleton message that holds nothing
 // but its role (most user messages: two thirds of a session), so a

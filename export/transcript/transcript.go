@@ -18,10 +18,17 @@ type Transcript struct {
 	// Conv is the conversation tree, the active path and the branches as
 	// info counts them and convert keeps them.
 	Conv *convtree.Conversation
-	Leaf *session.Entry // the end of the shown path
+	// Leaf is the end of the shown branch: the entry --leaf names, else
+	// the last entry of the active path that is conversation (never a
+	// bookkeeping record nor a sub-agent run's marker).
+	Leaf *session.Entry
 	// LeafAt is Leaf's index in S.Entries, -1 when there is none.
 	LeafAt int
-	Path   []*session.Entry  // root to Leaf
+	Path   []*session.Entry // root to Leaf
+	// Tail is the rest of the active path after the shown leaf, when Leaf
+	// is the default: the records written after the conversation's last
+	// entry (bookkeeping, a run's marker), shown only with AllRecords.
+	Tail   []*session.Entry
 	Labels map[string]string // entry id -> label (last label entry wins; empty clears)
 	// Results maps a tool call id to the first tool-result message that answers it.
 	Results map[string]*session.Entry
@@ -50,7 +57,10 @@ func New(s *session.Session, leaf string) (*Transcript, error) {
 		}
 		t.Leaf, t.LeafAt, t.Path = s.Entries[i], i, t.Conv.PathTo(i)
 	} else {
-		t.Leaf, t.LeafAt, t.Path = t.Conv.Leaf, t.Conv.LeafAt(), t.Conv.Path()
+		t.Leaf, t.LeafAt, t.Path = t.Conv.Shown, t.Conv.ShownAt(), t.Conv.PathTo(t.Conv.ShownAt())
+		if full := t.Conv.Path(); len(full) > len(t.Path) {
+			t.Tail = full[len(t.Path):]
+		}
 	}
 	calls := map[string]bool{}
 	for _, e := range s.Entries {
@@ -84,10 +94,15 @@ func New(s *session.Session, leaf string) (*Transcript, error) {
 
 // Shown is the indexes of the entries of t's path shown as messages of
 // their own, in order: visible ones, without the subagent cards of runs
-// shown inside their call (HostedRuns; Orphans are the rest).
+// shown inside their call (HostedRuns; Orphans are the rest); with
+// AllRecords, the Tail's too.
 func (t *Transcript) Shown() []int {
-	at := make(map[*session.Entry]int, len(t.Path))
-	for _, e := range t.Path {
+	path := t.Path
+	if t.AllRecords && len(t.Tail) > 0 {
+		path = append(path[:len(path):len(path)], t.Tail...)
+	}
+	at := make(map[*session.Entry]int, len(path))
+	for _, e := range path {
 		at[e] = -1
 	}
 	for i, e := range t.S.Entries {
@@ -95,8 +110,8 @@ func (t *Transcript) Shown() []int {
 			at[e] = i
 		}
 	}
-	out := make([]int, 0, len(t.Path))
-	for _, e := range t.Path {
+	out := make([]int, 0, len(path))
+	for _, e := range path {
 		if i := at[e]; i >= 0 && t.Visible(e) && !t.InRun(i) {
 			out = append(out, i)
 		}

@@ -11,11 +11,15 @@ import (
 
 // Claude Code's records that are not the conversation (session/records.go):
 // hook and tool progress, file-history snapshots, the prompt queue, the
-// last prompt typed, and 2.1.332's request and cost bookkeeping.
+// last prompt typed, the title line older versions ended a session with
+// ("summary", naming the leaf), and 2.1.332's request and cost bookkeeping.
 func init() {
-	session.DeclareBookkeeping(Name, "progress", "file-history-snapshot", "queue-operation", "last-prompt",
+	session.DeclareBookkeeping(Name, "progress", "file-history-snapshot", "queue-operation", "last-prompt", "summary",
 		"atis-latch", "api-request*", "tools-used", "cost-state")
 	session.DeclareNote(Name, "system", systemNote)
+	// Claude Code compacts a conversation with a sub-agent of its own,
+	// agent-acompact-*, which no tool call starts
+	session.DeclareCompactionRun(Name, func(s session.Subagent) bool { return strings.HasPrefix(s.ID, agentPrefix+"acompact-") })
 }
 
 // systemNote is the line a system record is shown as: a compaction's

@@ -7,8 +7,11 @@ import (
 // Conversation is a session in memory with its conversation tree, by the
 // rules of PathIndex: what export shows, info counts and convert keeps.
 type Conversation struct {
-	Entries  []*session.Entry
-	Leaf     *session.Entry // the last main entry; nil when there is none
+	Entries []*session.Entry
+	Leaf    *session.Entry // the last main entry; nil when there is none
+	// Shown is the shown leaf: the last entry of the active path that is
+	// conversation (PathIndex.Shown); nil when there is no main entry.
+	Shown    *session.Entry
 	Branches int
 	x        PathIndex
 	last     []int32 // by name number (x.names): the last entry with that id
@@ -27,13 +30,16 @@ func NewConversation(entries []*session.Entry, messageLinks bool) *Conversation 
 	c.last = c.x.lastByName(func(uint8) bool { return true })
 	c.Branches = c.x.Plan()
 	if l := c.x.Leaf(); l >= 0 {
-		c.Leaf = entries[l]
+		c.Leaf, c.Shown = entries[l], entries[c.x.Shown()]
 	}
 	return c
 }
 
 // LeafAt is the index of Leaf, -1 when there is none.
 func (c *Conversation) LeafAt() int { return c.x.Leaf() }
+
+// ShownAt is the index of Shown, -1 when there is none.
+func (c *Conversation) ShownAt() int { return c.x.Shown() }
 
 // Parent is the index of the entry the i-th entry hangs from in the
 // conversation tree, -1 for a root.

@@ -40,6 +40,11 @@ import (
 //   - The leaf is the last main entry in source order: where pi, ash and
 //     flat resume. The active path runs from the root down to the leaf (a
 //     cycle ends it).
+//   - The shown leaf, the one info names and export ends the shown branch
+//     at, is the last entry of the active path that is conversation: not a
+//     record its layout declares bookkeeping (Claude Code's last-prompt
+//     line) nor a sub-agent run's start or end (Claude Code reads runs
+//     no result names, its compaction agent's, after the last line).
 //   - The branches are the lines of conversation: the active path, and one
 //     more for each main entry off it that nothing hangs from. A linear
 //     session has one, an empty one none.
@@ -56,6 +61,7 @@ type PathIndex struct {
 	// root).
 	id, parent []int32
 	role       []uint8 // main, sidechain or skipped
+	quiet      []bool  // bookkeeping or a sub-agent run's marker: never the shown leaf
 	on         []bool  // after Plan
 	planned    bool
 	leaf       int
@@ -75,6 +81,7 @@ func (x *PathIndex) Skip() {
 	x.id = append(x.id, -1)
 	x.parent = append(x.parent, -1)
 	x.role = append(x.role, roleSkipped)
+	x.quiet = append(x.quiet, true)
 	x.skipped++
 }
 
@@ -95,6 +102,7 @@ func (x *PathIndex) Add(e *session.Entry) {
 	x.id = append(x.id, id)
 	x.parent = append(x.parent, p)
 	x.role = append(x.role, role)
+	x.quiet = append(x.quiet, session.IsBookkeeping(e) || e.Kind == session.KindSubagent || e.Kind == session.KindSubagentEnd)
 }
 
 func (x *PathIndex) name(id string) int32 {
@@ -209,14 +217,35 @@ func (x *PathIndex) OnPath(i int) bool { return x.on[i] }
 // must have run.
 func (x *PathIndex) Leaf() int { return x.leaf }
 
+// Shown is the index of the shown leaf: the last entry of the active path
+// that is conversation (see the rules above), the leaf when none is; -1
+// when there is no main entry. Plan must have run.
+func (x *PathIndex) Shown() int {
+	seen := 0
+	for i := x.leaf; i >= 0 && seen <= len(x.id); i = int(x.parent[i]) {
+		if !x.quiet[i] {
+			return i
+		}
+		seen++ // a cycle ends the path
+	}
+	return x.leaf
+}
+
+// ShownID is the shown leaf's id ("" when it has none or there is no main
+// entry). Plan must have run.
+func (x *PathIndex) ShownID() string { return x.idOf(x.Shown()) }
+
 // LeafID is the leaf's id ("" when it has none or there is no main
 // entry). Plan must have run; it looks the id up among every id seen, so
 // call it once.
-func (x *PathIndex) LeafID() string {
-	if x.leaf < 0 || x.id[x.leaf] < 0 {
+func (x *PathIndex) LeafID() string { return x.idOf(x.leaf) }
+
+// idOf is the id of the i-th entry, looked up among every id seen.
+func (x *PathIndex) idOf(i int) string {
+	if i < 0 || x.id[i] < 0 {
 		return ""
 	}
-	want, id := x.id[x.leaf], ""
+	want, id := x.id[i], ""
 	x.names.Each(func(s string, k int32) {
 		if k == want {
 			id = s
@@ -227,14 +256,14 @@ func (x *PathIndex) LeafID() string {
 
 // ForgetIDs drops the index of ids and the links (about 25 bytes an entry
 // together) once a writer has read PathIDs: it then needs only OnPath and
-// Len, and none of LeafID, PathIDs, Parent, Counts or Main may be called
+// Len, and none of LeafID, Shown, ShownID, PathIDs, Parent, Counts or Main may be called
 // afterwards. At a million entries that is tens of MiB the streaming
 // commands' memory limit would otherwise grow by.
 func (x *PathIndex) ForgetIDs() {
 	if !x.planned {
 		x.Plan() // OnPath needs the path
 	}
-	x.names, x.id, x.parent, x.role = idset.Index{}, nil, nil, nil
+	x.names, x.id, x.parent, x.role, x.quiet = idset.Index{}, nil, nil, nil, nil
 }
 
 // Parent is the index of the entry the i-th entry hangs from in the
