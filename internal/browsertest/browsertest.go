@@ -207,18 +207,16 @@ func (b *Browser) Wait(t *testing.T, cond string) {
 	}
 }
 
-// RenderAll scrolls until every batch of the current path is in the page.
+// RenderAll puts every card of the current path in the page, as printing
+// does: the page renders only the cards near the view otherwise.
 func (b *Browser) RenderAll(t *testing.T) {
 	t.Helper()
-	for range 10000 {
-		var left string
-		b.Eval(t, `(() => { const m = document.getElementById('more'); m.scrollIntoView(); return m.textContent; })()`, &left)
-		if left == "" {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
+	var left int
+	b.Eval(t, `(() => { window.dispatchEvent(new Event('beforeprint'));
+		return document.querySelectorAll('#msgs > .pad').length === 2 ? [...document.querySelectorAll('#msgs > .pad')].reduce((s, p) => s + p.offsetHeight, 0) : -1; })()`, &left)
+	if left != 0 {
+		t.Fatalf("after printing's rendering, the spacers of the cards not rendered are %d px high, want 0", left)
 	}
-	t.Fatal("the page never finished rendering the path")
 }
 
 func (b *Browser) MsgsText(t *testing.T) string {
