@@ -2,7 +2,16 @@
   'use strict';
   const $ = (s) => document.querySelector(s);
   const root = document.documentElement;
-  const BATCH = 60;
+  // The page holds, for readers without scripts, the list of prompts and
+  // the first cards: the script takes over. The list becomes the outline
+  // in the sidebar; its items give their anchors back to the cards.
+  root.classList.remove('nojs');
+  const outline = $('#outline');
+  if (outline) {
+    for (const li of outline.querySelectorAll('li[id]')) li.removeAttribute('id');
+    outline.open = false;
+    $('#side').insertBefore(outline, $('#tree'));
+  }
 
   // Theme: follows prefers-color-scheme until the reader picks one.
   try { const t = localStorage.getItem('sesstool-theme'); if (t) root.dataset.theme = t; } catch (e) { /* storage may be off for file:// */ }
@@ -696,6 +705,25 @@
     if (i >= 0 && i < N.length) { setHash(i); select(i); }
   });
 
+  // ---- the outline of prompts: a click opens the prompt ----
+  if (outline) outline.addEventListener('click', (ev) => {
+    const li = ev.target.closest('li[data-i]');
+    if (!li) return;
+    ev.preventDefault();
+    const i = +li.dataset.i;
+    setHash(i); select(i); closeSide();
+  });
+  // prompt moves to the next (d = 1) or previous (-1) prompt of the path
+  // from the message at the top of the view.
+  function prompt(d) {
+    let k = current();
+    if (k < 0) return;
+    if (d > 0 && card(k).getBoundingClientRect().top > 12) k--; // the card below the top counts as next
+    for (k += d; k >= 0 && k < shown.length; k += d) {
+      if (N[shown[k]].r === 'user') { goTo(k); sel = shown[k]; paintTree(false); revealRow(rowOf.get(sel)); return; }
+    }
+  }
+
   // ---- deep links: #<entry id>, with &leaf=<id> for the branch ----
   let own = false;
   function setHash(i) {
@@ -761,6 +789,8 @@
     switch (ev.key) {
       case 'j': move(1); break;
       case 'k': move(-1); break;
+      case 'J': prompt(1); break;
+      case 'K': prompt(-1); break;
       case 'n': step(cur + 1); break;
       case 'N': step(cur - 1); break;
       case '/': ev.preventDefault(); if (matchMedia('(max-width: 800px)').matches) root.classList.add('side-open'); q.focus(); break;
