@@ -245,3 +245,49 @@ func axeSource(t *testing.T) string {
 	}
 	return string(b)
 }
+
+// TestPromptNavigation: J and K move to the next and previous prompt, the
+// outline of prompts opens one, and the tree marks the message at the top
+// of the view and keeps its row in the sidebar's view as the page scrolls.
+func TestPromptNavigation(t *testing.T) {
+	b := browsertest.New(t)
+	s, _ := large(1000) // prompts are entries 0, 3, 6, …
+	page, _ := writePage(t, s, "")
+	b.Open(t, page)
+	top := func() string {
+		var id string
+		b.Eval(t, `(() => { const a = [...document.querySelectorAll('#msgs article.msg')].find((a) => a.getBoundingClientRect().bottom > 12); return a ? a.id : ''; })()`, &id)
+		return id
+	}
+	for _, step := range []struct {
+		key, want string
+	}{{"J", "e000003"}, {"J", "e000006"}, {"K", "e000003"}, {"K", "e000000"}} {
+		b.Do(t, chromedp.KeyEvent(step.key))
+		if got := top(); got != step.want {
+			t.Errorf("after %s the message at the top is %s, want %s", step.key, got, step.want)
+		}
+	}
+	// the outline lists every prompt; a click opens one far down
+	var n int
+	b.Eval(t, `document.querySelectorAll('#side #outline li').length`, &n)
+	if n != 1001 {
+		t.Errorf("%d prompts in the outline, want 1,001", n)
+	}
+	b.Eval(t, `(document.getElementById('outline').open = true, document.querySelector('#outline li[data-i="2400"] a').click(), true)`, new(bool))
+	if got := top(); got != "e002400" {
+		t.Errorf("a click on prompt 2400 of the outline shows %s at the top", got)
+	}
+	// the tree follows the scroll: the row of the message at the top
+	b.Eval(t, `window.scrollBy(0, 3000), true`, new(bool))
+	b.Wait(t, `(() => { const r = document.querySelector('#tree .row.here'), a = [...document.querySelectorAll('#msgs article.msg')].find((a) => a.getBoundingClientRect().bottom > 12);
+		return !!r && !!a && r.dataset.i === a.dataset.i; })()`)
+	var in bool
+	b.Eval(t, `(() => { const s = document.getElementById('side').getBoundingClientRect(), r = document.querySelector('#tree .row.here').getBoundingClientRect(); return r.top >= s.top && r.bottom <= s.bottom; })()`, &in)
+	if !in {
+		t.Error("the row of the message at the top is not in the sidebar's view")
+	}
+	if got := top(); got <= "e002400" {
+		t.Errorf("scrolled down, the message at the top is %s", got)
+	}
+	b.Clean(t, page)
+}

@@ -714,11 +714,12 @@
     setHash(i); select(i); closeSide();
   });
   // prompt moves to the next (d = 1) or previous (-1) prompt of the path
-  // from the message at the top of the view.
+  // from the message at the top of the view; back from the middle of a
+  // prompt goes to its start.
   function prompt(d) {
     let k = current();
     if (k < 0) return;
-    if (d > 0 && card(k).getBoundingClientRect().top > 12) k--; // the card below the top counts as next
+    if (d < 0 && card(k).getBoundingClientRect().top < -12) k++;
     for (k += d; k >= 0 && k < shown.length; k += d) {
       if (N[shown[k]].r === 'user') { goTo(k); sel = shown[k]; paintTree(false); revealRow(rowOf.get(sel)); return; }
     }
