@@ -32,18 +32,19 @@ func main() {
 	bin := flag.String("sesstool", "sesstool", "the sesstool binary")
 	out := flag.String("o", "", "output directory")
 	chrome := flag.String("chromium", "/usr/bin/chromium", "Chromium binary")
+	targets := flag.String("targets", "", "append the goals' rows (| goal | measured | met? |) to this file")
 	flag.Parse()
 	if *out == "" || flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: page -sesstool BIN -o DIR SESSION.jsonl")
 		os.Exit(2)
 	}
-	if err := run(*bin, *chrome, *out, flag.Arg(0)); err != nil {
+	if err := run(*bin, *chrome, *out, flag.Arg(0), *targets); err != nil {
 		fmt.Fprintln(os.Stderr, "page:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin, chrome, out, in string) error {
+func run(bin, chrome, out, in, targets string) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
@@ -143,7 +144,25 @@ func run(bin, chrome, out, in string) error {
 	fmt.Printf("| ready | %.2f s | %d (%d tree rows) |\n", r.Ready/1000, r.Cards, r.Rows)
 	fmt.Printf("| jump to the last row of the tree | %.2f s | %d |\n", r.Jump/1000, r.JumpCards)
 	fmt.Printf("| first search hit, last prompt | %.2f s | %d |\n", r.Search/1000, r.SearchCards)
-	return nil
+	if targets == "" {
+		return nil
+	}
+	f, err := os.OpenFile(targets, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	for _, g := range []struct {
+		name string
+		ms   float64
+		max  float64
+	}{{"first paint", r.Paint, 1}, {"ready", r.Ready, 3}, {"jump to the last row", r.Jump, 1}, {"first search hit", r.Search, 1}} {
+		met := "yes"
+		if g.ms/1000 > g.max {
+			met = "no"
+		}
+		fmt.Fprintf(f, "| page of %d entries: %s at most %.0f s | %.2f s | %s |\n", n, g.name, g.max, g.ms/1000, met)
+	}
+	return f.Close()
 }
 
 // withPrompt copies the session in to out with a user prompt holding word
