@@ -88,7 +88,7 @@ func writePage(w io.Writer, t *transcript.Transcript, sp *spill, pl *plain) erro
 	pl.outline(bw, t, path, inCards)
 	bw.WriteString(`<div id="msgs">`)
 	bw.WriteString(cards)
-	bw.WriteString("</div><div id=\"more\"></div></main></div>\n")
+	bw.WriteString("</div></main></div>\n")
 	bw.WriteString(`<script type="application/octet-stream" id="data">`)
 	if err := payload(bw, sp); err != nil {
 		return err

@@ -207,7 +207,7 @@
   // in the page, estimated from the length of its HTML before. A jump
   // renders its target first and then what is around it, so a session of
   // any length opens and jumps as quickly as a short one.
-  const msgs = $('#msgs'), more = $('#more'), batch = document.createElement('template');
+  const msgs = $('#msgs'), batch = document.createElement('template');
   const padTop = document.createElement('div'), padBot = document.createElement('div');
   padTop.className = padBot.className = 'pad';
   msgs.textContent = ''; // what the page holds for readers without scripts
