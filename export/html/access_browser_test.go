@@ -2,10 +2,7 @@ package html_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -17,7 +14,6 @@ import (
 	"github.com/sesstool/sesstool/export/transcript"
 	"github.com/sesstool/sesstool/internal/browsertest"
 	fixture "github.com/sesstool/sesstool/internal/exportfixture"
-	"github.com/sesstool/sesstool/internal/peers"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -200,50 +196,24 @@ func TestTreeKeyboard(t *testing.T) {
 // TestAxe runs axe-core on the pages, light and dark, and wants no
 // serious or critical violation.
 func TestAxe(t *testing.T) {
-	axe := axeSource(t)
 	b := browsertest.New(t)
 	withRuns, _ := writePage(t, fixture.Session(), "")
 	read, _ := writePage(t, reading(), "")
-	for _, page := range []string{withRuns, read} {
+	for name, page := range map[string]string{"fixture": withRuns, "reading": read} {
 		for _, theme := range []string{"light", "dark"} {
-			t.Run(filepath.Base(filepath.Dir(page))+"/"+theme, func(t *testing.T) {
+			t.Run(name+"/"+theme, func(t *testing.T) {
 				b.Open(t, page)
 				b.Eval(t, fmt.Sprintf(`(document.documentElement.dataset.theme = %q, true)`, theme), new(bool))
 				// axe checks what is in the DOM: a hit marked and a fold open too
 				b.Do(t, chromedp.SendKeys(chromedp.CSS("#q"), "the"+kb.Enter))
 				b.Wait(t, `/ of /.test(document.getElementById('hits').textContent)`)
 				b.Eval(t, `(document.querySelector('#filters button[data-f=user]').click(), true)`, new(bool))
-				b.Eval(t, axe+`;true`, new(bool))
-				out, err := chromedp.Run(b.Ctx(), chromedp.Evaluate[string](`axe.run(document, { resultTypes: ['violations'] }).then((r) => JSON.stringify(r.violations
-					.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-					.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.html.slice(0, 120) + ' ' + n.failureSummary) }))))`, chromedp.EvalAwaitPromise))
-				if err != nil {
-					t.Fatal(err)
-				}
-				var vs []json.RawMessage
-				if err := json.Unmarshal([]byte(out), &vs); err != nil {
-					t.Fatal(err)
-				}
-				for _, v := range vs {
+				for _, v := range b.Axe(t) {
 					t.Errorf("axe: %s", v)
 				}
 			})
 		}
 	}
-}
-
-// axeSource is axe-core's axe.min.js from the project's npm test
-// dependencies (scripts/npm, installed by scripts/setup).
-func axeSource(t *testing.T) string {
-	dir := os.Getenv("SESSTOOL_NPM")
-	if dir == "" {
-		dir = filepath.Join("..", "..", ".cache", "npm")
-	}
-	b, err := os.ReadFile(filepath.Join(dir, "node_modules", "axe-core", "axe.min.js"))
-	if err != nil {
-		peers.Need(t, "axe-core not installed (run scripts/setup or set SESSTOOL_NPM): "+err.Error())
-	}
-	return string(b)
 }
 
 // TestPromptNavigation: J and K move to the next and previous prompt, the

@@ -320,3 +320,39 @@ func (b *Browser) Words(t *testing.T, selector string) string {
 		return out.join(' '); })()`, selector), &s)
 	return s
 }
+
+// Axe runs axe-core (the project's npm test dependency, scripts/npm) on
+// the page as it is now and returns its serious and critical violations,
+// one line each with up to three of the elements at fault.
+func (b *Browser) Axe(t *testing.T) []string {
+	t.Helper()
+	dir := os.Getenv("SESSTOOL_NPM")
+	if dir == "" {
+		dir = filepath.Join(moduleRoot(), ".cache", "npm")
+	}
+	src, err := os.ReadFile(filepath.Join(dir, "node_modules", "axe-core", "axe.min.js"))
+	if err != nil {
+		NeedPeer(t, "axe-core not installed (run scripts/setup or set SESSTOOL_NPM): %v", err)
+	}
+	b.Eval(t, string(src)+";true", new(bool))
+	out, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]string](`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
+		.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+		.map((v) => v.id + ' (' + v.impact + '): ' + v.help + ': ' + v.nodes.slice(0, 3).map((n) => n.html.slice(0, 120) + ' ' + n.failureSummary).join(' | ')))`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("axe: %v", err)
+	}
+	return out
+}
+
+// moduleRoot is the directory of go.mod above the test's directory.
+func moduleRoot() string {
+	d, _ := os.Getwd()
+	for p := d; ; p = filepath.Dir(p) {
+		if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
+			return p
+		}
+		if filepath.Dir(p) == p {
+			return d
+		}
+	}
+}
