@@ -368,6 +368,7 @@
       window.scrollTo(0, 0);
       fill();
     }
+    follow();
     return pos;
   }
   function select(i) {
