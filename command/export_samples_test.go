@@ -25,12 +25,14 @@ import (
 // pageOverhead is what a page costs before any session data: style, script
 // and skeleton, plus 1 KiB for the header a session with any metadata gets
 // (title, ids, cwd, provider), which a session of a few hundred bytes can
-// exceed. A page must be no larger than its session plus this.
+// exceed, plus the first cards, which the page also carries as plain HTML
+// for readers without JavaScript (at most html.FirstScreenBytes). A page
+// must be no larger than its session plus this.
 var pageOverhead = func() int64 {
 	tr, _ := transcript.New(&session.Session{}, "")
 	var b bytes.Buffer
 	_ = html.Write(&b, tr)
-	return int64(b.Len()) + 1<<10
+	return int64(b.Len()) + 1<<10 + html.FirstScreenBytes
 }()
 
 // TestExportSamples exports every session found under testdata/samples/<format>/

@@ -78,6 +78,8 @@ func tokens(st transcript.Stats) string {
 func helpBox(w *bufio.Writer) {
 	w.WriteString(`<div id="helpbox" hidden><h2>Keys</h2><dl>` +
 		`<div><dt><kbd>j</kbd> / <kbd>k</kbd></dt><dd>next / previous message</dd></div>` +
+		`<div><dt><kbd>J</kbd> / <kbd>K</kbd></dt><dd>next / previous prompt (the outline of prompts is above the tree)</dd></div>` +
+		`<div><dt>the tree</dt><dd><kbd>Tab</kbd> into it, arrows to move, <kbd>Enter</kbd> to open</dd></div>` +
 		`<div><dt><kbd>/</kbd></dt><dd>search every message of every branch</dd></div>` +
 		`<div><dt><kbd>Enter</kbd> / <kbd>Shift</kbd>+<kbd>Enter</kbd></dt><dd>in the search box: next / previous hit (also <kbd>n</kbd> / <kbd>N</kbd>)</dd></div>` +
 		`<div><dt><kbd>e</kbd> / <kbd>c</kbd></dt><dd>expand all / collapse all</dd></div>` +

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/sesstool/sesstool/export/html"
 	"github.com/sesstool/sesstool/export/transcript"
 	"github.com/sesstool/sesstool/internal/testkit/browsertest"
@@ -99,10 +100,12 @@ func (c *countWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); retur
 
 var _ io.Writer = (*countWriter)(nil)
 
-// TestLargeInBrowser opens a 6,000-message page (600 under -short, still
-// three times a first batch): it must put only a first batch of messages in
-// the DOM, find a word in the last message by search, and jump there; and
-// scrolling must bring in every batch.
+// TestLargeInBrowser opens a 6,000-message page (600 under -short): it
+// must put only the cards near the view in the DOM, and the tree rows in
+// the sidebar's view; a click on the tree's last row must render that
+// entry's card, not every card before it; a search for a word of the last
+// prompt must find it and show it without rendering the session; and
+// printing must bring in every card.
 func TestLargeInBrowser(t *testing.T) {
 	turns := 2000
 	if testing.Short() {
@@ -123,14 +126,44 @@ func TestLargeInBrowser(t *testing.T) {
 	}
 	b := browsertest.New(t)
 	b.Open(t, p)
-	var n int
-	b.Eval(t, `document.querySelectorAll('#msgs > article').length`, &n)
-	t.Logf("%d entries: %d messages in the DOM once drawn", len(s.Entries), n)
-	// A first batch only is what keeps a large page quick to draw (a time
-	// limit would depend on the machine's load, not on the page).
-	if n == 0 || n > 200 {
-		t.Errorf("%d messages in the DOM at first; want a first batch only", n)
+	cards := func() int {
+		var n int
+		b.Eval(t, `document.querySelectorAll('#msgs article.msg').length`, &n)
+		return n
 	}
+	inView := func(sel string) bool {
+		var ok bool
+		b.Eval(t, fmt.Sprintf(`(() => { const a = document.querySelector(%q); if (!a) return false; const r = a.getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0; })()`, sel), &ok)
+		return ok
+	}
+	n := cards()
+	t.Logf("%d entries: %d messages in the DOM once drawn", len(s.Entries), n)
+	// Only what is near the view keeps a large page quick to draw (a time
+	// limit would depend on the machine's load, not on the page).
+	if n == 0 || n > 60 {
+		t.Errorf("%d messages in the DOM at first; want those near the view", n)
+	}
+	if !testing.Short() {
+		var rows int
+		b.Eval(t, `document.querySelectorAll('#tree .row').length`, &rows)
+		if rows == 0 || rows > 300 {
+			t.Errorf("%d tree rows of 4,001 in the DOM; want those in the sidebar's view", rows)
+		}
+	}
+	// the last row of the tree: its card, in view, and few others
+	b.Eval(t, `(() => { const s = document.getElementById('side'); s.scrollTop = s.scrollHeight; s.dispatchEvent(new Event('scroll')); return true; })()`, new(bool))
+	last := s.Entries[len(s.Entries)-1].ID
+	b.Wait(t, fmt.Sprintf(`!!document.querySelector('#tree .row[data-i="%d"]')`, len(s.Entries)-1))
+	// clicked from the page: chromedp's click would scroll the sidebar
+	// first, and the tree would draw that row anew under it
+	b.Eval(t, fmt.Sprintf(`(document.querySelector('#tree .row[data-i="%d"]').click(), true)`, len(s.Entries)-1), new(bool))
+	b.Wait(t, fmt.Sprintf(`!!document.getElementById(%q)`, last))
+	if n := cards(); !inView("#"+last) || n > 60 {
+		t.Errorf("after a click on the last row: its card in view %v, %d cards in the DOM (want a few)", inView("#"+last), n)
+	}
+	// search from the top of the page for a word of the last prompt
+	b.Eval(t, `window.scrollTo(0, 0), true`, new(bool))
+	b.Wait(t, `!!document.querySelector('#msgs article[data-i="0"]')`)
 	b.Do(t, chromedp.SendKeys(chromedp.CSS("#q"), "xylophone"))
 	b.Wait(t, `document.getElementById('hits').textContent !== ''`)
 	var hits string
@@ -138,14 +171,18 @@ func TestLargeInBrowser(t *testing.T) {
 	if hits != "1 match" {
 		t.Errorf("search: %q, want 1 match", hits)
 	}
-	b.Do(t, chromedp.Click(chromedp.CSS("#tree .row")))
+	b.Do(t, chromedp.SendKeys(chromedp.CSS("#q"), kb.Enter))
+	b.Wait(t, `document.getElementById('hits').textContent === '1 of 1'`)
+	if n := cards(); !inView("mark.hit.cur") || n > 60 {
+		t.Errorf("the hit: in view %v, %d cards in the DOM (want a few)", inView("mark.hit.cur"), n)
+	}
 	if !strings.Contains(b.MsgsText(t), "xylophone") {
-		t.Error("clicking the hit did not render the last message")
+		t.Error("the hit's message is not rendered")
 	}
 	// scrolling brings in every batch
 	b.Open(t, p)
 	b.RenderAll(t)
-	b.Eval(t, `document.querySelectorAll('#msgs > article').length`, &n)
+	n = cards()
 	want := 0
 	for _, e := range tr.Path {
 		if tr.Visible(e) {

@@ -49,7 +49,21 @@ func (safeNodes) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
 	r.Register(ast.KindCodeBlock, renderFenced)
 	r.Register(ast.KindImage, renderImage)
 	r.Register(ast.KindLink, renderLink)
+	r.Register(ast.KindHeading, renderHeading)
 	r.Register(ast.KindAutoLink, renderAutoLink)
+}
+
+// renderHeading writes a message's own heading three levels down (# is
+// h4, ## h5, the rest h6): a prompt is an h2 and a reply an h3, and a
+// heading inside one must not outrank them.
+func renderHeading(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	level := min(n.(*ast.Heading).Level+3, 6)
+	if entering {
+		w.WriteString("<h" + string(rune('0'+level)) + ">")
+	} else {
+		w.WriteString("</h" + string(rune('0'+level)) + ">\n")
+	}
+	return ast.WalkContinue, nil
 }
 
 // renderLink writes a link whose destination is safe; a link to a

@@ -59,12 +59,13 @@ func hash(s string) string {
 var CSP = "default-src 'none'; img-src data:; style-src " + hash(style) + "; script-src " + hash(hljsJS) + " " + hash(pageJS) +
 	"; base-uri 'none'; form-action 'none'"
 
-// writePage writes the page around the data's deflated pieces.
-func writePage(w io.Writer, t *transcript.Transcript, sp *spill) error {
+// writePage writes the page around the data's deflated pieces, with what
+// a reader without JavaScript sees (pl, plain.go).
+func writePage(w io.Writer, t *transcript.Transcript, sp *spill, pl *plain) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	title := t.Title()
 	fmt.Fprintf(bw, `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
+<html lang="en" class="nojs"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="%s">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="sesstool">
@@ -80,8 +81,14 @@ func writePage(w io.Writer, t *transcript.Transcript, sp *spill) error {
 <div id="hits" aria-live="polite"></div>
 <div id="filters" role="group"><button data-f="default" class="on">Default</button><button data-f="notools">No tools</button><button data-f="user">User</button><button data-f="labeled">Labeled</button><button data-f="all" title="every record, bookkeeping included">All records</button><label title="model and thinking-level changes"><input id="settings" type="checkbox"> settings</label></div>
 <div id="tree" role="tree"></div></nav>
-<main id="main"><div id="tools"><button id="expand" type="button" title="expand all (e)">expand all</button><button id="collapse" type="button" title="collapse all (c)">collapse all</button></div><noscript><p>This page needs JavaScript to show the conversation.</p></noscript><div id="msgs"></div><div id="more"></div></main></div>
-`)
+<main id="main"><div id="tools"><button id="expand" type="button" title="expand all (e)">expand all</button><button id="collapse" type="button" title="collapse all (c)">collapse all</button></div>`)
+	path := pathOf(t)
+	cards, inCards := pl.cards(t, path)
+	bw.WriteString(`<noscript><p class="nojs-note">Scripts are off: this page shows every prompt of the conversation and its first messages. The whole conversation, the branches and search need JavaScript.</p></noscript>`)
+	pl.outline(bw, t, path, inCards)
+	bw.WriteString(`<div id="msgs">`)
+	bw.WriteString(cards)
+	bw.WriteString("</div></main></div>\n")
 	bw.WriteString(`<script type="application/octet-stream" id="data">`)
 	if err := payload(bw, sp); err != nil {
 		return err

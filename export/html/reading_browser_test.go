@@ -161,6 +161,10 @@ func TestBrowserReading(t *testing.T) {
 	})
 	t.Run("copy buttons and links", func(t *testing.T) {
 		b.Eval(t, `(() => { window.__copied = []; navigator.clipboard.writeText = (s) => { window.__copied.push(s); return Promise.resolve(); }; return true; })()`, new(bool))
+		// the search left the view at its last hit: back to the top,
+		// whose cards the page renders again
+		b.Eval(t, `window.scrollTo(0, 0), true`, new(bool))
+		b.Wait(t, `!!document.querySelector('#u1 .mh .msgcopy') && !!document.querySelector('#a5 pre.code') && !!document.querySelector('#a1 .mh .link')`)
 		click(t, `#u1 .mh .msgcopy`)
 		click(t, `#a5 pre.code > button.codecopy`)
 		click(t, `#a1 .mh .link`)

@@ -30,7 +30,17 @@ func entryHTML(b *buf, t *transcript.Transcript, e *session.Entry, idx int) {
 	}
 	cls, who := describe(e)
 	b.WriteString(`<article class="msg ` + cls + `" id="` + esc(Anchor(e, idx)) + `" data-i="` + strconv.Itoa(idx) + `">`)
-	b.WriteString(`<div class="mh"><span class="who">` + esc(who) + `</span>`)
+	// a prompt is a heading of level 2 and a reply of level 3, so a screen
+	// reader moves by message; headings inside a message are below them
+	// (markdown.go)
+	tag := "span"
+	switch cls {
+	case "role-user":
+		tag = "h2"
+	case "role-assistant":
+		tag = "h3"
+	}
+	b.WriteString(`<div class="mh"><` + tag + ` class="who">` + esc(who) + `</` + tag + `>`)
 	if l := t.Labels[e.ID]; l != "" {
 		b.WriteString(`<span class="tag">` + esc(l) + `</span>`)
 	}

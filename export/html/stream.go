@@ -227,6 +227,8 @@ func renderPage(w io.Writer, meta session.Meta, next Next, pick func(*session.Se
 		}
 		return nil
 	}
+	pl, read := newPlain(), 0
+	submit := func(j job) chan *chunk { pl.keep(j); return pool.submit(j) }
 	if err := sp.add(deflatePiece([]byte(`{"nodes":[`+"\n"), false)); err != nil {
 		return nil, err
 	}
@@ -238,9 +240,11 @@ func renderPage(w io.Writer, meta session.Meta, next Next, pick func(*session.Se
 		if err != nil {
 			return nil, ReadError{err}
 		}
+		pl.add(read, e)
+		read++
 		p.add(e)
 		for p.ready() {
-			out = append(out, pool.submit(p.take(p.cut)))
+			out = append(out, submit(p.take(p.cut)))
 		}
 		if err := drain(false); err != nil {
 			return nil, err
@@ -251,7 +255,7 @@ func renderPage(w io.Writer, meta session.Meta, next Next, pick func(*session.Se
 		if n == 0 {
 			n = len(p.pending) // the last chunk, short
 		}
-		out = append(out, pool.submit(p.take(n)))
+		out = append(out, submit(p.take(n)))
 	}
 	// the conversation is worked out while the workers finish the last
 	// chunks: at the end of a session one core would otherwise wait
@@ -265,7 +269,7 @@ func renderPage(w io.Writer, meta session.Meta, next Next, pick func(*session.Se
 	if err := sp.add(deflatePiece(tail(t), true)); err != nil {
 		return nil, err
 	}
-	return t, writePage(w, t, sp)
+	return t, writePage(w, t, sp, pl)
 }
 
 // tail ends the data: each entry's parent in the conversation tree, the

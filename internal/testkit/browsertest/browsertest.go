@@ -207,18 +207,16 @@ func (b *Browser) Wait(t *testing.T, cond string) {
 	}
 }
 
-// RenderAll scrolls until every batch of the current path is in the page.
+// RenderAll puts every card of the current path in the page, as printing
+// does: the page renders only the cards near the view otherwise.
 func (b *Browser) RenderAll(t *testing.T) {
 	t.Helper()
-	for range 10000 {
-		var left string
-		b.Eval(t, `(() => { const m = document.getElementById('more'); m.scrollIntoView(); return m.textContent; })()`, &left)
-		if left == "" {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
+	var left int
+	b.Eval(t, `(() => { window.dispatchEvent(new Event('beforeprint'));
+		return document.querySelectorAll('#msgs > .pad').length === 2 ? [...document.querySelectorAll('#msgs > .pad')].reduce((s, p) => s + p.offsetHeight, 0) : -1; })()`, &left)
+	if left != 0 {
+		t.Fatalf("after printing's rendering, the spacers of the cards not rendered are %d px high, want 0", left)
 	}
-	t.Fatal("the page never finished rendering the path")
 }
 
 func (b *Browser) MsgsText(t *testing.T) string {
@@ -321,4 +319,40 @@ func (b *Browser) Words(t *testing.T, selector string) string {
 		while (w.nextNode()) { if (w.currentNode.parentElement.closest('script, style')) continue; out.push(w.currentNode.nodeValue); }
 		return out.join(' '); })()`, selector), &s)
 	return s
+}
+
+// Axe runs axe-core (the project's npm test dependency, scripts/npm) on
+// the page as it is now and returns its serious and critical violations,
+// one line each with up to three of the elements at fault.
+func (b *Browser) Axe(t *testing.T) []string {
+	t.Helper()
+	dir := os.Getenv("SESSTOOL_NPM")
+	if dir == "" {
+		dir = filepath.Join(moduleRoot(), ".cache", "npm")
+	}
+	src, err := os.ReadFile(filepath.Join(dir, "node_modules", "axe-core", "axe.min.js"))
+	if err != nil {
+		NeedPeer(t, "axe-core not installed (run scripts/setup or set SESSTOOL_NPM): %v", err)
+	}
+	b.Eval(t, string(src)+";true", new(bool))
+	out, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]string](`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
+		.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+		.map((v) => v.id + ' (' + v.impact + '): ' + v.help + ': ' + v.nodes.slice(0, 3).map((n) => n.html.slice(0, 120) + ' ' + n.failureSummary).join(' | ')))`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("axe: %v", err)
+	}
+	return out
+}
+
+// moduleRoot is the directory of go.mod above the test's directory.
+func moduleRoot() string {
+	d, _ := os.Getwd()
+	for p := d; ; p = filepath.Dir(p) {
+		if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
+			return p
+		}
+		if filepath.Dir(p) == p {
+			return d
+		}
+	}
 }
