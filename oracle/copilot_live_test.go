@@ -77,11 +77,3 @@ func TestCopilotLive(t *testing.T) {
 	})
 }
 
-func readFile(t *testing.T, p string) string {
-	t.Helper()
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}

@@ -114,14 +114,6 @@ func TestGeminiLiveSession(t *testing.T) {
 	}
 }
 
-func readFile(t *testing.T, p string) string {
-	t.Helper()
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
 
 // checkGeminiResumed checks the first conversation turn Gemini CLI sent
 // after a resume (the from-th) against the session s it resumed, and the

@@ -1,4 +1,4 @@
-package mapping
+package convtree
 
 import (
 	"testing"
@@ -55,7 +55,7 @@ func TestShownLeaf(t *testing.T) {
 			if got := x.ShownID(); got != tc.shown {
 				t.Errorf("shown leaf %q, want %q", got, tc.shown)
 			}
-			c := NewConversation(tc.entries)
+			c := NewConversation(tc.entries, false)
 			if c.Shown == nil || c.Shown.ID != tc.shown || c.Entries[c.ShownAt()] != c.Shown {
 				t.Errorf("Conversation.Shown = %v, want %q", c.Shown, tc.shown)
 			}
