@@ -76,4 +76,3 @@ func TestCopilotLive(t *testing.T) {
 		copilotCheckResumed(t, e, before, expected, log)
 	})
 }
-

@@ -114,7 +114,6 @@ func TestGeminiLiveSession(t *testing.T) {
 	}
 }
 
-
 // checkGeminiResumed checks the first conversation turn Gemini CLI sent
 // after a resume (the from-th) against the session s it resumed, and the
 // session file after it.
