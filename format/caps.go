@@ -116,8 +116,13 @@ const (
 // (mapping.IDs), so no writer restyles ids with code of its own.
 type IDStyle struct {
 	// Form is the form of entry ids. The session id is a UUID in the
-	// hex8 and uuid forms, a descending ses_ id in the opencode form.
+	// hex8 and uuid forms; a layout with a form of its own names it here
+	// and mints its ids with Minter.
 	Form IDForm
+	// Minter is the layout's own form of ids, declared beside its caps
+	// when the form is none of the shared ones (OpenCode's ascending
+	// msg_/prt_ and descending ses_ ids); nil for the shared forms.
+	Minter IDMinter
 	// Seed is hashed before a foreign session id the layout derives its
 	// own from ("tree:"), so each layout's derived ids are its own.
 	Seed string
@@ -130,10 +135,23 @@ type IDStyle struct {
 type IDForm string
 
 const (
-	IDHex8     IDForm = "hex8"     // 8 hex digits (pi, flat)
-	IDUUID     IDForm = "uuid"     // a UUIDv4 (ash, goat, Claude Code, Codex)
-	IDOpenCode IDForm = "opencode" // ascending msg_/prt_ ids
+	IDHex8 IDForm = "hex8" // 8 hex digits (pi, flat)
+	IDUUID IDForm = "uuid" // a UUIDv4 (ash, goat, Claude Code, Codex)
 )
+
+// IDMinter is a layout's own form of ids (IDStyle.Minter), so that no
+// layout's form is spelled outside its folder: package mapping asks it
+// whether a source id may be kept and what a session from another layout
+// is called. An entry id it does not keep is derived as a UUID, which the
+// layout's writer renumbers in its own form as it writes.
+type IDMinter interface {
+	// Keeps reports whether id has the layout's form of entry ids.
+	Keeps(id string) bool
+	// Session is the id a session read with meta m is written under: its
+	// own when it has the form, else one derived from it; at is the
+	// session's first time in Unix milliseconds.
+	Session(m *session.Meta, at int64) string
+}
 
 // TimeStyle is a layout's spelling of entry times.
 type TimeStyle string

@@ -26,8 +26,10 @@
 // layout from that declaration; no writer restyles ids itself. A source id
 // already in the target's form and free is kept (never with a Fresh style,
 // ash's); any other is derived in the target's form: 8 hex digits (tree,
-// flat), a UUIDv4 shape (ash, goat, Claude Code, Codex), OpenCode's
-// ascending msg_/prt_ and descending ses_ ids (Ascending, OpenCodeID). A
+// flat), a UUIDv4 shape (ash, goat, Claude Code, Codex). A layout with a
+// form of its own declares a minter beside its caps (format.IDMinter:
+// OpenCode's ascending msg_/prt_ and descending ses_ ids live in
+// format/opencode), which says which ids it keeps and names the session. A
 // session id is derived with the layout's seed (SessionID). Every derived
 // id is a hash, never random, so the same input always gives the same
 // bytes, and references (parent ids, first kept entry, a fork's parent

@@ -1,10 +1,7 @@
 package mapping
 
 import (
-	"crypto/sha256"
-	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/session"
@@ -16,17 +13,15 @@ import (
 // hash of the source, so the same input always gives the same bytes.
 
 // SessionID is the id a session read with meta m is written under by a
-// layout of style s: its own when it already has the form (a UUID; an
-// OpenCode ses_ id), else derived from it with the layout's seed (from its
-// working directory and creation time when it has none). at is the
-// session's first time in Unix milliseconds, which an OpenCode id spells.
+// layout of style s: its own when it already has the form (a UUID, or the
+// form of a layout's own Minter), else derived from it with the layout's
+// seed (from its working directory and creation time when it has none). at
+// is the session's first time in Unix milliseconds, which a Minter may
+// spell.
 func SessionID(s format.IDStyle, m *session.Meta, at int64) string {
 	switch {
-	case s.Form == format.IDOpenCode:
-		if IsOpenCodeID("ses", m.ID) {
-			return m.ID
-		}
-		return OpenCodeID("ses", at, 1, true, m.ID)
+	case s.Minter != nil:
+		return s.Minter.Session(m, at)
 	case s.Fresh && m.ID != "":
 		return UUID(m.ID + ":" + m.ID)
 	case !s.Fresh && IsUUID(m.ID):
@@ -68,13 +63,14 @@ func (x *IDs) Keeps(id string) bool {
 	if x.style.Fresh {
 		return false
 	}
+	if x.style.Minter != nil {
+		return x.style.Minter.Keeps(id)
+	}
 	switch x.style.Form {
 	case format.IDHex8:
 		return IsHex8(id)
 	case format.IDUUID:
 		return IsUUID(id)
-	case format.IDOpenCode:
-		return IsOpenCodeID("", id)
 	}
 	return false
 }
@@ -130,72 +126,4 @@ func (x *IDs) derive(seed string, n int, taken func(string) bool) string {
 		return session.DerivedID(seed, n, taken)
 	}
 	return UUID(seed)
-}
-
-// IsOpenCodeID reports whether id is an OpenCode identifier with the given
-// prefix: "<prefix>_" then 12 lowercase hex digits and 14 base62 characters
-// (OpenCode's src/id/id.ts). An empty prefix accepts any.
-func IsOpenCodeID(prefix, id string) bool {
-	p, body, ok := strings.Cut(id, "_")
-	if !ok || (prefix != "" && p != prefix) || len(body) != 26 {
-		return false
-	}
-	for i := 0; i < 26; i++ {
-		if c := idChars[body[i]]; c == 0 || (i < 12 && c != lowerHex) {
-			return false
-		}
-	}
-	return true
-}
-
-// idChars classes bytes for IsOpenCodeID: lowercase hex digits, other
-// base62 characters, and the rest (0).
-var idChars = func() (t [256]uint8) {
-	for i := 0; i < len(base62); i++ {
-		t[base62[i]] = otherBase62
-	}
-	for _, c := range "0123456789abcdef" {
-		t[c] = lowerHex
-	}
-	return t
-}()
-
-const (
-	lowerHex    = 1
-	otherBase62 = 2
-)
-
-// OpenCodeID builds an OpenCode id as id.ts does: the low 48 bits of
-// ms*4096+counter (bitwise NOT for descending ids, so newer sort first), as
-// 12 hex digits, then 14 base62 characters. Where OpenCode draws the tail
-// at random, ours comes from a hash of seed.
-func OpenCodeID(prefix string, ms int64, counter int64, descending bool, seed string) string {
-	v := uint64(ms)*4096 + uint64(counter)
-	if descending {
-		v = ^v
-	}
-	v &= 1<<48 - 1
-	sum := sha256.Sum256([]byte(prefix + "\x00" + seed))
-	tail := make([]byte, 14)
-	for i := range tail {
-		tail[i] = base62[int(sum[i])%62]
-	}
-	return fmt.Sprintf("%s_%012x%s", prefix, v, tail)
-}
-
-// Ascending hands out OpenCode ids for one session in ascending order: the
-// time part follows the entries' times and never goes backwards, so the ids
-// sort as OpenCode's do.
-type Ascending struct {
-	last uint64
-}
-
-// Next is the next id with prefix for an entry at ms.
-func (g *Ascending) Next(prefix string, ms int64, seed string) string {
-	v := uint64(ms)*4096 + 1
-	if v <= g.last {
-		v = g.last + 1
-	}
-	g.last = v
-	return OpenCodeID(prefix, int64(v/4096), int64(v%4096), false, seed)
 }

@@ -1,6 +1,8 @@
 package mapping
 
 import (
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/sesstool/sesstool/format"
@@ -13,8 +15,7 @@ func TestSessionID(t *testing.T) {
 	const u = "1f0e2d3c-4b5a-4978-8695-a4b3c2d1e0f9"
 	tree := format.IDStyle{Form: format.IDHex8, Seed: "tree:"}
 	ash := format.IDStyle{Form: format.IDUUID, Fresh: true}
-	oc := format.IDStyle{Form: format.IDOpenCode}
-	const ses = "ses_e03a7a64affe0wHc2prdw2R2s7"
+	own := format.IDStyle{Form: "own", Minter: upperMinter{}}
 	for _, c := range []struct {
 		name  string
 		style format.IDStyle
@@ -25,12 +26,34 @@ func TestSessionID(t *testing.T) {
 		{"other derived with the seed", tree, session.Meta{ID: "x"}, UUID("tree:x")},
 		{"none: from cwd and creation", tree, session.Meta{Cwd: "/p", Created: session.Time{Raw: "t"}}, UUID("tree:/p\x00t")},
 		{"fresh derives a uuid too", ash, session.Meta{ID: u}, UUID(u + ":" + u)},
-		{"opencode id kept", oc, session.Meta{ID: ses}, ses},
-		{"opencode derived", oc, session.Meta{ID: u}, OpenCodeID("ses", 5, 1, true, u)},
+		{"a layout's own form: its minter names the session", own, session.Meta{ID: "x"}, "X@5"},
 	} {
 		if got := SessionID(c.style, &c.meta, 5); got != c.want {
 			t.Errorf("%s: SessionID = %s, want %s", c.name, got, c.want)
 		}
+	}
+}
+
+// upperMinter is a layout's own form of ids: upper case.
+type upperMinter struct{}
+
+func (upperMinter) Keeps(id string) bool { return id != "" && strings.ToUpper(id) == id }
+func (upperMinter) Session(m *session.Meta, at int64) string {
+	return strings.ToUpper(m.ID) + "@" + strconv.FormatInt(at, 10)
+}
+
+// A layout's own form of ids decides which source ids are kept: the rest
+// are derived, as for the shared forms.
+func TestIDsOfOwnForm(t *testing.T) {
+	x := NewIDs(format.IDStyle{Form: "own", Minter: upperMinter{}}, &session.Meta{ID: "s"}, 7)
+	if x.Session() != "S@7" {
+		t.Errorf("session %q, want S@7", x.Session())
+	}
+	if got := x.Of("KEPT"); got != "KEPT" {
+		t.Errorf("an id in the form became %q", got)
+	}
+	if got := x.Of("lower"); got == "lower" || got != UUID("s:lower") {
+		t.Errorf("an id not in the form became %q, want %q", got, UUID("s:lower"))
 	}
 }
 

@@ -23,7 +23,7 @@ var caps = format.Caps{
 	// of a message that has none, a user message's).
 	Usage: true, Cost: true, IsError: true, StopReason: true, MessageModel: true, Title: true,
 	ReasoningTokens: true, MessageProvider: true, MessageError: true, ModelRequired: true,
-	IDs: format.IDStyle{Form: format.IDOpenCode}, Times: format.TimeMillis,
+	IDs: format.IDStyle{Form: idForm, Minter: minter{}}, Times: format.TimeMillis,
 }
 
 // Caps declares what the layout holds.

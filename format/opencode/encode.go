@@ -60,8 +60,8 @@ type encoder struct {
 	sid      string
 	renumber bool              // message and part ids are made anew (see toDocEach)
 	renamed  map[string]string // with renumber: each message's new id by its old
-	msgIDs   mapping.Ascending
-	partIDs  mapping.Ascending
+	msgIDs   ascending
+	partIDs  ascending
 	lastMS   int64
 	// the last message's time: OpenCode orders messages by time, so none
 	// is written before it
@@ -234,7 +234,7 @@ func (e *encoder) info(project string) []byte {
 		version = "1.1.34"
 	}
 	first = append(first, kv{"version", str(version)}, kv{"projectID", str(project)}, kv{"directory", str(m.Cwd)})
-	if m.Parent != nil && m.Parent.SessionID != "" && mapping.IsOpenCodeID("ses", m.Parent.SessionID) {
+	if m.Parent != nil && m.Parent.SessionID != "" && isID("ses", m.Parent.SessionID) {
 		first = append(first, kv{"parentID", str(m.Parent.SessionID)})
 	}
 	title := m.Title
@@ -327,7 +327,7 @@ func (e *encoder) message(en *session.Entry, m *session.Message, summary bool) (
 	}
 	e.lastMsgMS = ms
 	id := en.ID
-	if e.renumber || !mapping.IsOpenCodeID("msg", id) {
+	if e.renumber || !isID("msg", id) {
 		id = e.msgIDs.Next("msg", ms, e.sid+":"+en.ID)
 	}
 	if e.renumber {
@@ -466,7 +466,7 @@ func (e *encoder) parts(en *session.Entry, m *session.Message, mid string, ms in
 func (e *encoder) partID(b session.Block, ms int64, mid string, i int) string {
 	var id string
 	_ = json.Unmarshal(b.Extra.Get("id"), &id)
-	if mapping.IsOpenCodeID("prt", id) && !e.renumber {
+	if isID("prt", id) && !e.renumber {
 		return id
 	}
 	return e.partIDs.Next("prt", ms, fmt.Sprintf("%s:%s:%d", e.sid, mid, i))

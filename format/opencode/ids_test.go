@@ -3,16 +3,14 @@ package opencode
 import (
 	"github.com/tidwall/gjson"
 	"testing"
-
-	"github.com/sesstool/sesstool/mapping"
 )
 
 // Messages are ordered by time.created, then id: an id minted after the
 // 2026-08-14 wrap (msg_0…) sorts before an older one (msg_f…) as a string,
 // but comes after it in the conversation.
 func TestMessageOrder(t *testing.T) {
-	before := mapping.OpenCodeID("msg", 1786706395000-1, 1, false, "a") // just before the wrap
-	after := mapping.OpenCodeID("msg", 1786706395000+5000, 1, false, "b")
+	before := newID("msg", 1786706395000-1, 1, false, "a") // just before the wrap
+	after := newID("msg", 1786706395000+5000, 1, false, "b")
 	if !(after < before) {
 		t.Fatalf("expected the post-wrap id to sort first: %s %s", before, after)
 	}

@@ -1,8 +1,6 @@
 package opencode
 
 import (
-	"github.com/sesstool/sesstool/mapping"
-
 	"bytes"
 	"errors"
 	"fmt"
@@ -259,7 +257,7 @@ func (c *checker) schema(at loc, name string, v []byte) {
 }
 
 func (c *checker) id(at loc, ptr, prefix, id string) {
-	if id != "" && !mapping.IsOpenCodeID(prefix, id) {
+	if id != "" && !isID(prefix, id) {
 		c.errorf(at, ptr, ruleBadID, "%q is not an OpenCode %s id (%s_ + 12 hex digits + 14 base62 characters)", id, prefix, prefix)
 	}
 }

@@ -98,7 +98,7 @@ const (
 func (t *treeWriter) head(d *Doc) error {
 	t.started = true
 	t.sid = d.ID()
-	if !mapping.IsOpenCodeID("ses", t.sid) {
+	if !isID("ses", t.sid) {
 		return fmt.Errorf("session id %q is not an OpenCode id", t.sid)
 	}
 	files := []file{{path: filepath.Join(t.root, "migration"), data: []byte("2"), keep: true}}
@@ -163,11 +163,11 @@ func (t *treeWriter) ready(dir string) error {
 // message writes one message's file and its parts'.
 func (t *treeWriter) message(m *Msg) error {
 	mid := gjson.GetBytes(m.Info, "id").String()
-	if !mapping.IsOpenCodeID("msg", mid) {
+	if !isID("msg", mid) {
 		return fmt.Errorf("message id %q is not an OpenCode id", mid)
 	}
 	for _, p := range m.Parts {
-		if pid := gjson.GetBytes(p, "id").String(); !mapping.IsOpenCodeID("prt", pid) {
+		if pid := gjson.GetBytes(p, "id").String(); !isID("prt", pid) {
 			return fmt.Errorf("part id %q is not an OpenCode id", pid)
 		}
 	}

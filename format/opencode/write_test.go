@@ -1,8 +1,6 @@
 package opencode
 
 import (
-	"github.com/sesstool/sesstool/mapping"
-
 	"errors"
 	"os"
 	"os/exec"
@@ -52,7 +50,7 @@ func TestWriteForeign(t *testing.T) {
 		rel, _ := filepath.Rel(a, p)
 		switch {
 		case strings.HasPrefix(rel, "session/global/ses_"):
-			if !mapping.IsOpenCodeID("ses", keyOf(p)) {
+			if !isID("ses", keyOf(p)) {
 				t.Errorf("bad session id %s", p)
 			}
 		case strings.HasPrefix(rel, "message/"):
