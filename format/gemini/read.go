@@ -80,24 +80,6 @@ func (n *metaNote) Applied() map[string]int {
 	return out
 }
 
-// The Private notes of entries and blocks.
-type (
-	// msgNote: how the record spelled what the model reads another way.
-	msgNote struct {
-		tokensNull  bool // "tokens": null
-		hasThoughts bool // a thoughts array, empty or not
-	}
-	// toolNote marks a tool result entry: from a reply's toolCalls (Call
-	// set: its record), or one part of a user record of functionResponses
-	// (Part: its index).
-	toolNote struct {
-		fromCall bool
-		part     int
-	}
-	// thoughtNote is a thought's own time.
-	thoughtNote struct{ timestamp string }
-)
-
 // build turns a loaded file into the model.
 func build(name string, c *conv) *reader {
 	r := &reader{c: c}
@@ -373,17 +355,12 @@ func addPart(m *session.Message, p gjson.Result) bool {
 func reply(g *msg, t session.Time, src session.Source, answered map[string]bool) []*session.Entry {
 	v := g.v
 	m := &session.Message{Role: session.RoleAssistant, Model: v.Get("model").String()}
-	note := &msgNote{}
-	ths := v.Get("thoughts")
-	note.hasThoughts = ths.IsArray()
-	ths.ForEach(func(_, th gjson.Result) bool {
+	v.Get("thoughts").ForEach(func(_, th gjson.Result) bool {
 		text := th.Get("description").String()
 		if s := th.Get("subject").String(); s != "" {
 			text = "**" + s + "** " + text // as the agent sends it back on resume
 		}
-		b := session.Block{Type: session.BlockThinking, Text: text}
-		b.Origin, b.Private = Name, &thoughtNote{timestamp: th.Get("timestamp").String()}
-		m.Content = append(m.Content, b)
+		m.Content = append(m.Content, session.Block{Type: session.BlockThinking, Text: text})
 		return true
 	})
 	contentOf(m, v.Get("content"))
@@ -392,8 +369,6 @@ func reply(g *msg, t session.Time, src session.Source, answered map[string]bool)
 	}
 	tok := v.Get("tokens")
 	switch {
-	case tok.Type == gjson.Null:
-		note.tokensNull = true
 	case tok.IsObject():
 		total := tok.Get("total").Int()
 		// Gemini's input (promptTokenCount) counts the cached tokens too;
@@ -438,11 +413,10 @@ func reply(g *msg, t session.Time, src session.Source, answered map[string]bool)
 				IsError: tc.Get("status").String() == "error"}
 			tm.Content = []session.Block{{Type: session.BlockText, Text: resultText(res)}}
 			results = append(results, &session.Entry{Kind: session.KindMessage, Type: "toolCall", ID: g.id + "/" + b.ToolCallID,
-				Time: rt, Message: tm, Source: session.Source{Origin: Name, Line: g.line, Private: &toolNote{fromCall: true}}})
+				Time: rt, Message: tm, Source: session.Source{Origin: Name, Line: g.line}})
 		}
 		return true
 	})
-	src.Private = note
 	e := &session.Entry{Kind: session.KindMessage, Type: "gemini", ID: g.id, Time: t, Message: m, Source: src}
 	return append([]*session.Entry{e}, results...)
 }
@@ -457,7 +431,7 @@ func responses(g *msg, t session.Time, src session.Source) []*session.Entry {
 			IsError: fr.Get("response.error").Exists()}
 		tm.Content = []session.Block{{Type: session.BlockText, Text: responseText(fr.Get("response"))}}
 		e := &session.Entry{Kind: session.KindMessage, Type: "user", ID: g.id, Time: t, Message: tm,
-			Source: session.Source{Origin: Name, Line: g.line, Private: &toolNote{part: i}}}
+			Source: session.Source{Origin: Name, Line: g.line}}
 		if i == 0 {
 			e.Raw = src.Raw
 		} else {
