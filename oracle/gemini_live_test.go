@@ -284,9 +284,10 @@ func responseText(r map[string]any) string {
 }
 
 // geminiLint is mockmodel.LintGemini's problems but for
-// "skip_thought_signature_validator", the signature Gemini CLI puts on a
-// function call it resumes without one, which the Gemini API documents as
-// the value it accepts in place of a signature it issued; and, for the
+// "skip_thought_signature_validator", the synthetic signature Gemini CLI's
+// history hardening (utils/historyHardening) puts on a function call it
+// resumes without one, relying on the service accepting it in place of a
+// signature it issued; and, for the
 // agent's own session (own), a function response repeated in the same
 // turn as the one before it (see checkGeminiResumed).
 func geminiLint(body []byte, own bool) []string {

@@ -3,7 +3,9 @@ package gemini
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/sesstool/sesstool/format"
@@ -78,24 +80,6 @@ func (n *metaNote) Applied() map[string]int {
 	return out
 }
 
-// The Private notes of entries and blocks.
-type (
-	// msgNote: how the record spelled what the model reads another way.
-	msgNote struct {
-		tokensNull  bool // "tokens": null
-		hasThoughts bool // a thoughts array, empty or not
-	}
-	// toolNote marks a tool result entry: from a reply's toolCalls (Call
-	// set: its record), or one part of a user record of functionResponses
-	// (Part: its index).
-	toolNote struct {
-		fromCall bool
-		part     int
-	}
-	// thoughtNote is a thought's own time.
-	thoughtNote struct{ timestamp string }
-)
-
 // build turns a loaded file into the model.
 func build(name string, c *conv) *reader {
 	r := &reader{c: c}
@@ -139,7 +123,83 @@ func build(name string, c *conv) *reader {
 			add(e)
 		}
 	}
+	if note.kind != "subagent" && filepath.Base(filepath.Dir(name)) == ChatsDir {
+		r.entries = append(r.entries, runs(name, m.ID, prev, c)...)
+	}
 	return r
+}
+
+// runs reads the sub-agent runs of the session in the chats folder of
+// name, chats/<sessionId>/*.jsonl, for after its last entry (last): each
+// a subagent entry, the run's entries on a sidechain (the sub-agent's
+// session id), a subagent_end entry with its last reply, in the order the
+// runs started. So an export shows them inside their parent, as Codex's
+// and Claude Code's are; the file of each is also a session of its own,
+// and this layout's writer leaves them out of the parent's file. A run
+// that cannot be read is left out: it is validated as a file of its own.
+func runs(name, id, last string, c *conv) []*session.Entry {
+	if id == "" || format.UnsafeID(id) != "" {
+		return nil
+	}
+	files, _ := filepath.Glob(filepath.Join(filepath.Dir(name), id, "*.jsonl"))
+	type run struct {
+		start string
+		es    []*session.Entry
+	}
+	var all []run
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		sc, err := load(p, b)
+		if err != nil {
+			continue
+		}
+		sr := build(p, sc)
+		sub := &session.Subagent{ID: sr.meta.ID, ParentToolCallID: spawnedBy(c, sr.meta.ID)}
+		start := &session.Entry{Kind: session.KindSubagent, Type: "subagent", ID: session.DerivedID(sr.meta.ID, 0, nil),
+			Time: sr.meta.Created, Subagent: sub, Source: session.Source{Origin: Name}}
+		es := []*session.Entry{start}
+		result := ""
+		end := sr.meta.Updated
+		for _, e := range sr.entries {
+			e.Sidechain = sr.meta.ID
+			if e.ParentID == "" {
+				e.ParentID = start.ID
+			}
+			if e.Message != nil && e.Message.Role == session.RoleAssistant && e.Message.Text() != "" {
+				result = e.Message.Text()
+			}
+			es = append(es, e)
+		}
+		fin := *sub
+		fin.Result = result
+		es = append(es, &session.Entry{Kind: session.KindSubagentEnd, Type: "subagent_end", ID: session.DerivedID(sr.meta.ID, -1, nil),
+			ParentID: start.ID, Time: end, Subagent: &fin, Source: session.Source{Origin: Name}})
+		all = append(all, run{start: sr.meta.Created.Raw, es: es})
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].start < all[j].start })
+	var out []*session.Entry
+	for _, r := range all {
+		r.es[0].ParentID = last
+		out = append(out, r.es...)
+		last = r.es[len(r.es)-1].ID
+	}
+	return out
+}
+
+// spawnedBy is the tool call of the session that ran sub-agent id: the
+// call whose record names it as its agentId.
+func spawnedBy(c *conv, id string) string {
+	for _, g := range c.msgs {
+		for _, tc := range g.v.Get("toolCalls").Array() {
+			if tc.Get("agentId").String() == id {
+				return tc.Get("id").String()
+			}
+		}
+	}
+	return ""
 }
 
 // answeredLater are the tool call ids a user record of functionResponses
@@ -295,17 +355,12 @@ func addPart(m *session.Message, p gjson.Result) bool {
 func reply(g *msg, t session.Time, src session.Source, answered map[string]bool) []*session.Entry {
 	v := g.v
 	m := &session.Message{Role: session.RoleAssistant, Model: v.Get("model").String()}
-	note := &msgNote{}
-	ths := v.Get("thoughts")
-	note.hasThoughts = ths.IsArray()
-	ths.ForEach(func(_, th gjson.Result) bool {
+	v.Get("thoughts").ForEach(func(_, th gjson.Result) bool {
 		text := th.Get("description").String()
 		if s := th.Get("subject").String(); s != "" {
 			text = "**" + s + "** " + text // as the agent sends it back on resume
 		}
-		b := session.Block{Type: session.BlockThinking, Text: text}
-		b.Origin, b.Private = Name, &thoughtNote{timestamp: th.Get("timestamp").String()}
-		m.Content = append(m.Content, b)
+		m.Content = append(m.Content, session.Block{Type: session.BlockThinking, Text: text})
 		return true
 	})
 	contentOf(m, v.Get("content"))
@@ -314,8 +369,6 @@ func reply(g *msg, t session.Time, src session.Source, answered map[string]bool)
 	}
 	tok := v.Get("tokens")
 	switch {
-	case tok.Type == gjson.Null:
-		note.tokensNull = true
 	case tok.IsObject():
 		total := tok.Get("total").Int()
 		// Gemini's input (promptTokenCount) counts the cached tokens too;
@@ -360,11 +413,10 @@ func reply(g *msg, t session.Time, src session.Source, answered map[string]bool)
 				IsError: tc.Get("status").String() == "error"}
 			tm.Content = []session.Block{{Type: session.BlockText, Text: resultText(res)}}
 			results = append(results, &session.Entry{Kind: session.KindMessage, Type: "toolCall", ID: g.id + "/" + b.ToolCallID,
-				Time: rt, Message: tm, Source: session.Source{Origin: Name, Line: g.line, Private: &toolNote{fromCall: true}}})
+				Time: rt, Message: tm, Source: session.Source{Origin: Name, Line: g.line}})
 		}
 		return true
 	})
-	src.Private = note
 	e := &session.Entry{Kind: session.KindMessage, Type: "gemini", ID: g.id, Time: t, Message: m, Source: src}
 	return append([]*session.Entry{e}, results...)
 }
@@ -379,7 +431,7 @@ func responses(g *msg, t session.Time, src session.Source) []*session.Entry {
 			IsError: fr.Get("response.error").Exists()}
 		tm.Content = []session.Block{{Type: session.BlockText, Text: responseText(fr.Get("response"))}}
 		e := &session.Entry{Kind: session.KindMessage, Type: "user", ID: g.id, Time: t, Message: tm,
-			Source: session.Source{Origin: Name, Line: g.line, Private: &toolNote{part: i}}}
+			Source: session.Source{Origin: Name, Line: g.line}}
 		if i == 0 {
 			e.Raw = src.Raw
 		} else {

@@ -123,8 +123,8 @@ func digest(t *testing.T, r session.Reader) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "title %q\n", s.Meta.Title)
 	for _, e := range s.Entries {
-		if !e.IsMessage() {
-			continue
+		if !e.IsMessage() || e.Sidechain != "" {
+			continue // sub-agent runs are files of their own in this layout
 		}
 		m := e.Message
 		fmt.Fprintf(&b, "%s model=%q err=%v call=%q", m.Role, m.Model, m.IsError, m.ToolCallID)
@@ -219,4 +219,42 @@ func TestWriterGolden(t *testing.T) {
 		fmt.Fprintf(&b, "loss: %d %s %s (%s)\n", it.Count, it.Kind, it.Action, it.Reason)
 	}
 	golden.Assert(t, "writer/pi-v3-branches.txt", b.Bytes())
+}
+
+// TestSubagentRuns: a session of a home brings its sub-agents' runs
+// (chats/<sessionId>/*.jsonl) after its own entries: a subagent entry
+// naming the call that ran it, the run on its sidechain, a subagent_end
+// with its last reply; its own file is still written back alone.
+func TestSubagentRuns(t *testing.T) {
+	main := samples + "home/.gemini/tmp/proj/chats/session-2026-03-04T10-00-3f0c2a52.jsonl"
+	s, err := session.ReadAll(open(t, main))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const sub = "4a9e8b7c-0d1f-4e2a-8b3c-5d6e7f8a9b0c"
+	var got []string
+	for _, e := range s.Entries {
+		switch {
+		case e.Kind == session.KindSubagent:
+			got = append(got, "start "+e.Subagent.ID+" "+e.Subagent.ParentToolCallID)
+		case e.Kind == session.KindSubagentEnd:
+			got = append(got, "end "+e.Subagent.Result)
+		case e.Sidechain != "":
+			got = append(got, string(e.Message.Role)+" on "+e.Sidechain)
+		}
+	}
+	want := []string{"start " + sub + " codebase_investigator_1772618402000_0", "user on " + sub, "assistant on " + sub, "end There are 2 files."}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("sub-agent entries:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// through a reader that is not the layout's own, the file is its own
+	// records only
+	b, _ := os.ReadFile(main)
+	var out bytes.Buffer
+	if err := (gemini.Format{}).WriteTo(&out, &session.SliceReader{S: s}, format.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out.Bytes(), b) {
+		t.Errorf("written back through the model:\n%s\nwant:\n%s", out.Bytes(), b)
+	}
 }

@@ -89,7 +89,7 @@ func writeOwn(bw *bufio.Writer, r session.Reader) error {
 	bw.Write(r.Meta().Raw)
 	bw.WriteByte('\n')
 	return session.Each(r, func(e *session.Entry) error {
-		if len(e.Raw) > 0 {
+		if len(e.Raw) > 0 && e.Sidechain == "" {
 			bw.Write(e.Raw)
 			bw.WriteByte('\n')
 		}
