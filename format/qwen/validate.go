@@ -53,7 +53,7 @@ func (f Format) ValidateReader(name string, r io.Reader, rep *report.Report, opt
 	if _, err := j.Run(r); err != nil {
 		return err
 	}
-	rep.Counted(Name, 1, rules.lines)
+	rep.Counted(Name, 1, rules.entries)
 	return nil
 }
 
@@ -66,6 +66,7 @@ type rules struct {
 	schema *jsonschema.Schema
 
 	lines     int
+	entries   int          // as the reader yields them (toolEntries)
 	session   string       // the first line's sessionId
 	ids       idset.Index  // uuid -> line
 	toolCalls idset.Hashed // functionCall ids seen
@@ -84,11 +85,17 @@ func (r *rules) warnf(line int, ptr, rule, f string, a ...any) {
 
 func (r *rules) Check(l validate.Line) {
 	r.lines++
+	r.entries++
 	if !l.Valid {
 		return
 	}
 	v := l.Value
 	typ := v.Get("type").String()
+	if typ == "tool_result" {
+		if n := toolParts(v.Get("message")); n > 1 {
+			r.entries += n - 1 // a tool message per call answered
+		}
+	}
 	if typ != "" && !knownTypes[typ] {
 		r.warnf(l.N, "/type", "unknown-line-type", "line type %q is not one sesstool knows (a newer Qwen Code?); it is kept as it is when written as qwen, and counted as lost otherwise", typ)
 	}
