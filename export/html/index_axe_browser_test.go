@@ -11,19 +11,21 @@ import (
 
 // TestIndexAxe runs axe-core on a site's index with its filters used, on
 // a desktop and a phone, light and dark: the index as written has no
-// serious or critical violation, and an index broken on purpose (a
-// control without a name, text without contrast) has the one broken,
-// so the check is known to see them.
+// serious or critical violation, nor has it when nothing matches, and an
+// index broken on purpose (a control without a name, text without
+// contrast) has the one broken, so the check is known to see them.
 func TestIndexAxe(t *testing.T) {
 	b := browsertest.New(t)
 	page := indexFixture(t)
 	t.Cleanup(func() { chromedp.Do(b.Ctx(), chromedp.EmulateViewport(1280, 900), browsertest.Scheme("")) })
 	for _, tc := range []struct {
 		name  string
-		broke string // JavaScript that breaks the index, after filtering
+		broke string // JavaScript run after filtering: it breaks the index, or shows one more state
 		want  string // the rule that must then fail; "" none
 	}{
 		{name: "as written"},
+		{name: "nothing matches", broke: `const q = document.getElementById('q'); q.value = 'zzqqxx'; q.dispatchEvent(new Event('input'));
+			if (document.getElementById('none').hidden) throw new Error('no "No session matches"');`},
 		{name: "date filter without label", broke: `const f = document.getElementById('from'); f.closest('label').replaceWith(f);`, want: "label"},
 		{name: "project filter without label", broke: `const p = document.getElementById('proj'); p.closest('label').replaceWith(p);`, want: "select-name"},
 		{name: "sort button without name", broke: `document.querySelector('thead th button').textContent = '';`, want: "button-name"},
