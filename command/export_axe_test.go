@@ -2,10 +2,13 @@ package command
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/chromedp/chromedp"
 	"github.com/sesstool/sesstool/internal/testkit/browsertest"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"github.com/sesstool/sesstool/internal/testkit/shared"
 )
 
@@ -33,5 +36,38 @@ func TestExportAxe(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestExportIndexAxe exports the real Claude Code store of ../shared (its
+// sessions in many projects) as a site and runs axe-core on the index with
+// its filters used, on a desktop and a phone, light and dark: no serious
+// or critical violation.
+func TestExportIndexAxe(t *testing.T) {
+	store := filepath.Join(shared.Dir(), "real-world", "claude")
+	if _, err := os.Stat(store); err != nil {
+		peers.Need(t, "real store "+store+" not found (set SESSTOOL_SHARED to the shared folder)")
+	}
+	b := browsertest.New(t)
+	site := t.TempDir()
+	env, _, errb := testEnv("")
+	if err := Export(env, ExportOptions{Kind: "html", Out: site, Paths: []string{store}}); err != nil {
+		t.Fatalf("export %s: %v\n%s", store, err, errb)
+	}
+	index := filepath.Join(site, indexName)
+	t.Cleanup(func() { chromedp.Do(b.Ctx(), chromedp.EmulateViewport(1280, 900), browsertest.Scheme("")) })
+	for _, v := range []struct {
+		width  int64
+		scheme string
+	}{{1280, "light"}, {1280, "dark"}, {390, "light"}, {390, "dark"}} {
+		t.Run(fmt.Sprintf("%d-%s", v.width, v.scheme), func(t *testing.T) {
+			b.Do(t, chromedp.EmulateViewport(v.width, 844, chromedp.EmulateMobile), browsertest.Scheme(v.scheme))
+			b.OpenIndex(t, index)
+			b.FilterIndex(t)
+			for _, f := range b.Axe(t) {
+				t.Errorf("axe: %s", f)
+			}
+			b.Clean(t, index)
+		})
 	}
 }

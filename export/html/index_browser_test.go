@@ -1,7 +1,6 @@
 package html_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/sesstool/sesstool/export/html"
 	"github.com/sesstool/sesstool/internal/testkit/browsertest"
@@ -192,13 +189,13 @@ func TestBrowserIndexFilters(t *testing.T) {
 func TestBrowserIndexPhone(t *testing.T) {
 	b := browsertest.New(t)
 	page := indexFixture(t)
-	t.Cleanup(func() { chromedp.Do(b.Ctx(), chromedp.EmulateViewport(1280, 900), scheme("")) })
+	t.Cleanup(func() { chromedp.Do(b.Ctx(), chromedp.EmulateViewport(1280, 900), browsertest.Scheme("")) })
 	for _, tc := range []struct {
 		width  int64
 		scheme string
 	}{{390, "light"}, {390, "dark"}, {1280, "light"}, {1280, "dark"}} {
 		t.Run(fmt.Sprintf("%d-%s", tc.width, tc.scheme), func(t *testing.T) {
-			b.Do(t, chromedp.EmulateViewport(tc.width, 844, chromedp.EmulateMobile), scheme(tc.scheme))
+			b.Do(t, chromedp.EmulateViewport(tc.width, 844, chromedp.EmulateMobile), browsertest.Scheme(tc.scheme))
 			if err := chromedp.Do(b.Ctx(), chromedp.Navigate("file://"+page)); err != nil {
 				t.Fatal(err)
 			}
@@ -245,16 +242,6 @@ func TestBrowserIndexPhone(t *testing.T) {
 			browsertest.Screenshot(t, b, fmt.Sprintf("index-%d-%s.png", tc.width, tc.scheme))
 		})
 	}
-}
-
-// scheme emulates prefers-color-scheme ("" resets it).
-func scheme(s string) chromedp.Action[chromedp.Void] {
-	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: s}},
-		})
-		return err
-	})
 }
 
 // contrastJS lists every visible text's contrast below 4.5:1 (WCAG 2
