@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/sesstool/sesstool/exitcode"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/loss"
@@ -43,6 +44,13 @@ func (f Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) 
 	if enc.err != nil {
 		return enc.err
 	}
+	if !enc.conv {
+		// Qwen Code lists a session by its records and resumes its
+		// conversation: a file of system records alone (or none) is one
+		// validate refuses (no-conversation), so it is refused here, before
+		// anything reaches the file.
+		return &exitcode.Error{Code: exitcode.Invalid, Err: fmt.Errorf("session %s: %w: Qwen Code keeps a session for its conversation, and this session has no user, assistant or tool message it can hold", enc.meta.ID, format.ErrNothingToWrite)}
+	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write: %w", err)
 	}
@@ -62,6 +70,9 @@ type encoder struct {
 	// layout's session (a linear path) hangs from it.
 	last string
 	n    int // lines written
+	// conv is set once a user, assistant or tool_result line is written:
+	// the line validate's no-conversation rule asks for
+	conv bool
 	// held is an assistant line of another layout's session that calls
 	// tools, written once the next entry is known (hold)
 	held *heldLine
@@ -90,6 +101,12 @@ func (enc *encoder) line(raw, canon []byte) {
 	}
 	enc.err = enc.w.WriteByte('\n')
 	enc.n++
+	if !enc.conv {
+		switch gjson.GetBytes(out, "type").String() {
+		case "user", "assistant", "tool_result":
+			enc.conv = true
+		}
+	}
 }
 
 func (enc *encoder) entry(e *session.Entry) error {
