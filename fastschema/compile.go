@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"net/url"
 	"regexp"
 	"sort"
@@ -19,8 +20,12 @@ type node struct {
 	consts   []literal
 	hasConst bool // consts is an enum or a const (an empty enum fails all)
 	minLen   int
+	maxLen   int // -1 when there is no maxLength
 	pattern  *regexp.Regexp
 	minimum  *int64
+	maximum  *int64
+	exclMin  *int64 // exclusiveMinimum
+	minItems int
 	props    map[string]*node
 	required []string
 	extra    *node // additionalProperties
@@ -29,8 +34,10 @@ type node struct {
 	allOf    []*node
 	anyOf    []*node
 	oneOf    []*node
+	not      *node
 	ifS      *node
 	thenS    *node
+	elseS    *node
 	// dispatch is allOf's if/then list when every "if" only says
 	// {"required": [key], "properties": {key: {"const": "..."}}}: one lookup
 	// of key's value picks the one "then" that applies.
@@ -79,12 +86,43 @@ type literal struct {
 }
 
 // ignored are keywords that assert nothing under Draft 2020-12 as sesstool
-// uses it ("format" is an annotation unless format assertion is switched
-// on, which sesstool does not do).
+// uses it ("format" and the content keywords are annotations unless format
+// or content assertion is switched on, which sesstool does not do).
 var ignored = map[string]bool{
-	"$schema": true, "$id": true, "$defs": true, "$comment": true, "title": true,
+	"$schema": true, "$id": true, "$defs": true, "definitions": true, "$comment": true, "title": true,
 	"description": true, "examples": true, "default": true, "deprecated": true,
 	"readOnly": true, "writeOnly": true, "format": true,
+	"contentEncoding": true, "contentMediaType": true,
+}
+
+// known are the keywords jsonschema/v6 gives a meaning under some draft.
+// A keyword outside this list (a schema generator's "x-enumDescriptions",
+// "stability", "visibility") is an annotation the full validator ignores,
+// so the fast path ignores it too; a known keyword the fast path does not
+// compile keeps the schema off the fast path.
+var known = map[string]bool{
+	"$schema": true, "$id": true, "id": true, "$ref": true, "$dynamicRef": true,
+	"$recursiveRef": true, "$anchor": true, "$dynamicAnchor": true,
+	"$recursiveAnchor": true, "$vocabulary": true, "$comment": true,
+	"$defs": true, "definitions": true,
+	"type": true, "enum": true, "const": true,
+	"multipleOf": true, "maximum": true, "exclusiveMaximum": true,
+	"minimum": true, "exclusiveMinimum": true,
+	"maxLength": true, "minLength": true, "pattern": true, "format": true,
+	"items": true, "prefixItems": true, "additionalItems": true,
+	"contains": true, "minContains": true, "maxContains": true,
+	"maxItems": true, "minItems": true, "uniqueItems": true,
+	"unevaluatedItems": true,
+	"properties":       true, "patternProperties": true,
+	"additionalProperties": true, "propertyNames": true, "required": true,
+	"dependentRequired": true, "dependentSchemas": true, "dependencies": true,
+	"maxProperties": true, "minProperties": true,
+	"unevaluatedProperties": true,
+	"allOf":                 true, "anyOf": true, "oneOf": true, "not": true,
+	"if": true, "then": true, "else": true,
+	"contentEncoding": true, "contentMediaType": true, "contentSchema": true,
+	"title": true, "description": true, "default": true, "examples": true,
+	"deprecated": true, "readOnly": true, "writeOnly": true,
 }
 
 const draft2020 = "https://json-schema.org/draft/2020-12/schema"
@@ -95,6 +133,11 @@ type Compiler struct {
 	Load  func(url string) ([]byte, error)
 	docs  map[string]any
 	nodes map[string]*node
+	// fresh lists the nodes registered during the Compile call under way.
+	// A node is registered before its keywords compile (so cycles close),
+	// so until the whole call succeeds they may be incomplete: an empty
+	// node accepts everything.
+	fresh []string
 }
 
 // Validator checks JSON texts against one compiled schema. It is safe for
@@ -108,8 +151,15 @@ func (c *Compiler) Compile(ref string) (*Validator, error) {
 	if c.docs == nil {
 		c.docs, c.nodes = map[string]any{}, map[string]*node{}
 	}
+	c.fresh = c.fresh[:0]
 	n, err := c.ref(ref)
 	if err != nil {
+		// Drop every node this call registered: a later Compile that
+		// reaches one must compile it again (and fail again), never take
+		// a half-filled node that would accept what its schema rejects.
+		for _, r := range c.fresh {
+			delete(c.nodes, r)
+		}
 		return nil, err
 	}
 	return &Validator{root: n}, nil
@@ -130,8 +180,9 @@ func (c *Compiler) ref(ref string) (*node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", ref, err)
 	}
-	n := &node{}
+	n := &node{maxLen: -1}
 	c.nodes[ref] = n
+	c.fresh = append(c.fresh, ref)
 	if err := c.fill(n, v, doc); err != nil {
 		return nil, fmt.Errorf("%s: %w", ref, err)
 	}
@@ -187,7 +238,7 @@ func pointer(v any, frag string) (any, error) {
 
 // sub compiles a subschema that is not a reference target of its own.
 func (c *Compiler) sub(v any, base string) (*node, error) {
-	n := &node{}
+	n := &node{maxLen: -1}
 	return n, c.fill(n, v, base)
 }
 
@@ -204,7 +255,7 @@ func (c *Compiler) fill(n *node, v any, base string) error {
 		return fmt.Errorf("nested $id %q is not compiled", id)
 	}
 	for k, val := range m {
-		if ignored[k] {
+		if ignored[k] || !known[k] {
 			continue
 		}
 		if err := c.keyword(n, k, val, base, m); err != nil {
@@ -260,12 +311,16 @@ func (c *Compiler) keyword(n *node, k string, v any, base string, m map[string]a
 		n.consts, err = enum(v)
 	case "minLength":
 		n.minLen, err = smallInt(v)
+	case "maxLength":
+		n.maxLen, err = smallInt(v)
+	case "minItems":
+		n.minItems, err = smallInt(v)
 	case "minimum":
-		var x int
-		if x, err = smallInt(v); err == nil {
-			m := int64(x)
-			n.minimum = &m
-		}
+		n.minimum, err = bound(v)
+	case "maximum":
+		n.maximum, err = bound(v)
+	case "exclusiveMinimum":
+		n.exclMin, err = bound(v)
 	case "pattern":
 		s, ok := v.(string)
 		if !ok {
@@ -294,6 +349,12 @@ func (c *Compiler) keyword(n *node, k string, v any, base string, m map[string]a
 		if _, ok := m["if"]; ok { // "then" without "if" is ignored
 			n.thenS, err = c.sub(v, base)
 		}
+	case "else":
+		if _, ok := m["if"]; ok { // so is "else"
+			n.elseS, err = c.sub(v, base)
+		}
+	case "not":
+		n.not, err = c.sub(v, base)
 	case "$ref":
 		s, ok := v.(string)
 		if !ok {
@@ -432,6 +493,25 @@ func smallInt(v any) (int, error) {
 		return 0, fmt.Errorf("only small non-negative integers are compiled, not %s", n)
 	}
 	return i, nil
+}
+
+// maxExact is 2^53: every integer up to it in magnitude is a float64.
+const maxExact = 1 << 53
+
+// bound reads a number keyword's value: an integer (written 1 or 1.0) of
+// at most 2^53 in magnitude, so that a float64 holds it exactly and the
+// comparisons in numberOf are exact.
+func bound(v any) (*int64, error) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return nil, fmt.Errorf("not a number")
+	}
+	r, ok := new(big.Rat).SetString(string(n)) // exact: 1.0 is an integer, 2^53+1 is not rounded
+	if !ok || !r.IsInt() || !r.Num().IsInt64() || r.Num().Int64() > maxExact || r.Num().Int64() < -maxExact {
+		return nil, fmt.Errorf("only integers up to 2^53 are compiled, not %s", n)
+	}
+	i := r.Num().Int64()
+	return &i, nil
 }
 
 func strs(v any) ([]string, error) {

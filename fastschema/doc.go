@@ -10,6 +10,8 @@
 // never do is accept a text the full validator would reject: the tests check
 // that against jsonschema/v6 on every sample and on mutations of them.
 //
-// A schema with a keyword this package does not know does not compile here,
-// and its callers keep using the full validator alone.
+// A schema with a keyword this package does not compile (one the full
+// validator gives a meaning) does not compile here, and its callers keep
+// using the full validator alone; a keyword the full validator does not
+// know either is an annotation and is skipped.
 package fastschema

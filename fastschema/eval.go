@@ -2,7 +2,9 @@ package fastschema
 
 import (
 	"bytes"
+	"cmp"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 )
@@ -85,10 +87,37 @@ func typeOf(t *tape, n *node, k int) result {
 	if n.types&(1<<tok.kind) == 0 {
 		return fail
 	}
-	if tok.kind == kNumber && n.integer && bytes.ContainsAny(t.b[tok.start:tok.end], ".eE") {
-		return unsure // 1.0 and 1e2 are integers to JSON Schema
+	if tok.kind == kNumber && n.integer && !tok.plain {
+		return truth(integral(t.raw(k))) // 1.0 and 1e2 are integers to JSON Schema
 	}
 	return pass
+}
+
+// integral reports whether a JSON number literal has an integer value,
+// exactly: the digits without their trailing zeros are an integer, so the
+// value is one when the exponent, less the digits after the point, plus
+// those zeros, is not negative. It reads lit without writing to it.
+func integral(lit []byte) bool {
+	mant, exp := lit, 0
+	if i := bytes.IndexAny(lit, "eE"); i >= 0 {
+		mant = lit[:i]
+		e, err := strconv.Atoi(strings.TrimPrefix(string(lit[i+1:]), "+"))
+		if err != nil {
+			return false // the tape allows three exponent digits, so never
+		}
+		exp = e
+	}
+	intPart, frac, _ := bytes.Cut(bytes.TrimPrefix(mant, []byte("-")), []byte("."))
+	// zeros: the trailing zeros of the digits intPart and frac make
+	zeros := len(frac) - len(bytes.TrimRight(frac, "0"))
+	if zeros == len(frac) {
+		i := bytes.TrimRight(intPart, "0")
+		if len(i) == 0 {
+			return true // zero
+		}
+		zeros += len(intPart) - len(i)
+	}
+	return exp-len(frac)+zeros >= 0
 }
 
 func constOf(t *tape, n *node, k int) result {
@@ -139,15 +168,18 @@ func truth(ok bool) result {
 
 func stringOf(t *tape, n *node, k int) result {
 	tok := &t.toks[k]
-	if tok.kind != kString || n.minLen == 0 && n.pattern == nil {
+	if tok.kind != kString || n.minLen == 0 && n.maxLen < 0 && n.pattern == nil {
 		return pass
 	}
 	if tok.esc {
 		return unsure
 	}
 	s := t.raw(k)
-	if n.minLen > 0 && utf8.RuneCount(s) < n.minLen {
-		return fail
+	if n.minLen > 0 || n.maxLen >= 0 {
+		runes := utf8.RuneCount(s)
+		if runes < n.minLen || n.maxLen >= 0 && runes > n.maxLen {
+			return fail
+		}
 	}
 	if n.pattern != nil && !n.pattern.Match(s) {
 		return fail
@@ -155,30 +187,54 @@ func stringOf(t *tape, n *node, k int) result {
 	return pass
 }
 
-// numberOf checks minimum. A float literal is compared after rounding to
-// float64, which keeps order except at equality (the minimum is a small
-// integer, so exactly representable); equality is left to the full
-// validator.
+// numberOf checks minimum, maximum and exclusiveMinimum.
 func numberOf(t *tape, n *node, k int) result {
 	tok := &t.toks[k]
-	if tok.kind != kNumber || n.minimum == nil {
+	if tok.kind != kNumber || n.minimum == nil && n.maximum == nil && n.exclMin == nil {
 		return pass
 	}
-	if tok.plain {
+	r := pass
+	for _, c := range [...]struct {
+		bound *int64
+		ok    func(sign int) bool // sign of value - bound
+	}{
+		{n.minimum, func(sign int) bool { return sign >= 0 }},
+		{n.maximum, func(sign int) bool { return sign <= 0 }},
+		{n.exclMin, func(sign int) bool { return sign > 0 }},
+	} {
+		if c.bound == nil {
+			continue
+		}
+		cmp, sure := compare(t, k, *c.bound)
+		switch {
+		case !sure:
+			r = unsure
+		case !c.ok(cmp):
+			return fail
+		}
+	}
+	return r
+}
+
+// compare returns the sign of number token k minus m, when it is sure of
+// it. A float literal is compared after rounding to float64, which keeps
+// order except at equality (m is at most 2^53 in magnitude, so exactly
+// representable); equality is left to the full validator.
+func compare(t *tape, k int, m int64) (int, bool) {
+	if t.toks[k].plain {
 		i, err := strconv.ParseInt(t.text(k), 10, 64)
 		if err == nil {
-			return truth(i >= *n.minimum)
+			return cmp.Compare(i, m), true
 		}
 	}
 	f, _ := strconv.ParseFloat(t.text(k), 64) // out of range gives ±Inf or ±0, still in order
-	m := float64(*n.minimum)
-	switch {
-	case f > m:
-		return pass
-	case f < m:
-		return fail
+	switch fm := float64(m); {
+	case f > fm:
+		return 1, true
+	case f < fm:
+		return -1, true
 	}
-	return unsure
+	return 0, false
 }
 
 func objectOf(t *tape, n *node, k int) result {
@@ -207,7 +263,13 @@ func objectOf(t *tape, n *node, k int) result {
 
 func arrayOf(t *tape, n *node, k int) result {
 	tok := &t.toks[k]
-	if tok.kind != kArray || n.items == nil {
+	if tok.kind != kArray || n.items == nil && n.minItems == 0 {
+		return pass
+	}
+	if tok.count < n.minItems {
+		return fail
+	}
+	if n.items == nil {
 		return pass
 	}
 	e := k + 1
@@ -296,14 +358,26 @@ func dispatch(t *tape, n *node, k int) result {
 }
 
 func conditional(t *tape, n *node, k int) result {
-	if n.ifS == nil || n.thenS == nil {
+	if n.not != nil {
+		switch eval(t, n.not, k) {
+		case pass:
+			return fail
+		case unsure:
+			return unsure
+		}
+	}
+	if n.ifS == nil || n.thenS == nil && n.elseS == nil {
 		return pass
 	}
+	branch := n.thenS
 	switch eval(t, n.ifS, k) {
-	case pass:
-		return eval(t, n.thenS, k)
 	case fail:
+		branch = n.elseS
+	case unsure:
+		return unsure
+	}
+	if branch == nil {
 		return pass
 	}
-	return unsure
+	return eval(t, branch, k)
 }
