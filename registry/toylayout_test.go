@@ -88,7 +88,7 @@ func TestToyLayout(t *testing.T) {
 		file  string   // a file the command writes, and what it must hold
 		holds string
 	}{
-		{"registered", []string{"convert", "--help"}, 0, []string{"opencode-export, toy, tree"}, "", ""},
+		{"registered", []string{"convert", "--help"}, 0, []string{", toy, tree (pi"}, "", ""},
 		{"detected", []string{"detect", "a.toy"}, 0, []string{"a.toy: toy"}, "", ""},
 		{"valid", []string{"validate", "a.toy"}, 0, []string{"0 errors"}, "", ""},
 		{"invalid", []string{"validate", "bad.toy"}, 1, []string{"bad.toy:2: error: not a message line (line)"}, "", ""},
