@@ -27,10 +27,11 @@ import (
 // and the active path (docs/commands.md#branches-and-the-active-path):
 //   - info's leaf is the entry the HTML page starts from, and info's branch
 //     count is the page header's and Markdown's "one of N";
-//   - the HTML page's active path (its leaf and the parents it walks, as its
-//     script does) leaves out exactly the entries convert --to flat reports
-//     as off the path, and convert reports exactly info's branches less one
-//     as flattened;
+//   - the HTML page's active path (its end and the parents it walks, as its
+//     script does: the shown leaf and the records after it, which the page
+//     marks on the path but does not show) holds the shown leaf and leaves
+//     out exactly the entries convert --to flat reports as off the path, and
+//     convert reports exactly info's branches less one as flattened;
 //   - the assistant messages convert --to flat writes are those of the
 //     page's path, in order;
 //   - convert --to tree, which keeps every line, gives a file info counts
@@ -121,7 +122,7 @@ func agree(t *testing.T, layout, path, sel string, s *session.Session, st Stats)
 	}
 
 	// info and export: the leaf and the number of branches
-	leaf, parents := pagePayload(t, page)
+	leaf, end, parents := pagePayload(t, page)
 	main := 0
 	for _, e := range s.Entries {
 		if e.Sidechain == "" {
@@ -151,12 +152,16 @@ func agree(t *testing.T, layout, path, sel string, s *session.Session, st Stats)
 		t.Errorf("markdown says %v; info: %d branch", oneOf, st.Branches)
 	}
 
-	// export's path as the page's script walks it
+	// export's active path as the page's script walks it: from its end,
+	// through the shown leaf
 	on := map[int]bool{}
 	var shown []int
-	for i := leaf; i >= 0 && !on[i]; i = parents[i] {
+	for i := end; i >= 0 && !on[i]; i = parents[i] {
 		on[i] = true
 		shown = append([]int{i}, shown...)
+	}
+	if !on[leaf] {
+		t.Errorf("the page's active path, from entry %d, does not hold its shown leaf %d", end, leaf)
 	}
 	offPath := 0
 	for i, e := range s.Entries {
@@ -226,8 +231,8 @@ func convertRun(layout, path, sel, out, to string) (lossReport, string, error) {
 }
 
 // pagePayload decodes the data an exported page carries: the leaf it shows
-// first and every entry's parent.
-func pagePayload(t *testing.T, page string) (leaf int, parents []int) {
+// first, the end of the active path and every entry's parent.
+func pagePayload(t *testing.T, page string) (leaf, end int, parents []int) {
 	t.Helper()
 	m := regexp.MustCompile(`<script type="application/octet-stream" id="data">([^<]*)</script>`).FindStringSubmatch(page)
 	if m == nil {
@@ -244,10 +249,14 @@ func pagePayload(t *testing.T, page string) (leaf int, parents []int) {
 	// the tree's links close the page's data, after the entries
 	var d struct {
 		Leaf    int   `json:"leaf"`
+		End     *int  `json:"end"`
 		Parents []int `json:"parents"`
 	}
 	if err := json.NewDecoder(zr).Decode(&d); err != nil {
 		t.Fatal(err)
 	}
-	return d.Leaf, d.Parents
+	if d.End == nil {
+		t.Fatal("page data has no end of the active path")
+	}
+	return d.Leaf, *d.End, d.Parents
 }

@@ -106,7 +106,7 @@
     return sec;
   }
 
-  let leaf = D.leaf, path = [], onPath = new Set(), shown = [], filter = 'default', query = [], sel = -1, expanded = false;
+  let leaf = D.leaf, path = [], onPath = new Set(), tail = new Set(), shown = [], filter = 'default', query = [], sel = -1, expanded = false;
 
   function pathTo(i) {
     const out = [], seen = new Set();
@@ -355,6 +355,10 @@
     const same = newLeaf === leaf && shown.length > 0;
     if (!same) {
       leaf = newLeaf; path = pathTo(leaf); onPath = new Set(path);
+      // the records after the shown leaf (bookkeeping, a run's markers) are
+      // on the active path too: marked so in the tree, not shown
+      const full = leaf === D.leaf && D.end !== leaf ? pathTo(D.end) : [];
+      tail = new Set(full[path.length - 1] === leaf ? full.slice(path.length) : []);
       shown = path.filter((i) => N[i].v);
       posIdx = new Map(shown.map((i, k) => [i, k]));
       hgt = Float64Array.from(shown, est);
@@ -494,7 +498,7 @@
   // style sets the classes of row k, which change as the reader moves.
   function style(row, k) {
     const i = order[k];
-    row.className = 'row r-' + N[i].r.replace(/[^a-z-]/g, '') + (onPath.has(i) ? ' act' : '') + (i === leaf ? ' leaf' : '') + (i === sel ? ' sel' : '') +
+    row.className = 'row r-' + N[i].r.replace(/[^a-z-]/g, '') + (onPath.has(i) || tail.has(i) ? ' act' : '') + (i === leaf ? ' leaf' : '') + (i === sel ? ' sel' : '') +
       (i === here ? ' here' : '') + (k === active ? ' focus' : '');
     row.setAttribute('aria-selected', String(i === sel));
   }

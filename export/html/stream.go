@@ -19,7 +19,10 @@ import (
 // fifth of the page's data) and a few hundred bytes per entry, whatever
 // the size of the session. The tree's links, the labels and the leaf are
 // known only at the end, so they close the data: {"nodes":[...],
-// "parents":[...],"labels":[[i,"label"],...],"leaf":N,"prompts":[[i,"12 tool calls · 3m20s"],...],"runs":[...]}.
+// "parents":[...],"labels":[[i,"label"],...],"leaf":N,"end":N,"prompts":[[i,"12 tool calls · 3m20s"],...],"runs":[...]}.
+// leaf is the shown leaf, end the last entry of the active path: past the
+// shown leaf when records (bookkeeping, a run's markers) follow the
+// conversation's last entry; they are on the active path, not shown.
 // So are the sub-agent runs: which entries each holds and which entry
 // holds the call that started it. The page's script puts a run's entries,
 // rendered as they were read, inside that call: nothing is held for them.
@@ -64,7 +67,7 @@ func Write(w io.Writer, t *transcript.Transcript) error {
 	_, err := renderPage(w, t.S.Meta, next, func(s *session.Session) (*transcript.Transcript, error) {
 		st, err := transcript.New(s, "")
 		if err == nil && t.LeafAt >= 0 && t.LeafAt != st.LeafAt {
-			st.Leaf, st.LeafAt, st.Path = s.Entries[t.LeafAt], t.LeafAt, st.Conv.PathTo(t.LeafAt)
+			st.Leaf, st.LeafAt, st.Path, st.Tail = s.Entries[t.LeafAt], t.LeafAt, st.Conv.PathTo(t.LeafAt), t.Tail
 		}
 		return st, err
 	})
@@ -306,9 +309,21 @@ func tail(t *transcript.Transcript) []byte {
 	}
 	b = append(b, `],"leaf":`...)
 	b = strconv.AppendInt(b, int64(t.LeafAt), 10)
+	b = append(b, `,"end":`...)
+	b = strconv.AppendInt(b, int64(pathEnd(t)), 10)
 	b = appendPrompts(b, t)
 	b = appendRuns(b, t.Runs())
 	return append(b, '}')
+}
+
+// pathEnd is the index of the last entry of the shown branch's path,
+// records after the shown leaf (t.Tail) included: the active path's leaf
+// when there is a tail, else the shown leaf.
+func pathEnd(t *transcript.Transcript) int {
+	if len(t.Tail) > 0 {
+		return t.Conv.LeafAt()
+	}
+	return t.LeafAt
 }
 
 // appendPrompts adds what followed each prompt of the shown branch, its
