@@ -31,6 +31,12 @@ type Caps struct {
 	MessageLinks bool
 	// Sidechains: the layout keeps sub-agent runs and side files.
 	Sidechains bool
+	// SidechainsInHome: the layout keeps sub-agent runs only as files of
+	// their own beside the session in its program's home (Gemini CLI's
+	// chats/<parentSessionId>/<sessionId>.jsonl). A linear target keeps
+	// each run whole besides its active path; its writer, which knows
+	// where it writes, counts them lost in a single file.
+	SidechainsInHome bool
 	// Checkpoints: the layout keeps file snapshots.
 	Checkpoints bool
 	// Kinds are the entry kinds it holds (messages always);

@@ -57,7 +57,7 @@ func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Ca
 	if err != nil {
 		return nil, err
 	}
-	PathLoss(x, lost, layout, x.Plan())
+	pathLoss(x, lost, layout, x.Plan(), to.SidechainsInHome)
 	if t, ok := entries.(interface{ Transient() }); ok {
 		// the target's writer is another layout's: it reads no entry's
 		// Source.Raw, so the reader need not copy each line to keep it
@@ -70,8 +70,16 @@ func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Ca
 // PathLoss counts what flattening to the active path drops (Adapt; goat's
 // writer, which indexes the path itself to keep its transcript apart).
 func PathLoss(x *convtree.PathIndex, lost *loss.Counter, layout string, branches int) {
+	pathLoss(x, lost, layout, branches, false)
+}
+
+// pathLoss is PathLoss; keepSide leaves the sub-agent runs to the target
+// (Caps.SidechainsInHome), which keeps them apart from the path.
+func pathLoss(x *convtree.PathIndex, lost *loss.Counter, layout string, branches int, keepSide bool) {
 	path, main, side := x.Counts()
-	lost.Add(loss.Sidechain, loss.Dropped, layout+" has no sub-agent runs or side files", side)
+	if !keepSide {
+		lost.Add(loss.Sidechain, loss.Dropped, layout+" has no sub-agent runs or side files", side)
+	}
 	if branches > 1 {
 		lost.Add(loss.Branch, loss.Flattened, layout+" is linear: only the active path (root to the last entry) is kept", branches-1)
 	}
@@ -145,7 +153,7 @@ func (a *adapted) Next() (*session.Entry, error) {
 			}
 			on := a.path.OnPath(a.i)
 			a.i++
-			if !on {
+			if !on && (e.Sidechain == "" || !a.to.SidechainsInHome) {
 				continue // counted by PathLoss
 			}
 			if !a.seen {
@@ -177,7 +185,7 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 }
 
 func (a *adapted) adapt(e *session.Entry) *session.Entry {
-	if e.Sidechain != "" && !a.to.Sidechains {
+	if e.Sidechain != "" && !a.to.Sidechains && !a.to.SidechainsInHome {
 		a.lost.Add(loss.Sidechain, loss.Dropped, a.layout+" has no sub-agent runs or side files", 1)
 		return nil
 	}
