@@ -74,7 +74,7 @@ func runTexts(t *testing.T, r session.Reader) map[string][]string {
 	out := map[string][]string{}
 	for k, x := range runs {
 		sort.Strings(x.results)
-		out[k] = append(append(append(x.texts, "calls: "+strings.Join(x.calls, ",")), x.results...))
+		out[k] = append(append(x.texts, "calls: "+strings.Join(x.calls, ",")), x.results...)
 	}
 	return out
 }

@@ -128,13 +128,19 @@ func writeOwn(bw *bufio.Writer, r session.Reader) error {
 // Place is where convert writes a session into a Gemini CLI home:
 // tmp/<project>/chats/session-<YYYY-MM-DDThh-mm>-<id8>.jsonl, the project
 // folder named as the agent names it (a slug of the working directory's
-// last element), the time the session's start (UTC).
+// last element), the time the session's start (UTC); a sub-agent's session
+// of this layout goes to chats/<parentSessionId>/<sessionId>.jsonl.
 func (Format) Place(m *session.Meta) string {
 	t := m.Created.T.UTC()
 	if m.Created.T.IsZero() {
 		t = time.Unix(0, 0).UTC()
 	}
 	id := SessionID(m)
+	if n, ok := m.Private.(*metaNote); ok && n.kind == "subagent" && m.Parent != nil && format.UnsafeID(m.Parent.SessionID) == "" && format.UnsafeID(id) == "" {
+		// a sub-agent's own session goes back where the agent keeps it,
+		// beside its parent's: chats/<parentSessionId>/<sessionId>.jsonl
+		return fmt.Sprintf("%s/%s/%s/%s/%s.jsonl", TmpDir, Slug(m.Cwd), ChatsDir, m.Parent.SessionID, id)
+	}
 	if len(id) > 8 {
 		id = id[:8]
 	}
