@@ -99,8 +99,8 @@ func (enc *encoder) side(e *session.Entry) error {
 	return nil
 }
 
-// write writes each run that holds a record under dir (the chats folder)
-// and returns the paths written.
+// write writes each run under dir (the chats folder) and returns the
+// paths written.
 func (s *runSet) write(dir, cwd string, force bool) ([]string, error) {
 	var paths []string
 	for _, r := range s.order {
@@ -110,9 +110,9 @@ func (s *runSet) write(dir, cwd string, force bool) ([]string, error) {
 		if err := r.enc.w.Flush(); err != nil {
 			return paths, err
 		}
-		if r.body.Len() == 0 {
-			continue // markers only: no conversation to hold
-		}
+		// A run with no entries (its start only: a Copilot CLI run whose
+		// events were not logged) is still written, its metadata alone, as
+		// the agent starts one: the call that started it names it.
 		end := r.end
 		if end.IsZero() {
 			end = r.start
