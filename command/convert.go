@@ -304,6 +304,9 @@ func adapt(r session.Reader, w format.Writer, o format.WriteOptions) (session.Re
 	if !ok {
 		return r, nil
 	}
+	if !o.Home {
+		caps = caps.InFile() // a single file holds no run kept only in the home
+	}
 	reopen := o.Reopen
 	if !registry.Streams(f.Name()) {
 		reopen = nil // the writer holds the session anyway: read it once

@@ -59,7 +59,8 @@ func (s *runSet) get(side string, parent *encoder) *runFile {
 }
 
 // side takes an entry of a sub-agent run or one that starts or ends it.
-// Into a single file (runs nil) it is lost; into a home the run's entries
+// Into a single file (runs nil) it is lost (Adapt, by caps.InFile, has
+// dropped them already when convert adapted the session); into a home the run's entries
 // go to its file, and the tool call that started it names it (agentId), as
 // the agent links a call to its run.
 func (enc *encoder) side(e *session.Entry) error {

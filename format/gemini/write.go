@@ -75,7 +75,11 @@ func (f Format) writeTo(w io.Writer, r session.Reader, opt format.WriteOptions, 
 		}
 		return flush(bw)
 	}
-	r, err := mapping.Adapt(r, opt.Reopen, caps, caps.Display, opt.Loss)
+	to := caps
+	if home == nil {
+		to = caps.InFile()
+	}
+	r, err := mapping.Adapt(r, opt.Reopen, to, caps.Display, opt.Loss)
 	if err != nil {
 		return err
 	}
