@@ -202,7 +202,7 @@ func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage,
 			if paths, err = w.Write(r, out, o); err == nil {
 				done[filepath.Clean(out)] = true
 			}
-		case stream:
+		case stream && !(opt.Home && runsInHome(w)):
 			if err = writeChecked(sw, r, out, o, rep); err == nil {
 				paths = []string{out}
 				done[filepath.Clean(out)] = true
@@ -304,6 +304,9 @@ func adapt(r session.Reader, w format.Writer, o format.WriteOptions) (session.Re
 	if !ok {
 		return r, nil
 	}
+	if !o.Home {
+		caps = caps.InFile() // a single file holds no run kept only in the home
+	}
 	reopen := o.Reopen
 	if !registry.Streams(f.Name()) {
 		reopen = nil // the writer holds the session anyway: read it once
@@ -340,6 +343,19 @@ func checkOutput(env *Env, target format.Format, st *pipeline.Stage, pl *pipelin
 		}
 	}
 	return Invalid("the converted output does not validate as %s (%d errors); nothing written. This is a bug in sesstool: please report it", target.Name(), rep.Errors())
+}
+
+// runsInHome reports whether w, writing into its home, puts a session's
+// sub-agent runs in files beside the session's (Gemini CLI): the session is
+// then written by its Write, and the home validated as a whole, its runs'
+// files with it.
+func runsInHome(w format.Writer) bool {
+	f, ok := w.(format.Format)
+	if !ok {
+		return false
+	}
+	c, ok := format.CapsOf(f)
+	return ok && c.SidechainsInHome
 }
 
 // copied reports whether w writes r as a copy of its source lines.

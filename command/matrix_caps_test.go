@@ -54,9 +54,12 @@ func capsOf(t *testing.T, layout string) format.Caps {
 // predict is what converting the sessions to a layout declaring c loses;
 // home says whether they are written into the layout's home (a directory
 // it keeps an index in), where a title kept only there (TitleInHome) is
-// kept. A session of the layout's own loses nothing else but a link to a
+// kept, and sub-agent runs kept only there (SidechainsInHome). A session of the layout's own loses nothing else but a link to a
 // parent that is not converted with it.
 func predict(sessions []*session.Session, c format.Caps, home bool) predicted {
+	if !home {
+		c = c.InFile() // sub-agent runs kept only in the home are not kept
+	}
 	p := predicted{exact: map[string]int{}, may: map[string]bool{}}
 	for _, s := range sessions {
 		if s.Meta.Title != "" && c.TitleInHome && !home {
@@ -115,11 +118,11 @@ func (p predicted) session(s *session.Session, c format.Caps) {
 	p.meta(&s.Meta, c)
 	kept := s.Entries
 	if c.Linear {
-		kept = p.path(s.Entries, s.Meta.MessageLinks)
+		kept = p.path(s.Entries, s.Meta.MessageLinks, c.SidechainsInHome)
 	}
 	untied := map[string]bool{} // sub-agent runs no tool call started
 	for _, e := range kept {
-		if e.Sidechain != "" && !c.Sidechains {
+		if e.Sidechain != "" && !c.Sidechains && !c.SidechainsInHome {
 			p.add(loss.Sidechain, loss.Dropped, 1)
 			continue
 		}
@@ -139,12 +142,13 @@ func (p predicted) session(s *session.Session, c format.Caps) {
 }
 
 // path is the active path of a linear target; what is off it is counted.
-func (p predicted) path(entries []*session.Entry, messageLinks bool) []*session.Entry {
+func (p predicted) path(entries []*session.Entry, messageLinks, runsApart bool) []*session.Entry {
 	conv := convtree.NewConversation(entries, messageLinks)
 	var kept []*session.Entry
 	for i, e := range entries {
 		switch {
-		case conv.OnPath(i):
+		case conv.OnPath(i), runsApart && e.Sidechain != "":
+			// a layout keeping runs apart from the path keeps them whole
 			kept = append(kept, e)
 		case e.Sidechain != "":
 			p.add(loss.Sidechain, loss.Dropped, 1)
@@ -409,6 +413,9 @@ func TestMatrix(t *testing.T) {
 // sessions and messages carry each).
 func checkHolds(t *testing.T, orig, out []*session.Session, c format.Caps, home bool) {
 	t.Helper()
+	if !home {
+		c = c.InFile()
+	}
 	var foreign []*session.Session
 	for _, s := range orig {
 		if !c.Owns(s.Meta.Origin) {
@@ -461,12 +468,12 @@ func kept(s *session.Session, c format.Caps) *session.Session {
 	p := predicted{exact: map[string]int{}, may: map[string]bool{}}
 	entries := s.Entries
 	if c.Linear {
-		entries = p.path(entries, s.Meta.MessageLinks)
+		entries = p.path(entries, s.Meta.MessageLinks, c.SidechainsInHome)
 	}
 	out := *s
 	out.Entries = nil
 	for _, e := range entries {
-		if e.Sidechain == "" || c.Sidechains {
+		if e.Sidechain == "" || c.Sidechains || c.SidechainsInHome {
 			if e = p.entry(e, c); e != nil {
 				out.Entries = append(out.Entries, e)
 			}

@@ -31,6 +31,16 @@ type Caps struct {
 	MessageLinks bool
 	// Sidechains: the layout keeps sub-agent runs and side files.
 	Sidechains bool
+	// SidechainsInHome: the layout keeps sub-agent runs only as files of
+	// their own beside the session in its program's home (Gemini CLI's
+	// chats/<parentSessionId>/<sessionId>.jsonl). A linear target keeps
+	// each run whole besides its active path; its writer, which knows
+	// where it writes, counts them lost in a single file.
+	SidechainsInHome bool
+	// RunsHomeOnly marks the declaration InFile gives such a layout for a
+	// single file: the runs are lost there, and the reason says where the
+	// layout keeps them.
+	RunsHomeOnly bool
 	// Checkpoints: the layout keeps file snapshots.
 	Checkpoints bool
 	// Kinds are the entry kinds it holds (messages always);
@@ -177,6 +187,21 @@ func CapsOf(f Format) (Caps, bool) {
 		return Caps{}, false
 	}
 	return c.Caps(), true
+}
+
+// InFile is the declaration of a single file of a layout that keeps
+// sub-agent runs only in its home (SidechainsInHome): no runs, and no
+// entries that start or end one; c itself for any other layout. convert
+// adapts a session by it unless it writes into the layout's home.
+func (c Caps) InFile() Caps {
+	if !c.SidechainsInHome {
+		return c
+	}
+	c.SidechainsInHome, c.RunsHomeOnly = false, true
+	c.KindsConverted = slices.DeleteFunc(slices.Clone(c.KindsConverted), func(k session.Kind) bool {
+		return k == session.KindSubagent || k == session.KindSubagentEnd
+	})
+	return c
 }
 
 // Owns reports whether a session of origin is this layout's own.

@@ -57,7 +57,7 @@ func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Ca
 	if err != nil {
 		return nil, err
 	}
-	PathLoss(x, lost, layout, x.Plan())
+	pathLoss(x, lost, layout, x.Plan(), to)
 	if t, ok := entries.(interface{ Transient() }); ok {
 		// the target's writer is another layout's: it reads no entry's
 		// Source.Raw, so the reader need not copy each line to keep it
@@ -70,8 +70,16 @@ func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Ca
 // PathLoss counts what flattening to the active path drops (Adapt; goat's
 // writer, which indexes the path itself to keep its transcript apart).
 func PathLoss(x *convtree.PathIndex, lost *loss.Counter, layout string, branches int) {
+	pathLoss(x, lost, layout, branches, format.Caps{})
+}
+
+// pathLoss is PathLoss for a target declaring to: one that keeps the
+// sub-agent runs apart from the path (Caps.SidechainsInHome) is left them.
+func pathLoss(x *convtree.PathIndex, lost *loss.Counter, layout string, branches int, to format.Caps) {
 	path, main, side := x.Counts()
-	lost.Add(loss.Sidechain, loss.Dropped, layout+" has no sub-agent runs or side files", side)
+	if !to.SidechainsInHome {
+		lost.Add(loss.Sidechain, loss.Dropped, noRuns(to, layout), side)
+	}
 	if branches > 1 {
 		lost.Add(loss.Branch, loss.Flattened, layout+" is linear: only the active path (root to the last entry) is kept", branches-1)
 	}
@@ -145,7 +153,7 @@ func (a *adapted) Next() (*session.Entry, error) {
 			}
 			on := a.path.OnPath(a.i)
 			a.i++
-			if !on {
+			if !on && (e.Sidechain == "" || !a.to.SidechainsInHome) {
 				continue // counted by PathLoss
 			}
 			if !a.seen {
@@ -167,6 +175,14 @@ func (a *adapted) Next() (*session.Entry, error) {
 	}
 }
 
+// noRuns is why a target loses sub-agent runs.
+func noRuns(to format.Caps, layout string) string {
+	if to.RunsHomeOnly {
+		return layout + " keeps sub-agent runs only as files of their own in its home, which a single file cannot hold: convert into a directory to keep them"
+	}
+	return layout + " has no sub-agent runs or side files"
+}
+
 // entry is e as the target can take it, or nil when it is dropped; what
 // the target keeps of it is counted against its declaration (countEntry).
 func (a *adapted) entry(e *session.Entry) *session.Entry {
@@ -177,8 +193,8 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 }
 
 func (a *adapted) adapt(e *session.Entry) *session.Entry {
-	if e.Sidechain != "" && !a.to.Sidechains {
-		a.lost.Add(loss.Sidechain, loss.Dropped, a.layout+" has no sub-agent runs or side files", 1)
+	if e.Sidechain != "" && !a.to.Sidechains && !a.to.SidechainsInHome {
+		a.lost.Add(loss.Sidechain, loss.Dropped, noRuns(a.to, a.layout), 1)
 		return nil
 	}
 	if plain(e.Kind) && !a.to.HoldsKind(e.Kind) && !a.to.ConvertsKind(e.Kind) {

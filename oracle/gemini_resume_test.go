@@ -66,7 +66,8 @@ func TestGeminiResume(t *testing.T) {
 	}
 }
 
-// claim finds the one session convert filed into the home, under the
+// claim finds the one session convert filed into the home (its sub-agent
+// runs' files aside), under the
 // project folder of the source's working directory, and makes that folder
 // the work folder's (the source's own directory does not exist here), as
 // Gemini CLI claims a folder: .project_root names the project root, and
@@ -74,7 +75,13 @@ func TestGeminiResume(t *testing.T) {
 // and its id.
 func (e *geminiEnv) claim(t *testing.T) (file, id string) {
 	t.Helper()
-	fs := e.sessionFiles(t)
+	var fs []string
+	for _, f := range e.sessionFiles(t) {
+		// a sub-agent's run is a file of its own in chats/<parentSessionId>/
+		if filepath.Base(filepath.Dir(f)) == "chats" {
+			fs = append(fs, f)
+		}
+	}
 	if len(fs) != 1 {
 		t.Fatalf("convert filed %q into the Gemini CLI home, want one session", fs)
 	}

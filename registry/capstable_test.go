@@ -23,7 +23,9 @@ func capsTable(names []string, caps []format.Caps) string {
 		b.WriteString("\n")
 	}
 	row("shape", func(c format.Caps) string { return pick(c.Linear, "linear (active path)", "tree") })
-	row("sub-agent runs, side files", func(c format.Caps) string { return yes(c.Sidechains) })
+	row("sub-agent runs, side files", func(c format.Caps) string {
+		return pick(c.SidechainsInHome, "sub-agent runs, in its home only", yes(c.Sidechains))
+	})
 	row("file snapshots", func(c format.Caps) string { return yes(c.Checkpoints) })
 	row("entry kinds besides messages", func(c format.Caps) string { return words(c.Kinds) })
 	row("entry kinds written as its own", func(c format.Caps) string { return words(c.KindsConverted) })

@@ -11,11 +11,17 @@ import (
 // title. A tool call needs its result: the agent sends each call back
 // with its response. Notices (info, error, warning) are the agent's own
 // and never sent to the model, so another layout's custom entries are not
-// written as them.
+// written as them. Sub-agent runs are files of their own beside their
+// parent's in the home (chats/<parentSessionId>/<sessionId>.jsonl), the
+// call that started one naming it (agentId): a single file has no room for
+// them.
 var caps = format.Caps{
 	Display:          "Gemini CLI",
 	Own:              []string{Name},
 	Linear:           true,
+	SidechainsInHome: true,
+	// the call that started a run names it; its end is its file's last record
+	KindsConverted:   []session.Kind{session.KindSubagent, session.KindSubagentEnd},
 	Roles:            []session.Role{session.RoleUser, session.RoleAssistant, session.RoleTool},
 	Fallback:         format.FallbackUser,
 	ToolCallOn:       []session.Role{session.RoleAssistant},

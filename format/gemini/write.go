@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -20,8 +21,26 @@ import (
 
 // Write writes one session to the file out (created; replaced only with
 // opt.Force) and returns its path.
+// Into a home (opt.Home) a session from another layout keeps its
+// sub-agent runs, each written beside it as Gemini CLI writes a
+// sub-agent's session (runs_write.go); the session's own file comes first.
 func (f Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]string, error) {
-	return format.WriteFile(Name, out, r, opt, f.WriteTo)
+	if !opt.Home {
+		return format.WriteFile(Name, out, r, opt, f.WriteTo)
+	}
+	var runs *runSet
+	var cwd string
+	paths, err := format.WriteFile(Name, out, r, opt, func(w io.Writer, r session.Reader, opt format.WriteOptions) error {
+		return f.writeTo(w, r, opt, func(m *session.Meta) *runSet {
+			runs, cwd = newRunSet(SessionID(m)), m.Cwd
+			return runs
+		})
+	})
+	if err != nil || runs == nil {
+		return paths, err
+	}
+	more, err := runs.write(filepath.Dir(out), cwd, opt.Force)
+	return append(paths, more...), err
 }
 
 // Verbatim reports whether WriteTo copies r's lines: r is this layout's
@@ -38,6 +57,12 @@ func (Format) Verbatim(r session.Reader) bool {
 // another layout is put on its active path and spelt as Gemini CLI 0.61.0
 // writes a session.
 func (f Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
+	return f.writeTo(w, r, opt, nil)
+}
+
+// writeTo is WriteTo; home, when set, gives the set a session from
+// another layout writes its sub-agent runs into (nil: they are lost).
+func (f Format) writeTo(w io.Writer, r session.Reader, opt format.WriteOptions, home func(*session.Meta) *runSet) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	if rd, ok := r.(*reader); ok && rd.i == 0 {
 		lines := rd.c.lines
@@ -50,7 +75,11 @@ func (f Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) 
 		}
 		return flush(bw)
 	}
-	r, err := mapping.Adapt(r, opt.Reopen, caps, caps.Display, opt.Loss)
+	to := caps
+	if home == nil {
+		to = caps.InFile()
+	}
+	r, err := mapping.Adapt(r, opt.Reopen, to, caps.Display, opt.Loss)
 	if err != nil {
 		return err
 	}
@@ -62,7 +91,10 @@ func (f Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) 
 		}
 		return flush(bw)
 	}
-	enc := &encoder{w: bw, meta: m, lost: opt.Loss, names: map[string]string{}, ids: mapping.NewIDs(caps.IDs, m, m.Created.UnixMilli())}
+	enc := &encoder{w: bw, meta: m, lost: opt.Loss, names: map[string]string{}, agents: map[string]string{}, ids: mapping.NewIDs(caps.IDs, m, m.Created.UnixMilli())}
+	if home != nil {
+		enc.runs = home(m)
+	}
 	if err := session.Each(r, enc.entry); err != nil {
 		return err
 	}
@@ -100,13 +132,19 @@ func writeOwn(bw *bufio.Writer, r session.Reader) error {
 // Place is where convert writes a session into a Gemini CLI home:
 // tmp/<project>/chats/session-<YYYY-MM-DDThh-mm>-<id8>.jsonl, the project
 // folder named as the agent names it (a slug of the working directory's
-// last element), the time the session's start (UTC).
+// last element), the time the session's start (UTC); a sub-agent's session
+// of this layout goes to chats/<parentSessionId>/<sessionId>.jsonl.
 func (Format) Place(m *session.Meta) string {
 	t := m.Created.T.UTC()
 	if m.Created.T.IsZero() {
 		t = time.Unix(0, 0).UTC()
 	}
 	id := SessionID(m)
+	if n, ok := m.Private.(*metaNote); ok && n.kind == "subagent" && m.Parent != nil && format.UnsafeID(m.Parent.SessionID) == "" && format.UnsafeID(id) == "" {
+		// a sub-agent's own session goes back where the agent keeps it,
+		// beside its parent's: chats/<parentSessionId>/<sessionId>.jsonl
+		return fmt.Sprintf("%s/%s/%s/%s/%s.jsonl", TmpDir, Slug(m.Cwd), ChatsDir, m.Parent.SessionID, id)
+	}
 	if len(id) > 8 {
 		id = id[:8]
 	}
@@ -159,6 +197,13 @@ type encoder struct {
 	names   map[string]string // tool call id -> the tool's name
 	started bool
 	last    session.Time // the last time written, for an entry with none
+
+	// runs are the sub-agent runs written beside the session (a home),
+	// nil for a single file; agents names, by tool call id, the run each
+	// call started; run marks the encoder of a run (no header of its own).
+	runs   *runSet
+	agents map[string]string
+	run    bool
 
 	// reply is the gemini record being built: its tool calls wait for
 	// their results, which follow it.
@@ -232,6 +277,8 @@ func (enc *encoder) timeOf(e *session.Entry) session.Time {
 
 func (enc *encoder) entry(e *session.Entry) error {
 	switch {
+	case e.Sidechain != "" || e.Kind == session.KindSubagent || e.Kind == session.KindSubagentEnd:
+		return enc.side(e)
 	case e.Kind == session.KindCustomMessage:
 		enc.lost.Add(loss.CustomMessage, loss.Dropped, "Gemini CLI has no extension messages", 1)
 		return nil
@@ -244,7 +291,10 @@ func (enc *encoder) entry(e *session.Entry) error {
 	}
 	t := enc.timeOf(e)
 	if !enc.started {
-		enc.header(t)
+		enc.started = true
+		if !enc.run {
+			enc.header(t)
+		}
 	}
 	m := e.Message
 	if m.Role == session.RoleTool {
@@ -416,6 +466,9 @@ func (enc *encoder) toolCall(e *session.Entry, n int, c *session.Block, res *ses
 	args = stringify(nil, gjson.ParseBytes(args))
 	var o jsonx.Obj
 	o.Str("id", id).Str("name", c.ToolName).Raw("args", args)
+	if a := enc.agents[c.ToolCallID]; a != "" {
+		o.Str("agentId", a) // the sub-agent run it started, in its own file
+	}
 	if res == nil {
 		// Gemini CLI sends every recorded call back with its result, and
 		// the API refuses a call without one: a call the source never
