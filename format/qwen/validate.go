@@ -113,9 +113,13 @@ func (r *rules) Check(l validate.Line) {
 			r.errorf(l.N, "/sessionId", "session-mismatch", "sessionId %q differs from the file's session %q (Qwen Code keeps one session a file)", sid.String(), r.session)
 		}
 	}
+	// An error, as Claude Code's layout makes it: Qwen Code resumes the
+	// chain back from the last line and stops at the gap, so the lines
+	// before it leave the conversation; and a layout that links entries
+	// (pi's tree) cannot write a parent no entry carries.
 	if p := v.Get("parentUuid"); p.Type == gjson.String {
 		if _, ok := r.ids.Get(p.String()); !ok {
-			r.warnf(l.N, "/parentUuid", "dangling-parent", "parentUuid %q names no earlier line: Qwen Code resumes only the lines after the gap", p.String())
+			r.errorf(l.N, "/parentUuid", "dangling-parent", "parentUuid %q names no earlier line (Qwen Code would cut the conversation here: it resumes only the lines after the gap)", p.String())
 		}
 	}
 	if id := v.Get("uuid"); id.Type == gjson.String {
