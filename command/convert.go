@@ -293,25 +293,14 @@ func targetName(w format.Writer) string {
 }
 
 // adapt reshapes a session from another layout to what the target declares
-// it holds (mapping.Adapt), so the writer spells only its own layout. The
+// it holds (mapping.For), so the writer spells only its own layout. The
 // writer gets the adapted session only: its Reopen is spent.
 func adapt(r session.Reader, w format.Writer, o format.WriteOptions) (session.Reader, error) {
 	f, ok := w.(format.Format)
 	if !ok {
 		return r, nil
 	}
-	caps, ok := format.CapsOf(f)
-	if !ok {
-		return r, nil
-	}
-	if !o.Home {
-		caps = caps.InFile() // a single file holds no run kept only in the home
-	}
-	reopen := o.Reopen
-	if !registry.Streams(f.Name()) {
-		reopen = nil // the writer holds the session anyway: read it once
-	}
-	return mapping.Adapt(r, reopen, caps, caps.Called(f.Name()), o.Loss)
+	return mapping.For(f, r, o)
 }
 
 // checkOutput validates what was written before it is moved into place: the
