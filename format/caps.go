@@ -163,6 +163,15 @@ type IDMinter interface {
 	Session(m *session.Meta, at int64) string
 }
 
+// Distincter is implemented by an IDMinter whose layout insists on the
+// shape of its session ids beyond a UUID (OpenCode's ses_ ids, sorted by
+// their time part): Distinct derives the n-th distinct id from id, an id
+// the minter Keeps, in that shape, for a second session of a run with the
+// same id (mapping.DistinctID). The same input gives the same id.
+type Distincter interface {
+	Distinct(id string, n int) string
+}
+
 // TimeStyle is a layout's spelling of entry times.
 type TimeStyle string
 

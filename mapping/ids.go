@@ -3,10 +3,10 @@ package mapping
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"regexp"
-
-	"github.com/sesstool/sesstool/internal/idset"
 	"strconv"
+
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/idset"
 )
 
 // IsHex8 reports whether id has pi's and flat's entry id shape: eight
@@ -44,36 +44,30 @@ func UUID(seed string) string {
 	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
 }
 
-var openCodeIDRE = regexp.MustCompile(`^([a-z]+_[0-9a-f]{12})[0-9A-Za-z]{14}$`)
-
 // DistinctID derives the id a session is written with when an earlier
 // session of the same run has its id (two copies of one session in a
 // store, the same session in a store and in its export). It keeps id's
-// shape where the layouts that made it insist on one, so every target
-// accepts it: a UUID stays a UUID and an OpenCode id keeps its prefix and
-// time part (so it sorts where the original does); any other id gets
-// "-n". n counts from 2; taken reports ids already in use, which are
+// shape where the layout that made it insists on one, so every target
+// accepts it: a UUID stays a UUID, an id of the form of the source layout's
+// minter is derived by it (format.Distincter: an OpenCode id keeps its
+// prefix and time part, so it sorts where the original does); any other id
+// gets "-n". n counts from 2; taken reports ids already in use, which are
 // passed over. The same input gives the same ids.
-func DistinctID(id string, n int, taken func(string) bool) string {
+func DistinctID(id string, n int, taken func(string) bool, style format.IDStyle) string {
+	d, own := style.Minter.(format.Distincter)
+	own = own && style.Minter.Keeps(id)
 	for ; ; n++ {
-		var d string
-		switch m := openCodeIDRE.FindStringSubmatch(id); {
+		var s string
+		switch {
+		case own:
+			s = d.Distinct(id, n)
 		case IsUUID(id):
-			d = UUID(id + "#" + strconv.Itoa(n))
-		case m != nil:
-			sum := sha256.Sum256([]byte(id + "#" + strconv.Itoa(n)))
-			tail := make([]byte, 14)
-			for i := range tail {
-				tail[i] = base62[int(sum[i])%62]
-			}
-			d = m[1] + string(tail)
+			s = UUID(id + "#" + strconv.Itoa(n))
 		default:
-			d = id + "-" + strconv.Itoa(n)
+			s = id + "-" + strconv.Itoa(n)
 		}
-		if !taken(d) {
-			return d
+		if !taken(s) {
+			return s
 		}
 	}
 }
-
-const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"

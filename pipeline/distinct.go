@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 
+	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
@@ -33,7 +34,8 @@ func (in *Input) Distinct() []string {
 			first[id] = i
 			continue
 		}
-		d := mapping.DistinctID(id, 2, func(s string) bool { return used[s] })
+		caps, _ := format.CapsOf(in.Jobs[i].Format)
+		d := mapping.DistinctID(id, 2, func(s string) bool { return used[s] }, caps.IDs)
 		used[d] = true
 		in.Jobs[i].ID = d
 		notes = append(notes, fmt.Sprintf("%s: session %s has the same id as one in %s; it gets the id %s",

@@ -3,6 +3,7 @@ package opencode
 import (
 	"crypto/sha256"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/sesstool/sesstool/session"
@@ -27,6 +28,14 @@ func (minter) Session(m *session.Meta, at int64) string {
 		return m.ID
 	}
 	return newID("ses", at, 1, true, m.ID)
+}
+
+// Distinct is the n-th id distinct from id, an OpenCode id
+// (format.Distincter): the same prefix and time part, so it sorts where id
+// does, and a tail derived from id and n.
+func (minter) Distinct(id string, n int) string {
+	p, body, _ := strings.Cut(id, "_")
+	return p + "_" + body[:12] + tail(id+"#"+strconv.Itoa(n))
 }
 
 // isID reports whether id is an OpenCode identifier with the given
@@ -74,12 +83,18 @@ func newID(prefix string, ms int64, counter int64, descending bool, seed string)
 		v = ^v
 	}
 	v &= 1<<48 - 1
-	sum := sha256.Sum256([]byte(prefix + "\x00" + seed))
-	tail := make([]byte, 14)
-	for i := range tail {
-		tail[i] = base62[int(sum[i])%62]
+	return fmt.Sprintf("%s_%012x%s", prefix, v, tail(prefix+"\x00"+seed))
+}
+
+// tail is the 14 base62 characters that end an id, derived from seed where
+// OpenCode draws them at random.
+func tail(seed string) string {
+	sum := sha256.Sum256([]byte(seed))
+	t := make([]byte, 14)
+	for i := range t {
+		t[i] = base62[int(sum[i])%62]
 	}
-	return fmt.Sprintf("%s_%012x%s", prefix, v, tail)
+	return string(t)
 }
 
 // ascending hands out OpenCode ids for one session in ascending order: the

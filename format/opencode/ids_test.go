@@ -1,8 +1,10 @@
 package opencode
 
 import (
-	"github.com/tidwall/gjson"
 	"testing"
+
+	"github.com/sesstool/sesstool/format"
+	"github.com/tidwall/gjson"
 )
 
 // Messages are ordered by time.created, then id: an id minted after the
@@ -29,5 +31,23 @@ func TestMessageOrder(t *testing.T) {
 		if got[i] != want[i] {
 			t.Fatalf("order %v, want %v", got, want)
 		}
+	}
+}
+
+// A second session of a run with an OpenCode session's id gets an id that
+// OpenCode accepts and sorts where the first does: the same prefix and time
+// part, another tail (format.Distincter).
+func TestDistinctKeepsPrefixAndTime(t *testing.T) {
+	var d format.Distincter = minter{}
+	id := "ses_e03a7a64affe0wHc2prdw2R2s7"
+	got := d.Distinct(id, 2)
+	if got == id || !isID("ses", got) || got[:16] != id[:16] {
+		t.Errorf("Distinct(%q, 2) = %q: want another ses_ id with the time part e03a7a64affe", id, got)
+	}
+	if again := d.Distinct(id, 2); again != got {
+		t.Errorf("not deterministic: %q then %q", got, again)
+	}
+	if third := d.Distinct(id, 3); third == got {
+		t.Errorf("the third copy gets the second's id %q", got)
 	}
 }
