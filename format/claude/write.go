@@ -30,10 +30,6 @@ func SessionID(m *session.Meta) string { return mapping.SessionID(caps.IDs, m, 0
 // <session uuid>/subagents/agent-<id>.jsonl. Lines are written as they are
 // read; every file appears complete or not at all.
 func (f Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]string, error) {
-	r, err := mapping.Adapt(r, opt.Reopen, caps, caps.Called(Name), opt.Loss)
-	if err != nil {
-		return nil, err
-	}
 	defer r.Close()
 	w := newWriter(r.Meta(), out, opt)
 	if err := w.run(r); err != nil {

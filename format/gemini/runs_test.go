@@ -12,6 +12,7 @@ import (
 	"github.com/sesstool/sesstool/format/gemini"
 	"github.com/sesstool/sesstool/internal/testkit/shared"
 	"github.com/sesstool/sesstool/loss"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
@@ -99,7 +100,7 @@ func TestSubagentRunsIntoHome(t *testing.T) {
 				t.Fatal(err)
 			}
 			lost := &loss.Counter{}
-			paths, err := gemini.Format{}.Write(r, out, format.WriteOptions{Loss: lost, Home: true})
+			paths, err := mapping.Write(gemini.Format{}, r, out, format.WriteOptions{Loss: lost, Home: true})
 			if err != nil {
 				t.Fatal(err)
 			}

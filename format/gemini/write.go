@@ -75,14 +75,6 @@ func (f Format) writeTo(w io.Writer, r session.Reader, opt format.WriteOptions, 
 		}
 		return flush(bw)
 	}
-	to := caps
-	if home == nil {
-		to = caps.InFile()
-	}
-	r, err := mapping.Adapt(r, opt.Reopen, to, caps.Display, opt.Loss)
-	if err != nil {
-		return err
-	}
 	defer r.Close()
 	m := r.Meta()
 	if m.Origin == Name {

@@ -30,10 +30,6 @@ func (f Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]
 // what the model holds of it); one from another layout is put on its
 // active path and spelt as Qwen Code 0.24.4 records it.
 func (f Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
-	r, err := mapping.Adapt(r, opt.Reopen, caps, caps.Called(Name), opt.Loss)
-	if err != nil {
-		return err
-	}
 	defer r.Close()
 	bw := bufio.NewWriterSize(w, 1<<16)
 	enc := newEncoder(bw, r.Meta(), opt, true)
