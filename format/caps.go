@@ -111,6 +111,40 @@ type Caps struct {
 	// which a writer derives for a session from another layout.
 	IDs   IDStyle
 	Times TimeStyle
+
+	// What becomes of the entries and links a writer used to place and
+	// count itself, so that the adaptation (package mapping, adapt_*.go)
+	// makes and counts every such loss before the writer sees the session.
+	// Each rule applies only where a layout declares it.
+	//
+	// ConvertedWhy is the reason an entry of a kind the layout converts
+	// (KindsConverted) is counted converted with (adapt_converted.go): a
+	// compaction as loss.Compaction, any other as its entry kind.
+	ConvertedWhy map[session.Kind]string
+	// CompactionAsUser: another layout's compaction is written as the user
+	// message of its summary; the adaptation gives the entry that message,
+	// its kind kept so the writer can mark it as a summary
+	// (adapt_compaction.go).
+	CompactionAsUser bool
+	// CustomAsMessage: an extension message (KindCustomMessage) is written
+	// as the message it carries. NoCustomWhy, when set instead, drops every
+	// extension message, counted as loss.CustomMessage with it
+	// (adapt_lines.go).
+	CustomAsMessage bool
+	NoCustomWhy     string
+	// NoLineWhy is why an entry left to the writer that it has no line
+	// for is dropped: a message or extension message without a message, a
+	// compaction without its summary or one the layout neither holds nor
+	// converts (adapt_lines.go).
+	NoLineWhy string
+	// NoParentWhy and NoChildrenWhy, when set, are why a session's link to
+	// its parent session and those to its child sessions are lost: the
+	// layout's file names none (adapt_links.go).
+	NoParentWhy, NoChildrenWhy string
+	// ThinkingOwnOnlyWhy is the reason ThinkingOwnOnly counts another
+	// layout's thinking dropped with; a message left with nothing is
+	// dropped whole (adapt_thinking.go).
+	ThinkingOwnOnlyWhy string
 }
 
 // Fallback is what becomes of a message whose role a layout lacks.

@@ -39,14 +39,17 @@ import (
 //     model has none for (content.go). Its writer counts only what depends
 //     on how it spells its layout.
 //
-// Compactions and extension messages stay the writer's: whether one can be
-// placed depends on what was written before it.
+// Compactions and extension messages are placed by the writer, since where
+// one goes depends on what was written before it; what the target's
+// declaration says becomes of them is done here (adapt_*.go), so that a
+// writer counts nothing.
 func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Caps, layout string, lost *loss.Counter) (session.Reader, error) {
 	if _, done := r.(*adapted); done || to.Owns(r.Meta().Origin) {
 		return r, nil
 	}
 	a := &adapted{meta: r.Meta(), to: to, layout: layout, lost: lost, last1: -1}
 	countMeta(a.meta, to, layout, lost)
+	countLinks(a.meta, to, lost)
 	if !to.Checkpoints {
 		lost.Add(loss.Checkpoint, loss.Dropped, layout+" has no file snapshots", len(a.meta.Checkpoints))
 	}
@@ -185,11 +188,19 @@ func noRuns(to format.Caps, layout string) string {
 
 // entry is e as the target can take it, or nil when it is dropped; what
 // the target keeps of it is counted against its declaration (countEntry).
+// What becomes of an entry the writer used to place (a compaction, an
+// extension message, thinking of another layout) follows, as the writer
+// did it: after what the entry held was counted.
 func (a *adapted) entry(e *session.Entry) *session.Entry {
-	if e = a.adapt(e); e != nil {
-		countEntry(e, a.to, a.layout, a.lost)
+	if e = a.adapt(e); e == nil {
+		return nil
 	}
-	return e
+	countEntry(e, a.to, a.layout, a.lost)
+	if e = a.lines(e); e == nil {
+		return nil
+	}
+	a.countConverted(e)
+	return a.ownThinking(a.compactionAsUser(e))
 }
 
 func (a *adapted) adapt(e *session.Entry) *session.Entry {

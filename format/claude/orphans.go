@@ -99,6 +99,6 @@ func (w *writer) writeNoResults(side string, oc *openCalls) error {
 		w.up = map[string]string{}
 	}
 	w.up[oc.last] = e.ID // what hung from the last answered line hangs from this one
-	w.lost.Add(loss.Block(session.BlockToolCall), loss.Converted, "a tool call with no result in the session (a search the provider ran, or one cut off) is answered by a result saying so: the Anthropic API refuses a tool_use without its tool_result, and Claude Code drops the message holding it", len(oc.ids))
+	w.opt.Loss.Add(loss.Block(session.BlockToolCall), loss.Converted, "a tool call with no result in the session (a search the provider ran, or one cut off) is answered by a result saying so: the Anthropic API refuses a tool_use without its tool_result, and Claude Code drops the message holding it", len(oc.ids))
 	return w.emit(side, encodeMessage(e, l, blocks, false))
 }

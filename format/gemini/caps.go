@@ -30,8 +30,12 @@ var caps = format.Caps{
 	CallsNeedResults: true,
 	Usage:            true, IsError: true, MessageModel: true, Title: true, ReasoningTokens: true,
 	CacheWriteAsInput: true,
-	IDs:               format.IDStyle{Form: format.IDUUID, Seed: "gemini:"},
-	Times:             format.TimeISO,
+	// Gemini CLI's own compression replaces the messages, which a summary
+	// of another layout cannot do.
+	NoCustomWhy: "Gemini CLI has no extension messages",
+	NoLineWhy:   "Gemini CLI has message entries only",
+	IDs:         format.IDStyle{Form: format.IDUUID, Seed: "gemini:"},
+	Times:       format.TimeISO,
 }
 
 // Caps declares what the layout holds.

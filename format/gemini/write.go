@@ -271,15 +271,10 @@ func (enc *encoder) entry(e *session.Entry) error {
 	switch {
 	case e.Sidechain != "" || e.Kind == session.KindSubagent || e.Kind == session.KindSubagentEnd:
 		return enc.side(e)
-	case e.Kind == session.KindCustomMessage:
-		enc.lost.Add(loss.CustomMessage, loss.Dropped, "Gemini CLI has no extension messages", 1)
-		return nil
-	case !e.IsMessage():
-		// Adapt left only messages and what it leaves to the writer (a
-		// compaction): Gemini CLI's own compression replaces the messages,
-		// which a summary of another layout cannot do.
-		enc.lost.Add(loss.Entry(e), loss.Dropped, "Gemini CLI has message entries only", 1)
-		return nil
+	case e.Kind != session.KindMessage || e.Message == nil:
+		// mapping drops extension messages and every other entry
+		// (NoCustomWhy, NoLineWhy)
+		return fmt.Errorf("session %s: entry %q: Gemini CLI has no record for a %s entry", enc.meta.ID, e.ID, e.Kind)
 	}
 	t := enc.timeOf(e)
 	if !enc.started {

@@ -289,14 +289,11 @@ func (enc *encoder) foreign(e *session.Entry) {
 	case e.Kind == session.KindSessionInfo:
 		l.typ, l.provenance = "system", "system"
 		enc.line(nil, encodeTitle(l, e.Title))
-	case e.Kind == session.KindCompaction && e.Compaction != nil:
-		// Qwen Code's compression record holds the compressed history
-		// itself; the summary of another layout is handed on as the user
-		// line the model reads it from.
-		enc.opt.Loss.Add(loss.Compaction, loss.Converted, "Qwen Code keeps another layout's compaction summary as a user line marked isCompactSummary", 1)
+	case e.Kind == session.KindCompaction && e.Message != nil:
+		// the summary of another layout, as the user line mapping made
+		// it (CompactionAsUser), marked isCompactSummary
 		c := *e
 		c.Extra = session.Extras{{Key: compactMark, Value: []byte("true")}}
-		c.Message = &session.Message{Role: session.RoleUser, Content: []session.Block{{Type: session.BlockText, Text: e.Compaction.Summary}}}
 		enc.foreignMessage(&c, l)
 	case e.Message != nil:
 		enc.foreignMessage(e, l)
@@ -304,7 +301,10 @@ func (enc *encoder) foreign(e *session.Entry) {
 			return // its line is written, and becomes the last, with the next entry
 		}
 	default:
-		enc.opt.Loss.Add(loss.Entry(e), loss.Dropped, "Qwen Code has no such line", 1)
+		// mapping drops what Qwen Code has no line for (NoLineWhy)
+		if enc.err == nil {
+			enc.err = fmt.Errorf("session %s: entry %q: Qwen Code has no line for a %s entry like it", enc.meta.ID, e.ID, e.Kind)
+		}
 		return
 	}
 	enc.last = l.uuid
