@@ -1,6 +1,7 @@
 package gemini_test
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -190,4 +191,27 @@ func keys(m map[string][]string) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// A single file holds no sub-agent run: mapping drops and counts a run of
+// another layout's session, and one that reaches the writer unadapted is an
+// error naming its entry, never skipped.
+func TestSingleFileHoldsNoRun(t *testing.T) {
+	text := func(id, side string, r session.Role) *session.Entry {
+		return &session.Entry{ID: id, Kind: session.KindMessage, Sidechain: side, Source: session.Source{Origin: "tree"},
+			Message: &session.Message{Role: r, Content: []session.Block{{Type: session.BlockText, Text: id}}}}
+	}
+	s := &session.Session{Meta: session.Meta{ID: "s", Source: session.Source{Origin: "tree"}},
+		Entries: []*session.Entry{text("a", "", session.RoleUser), text("b", "agent-1", session.RoleUser), text("c", "", session.RoleAssistant)}}
+	err := gemini.Format{}.WriteTo(io.Discard, &session.SliceReader{S: s}, format.WriteOptions{})
+	if err == nil || !strings.Contains(err.Error(), `"b"`) {
+		t.Errorf("unadapted run into a single file: err = %v, want one naming entry b", err)
+	}
+	lost := &loss.Counter{}
+	if err := mapping.WriteTo(gemini.Format{}, io.Discard, &session.SliceReader{S: s}, format.WriteOptions{Loss: lost}); err != nil {
+		t.Fatal(err)
+	}
+	if items := lost.Items(); len(items) != 1 || items[0].Kind != loss.Sidechain || items[0].Count != 1 {
+		t.Errorf("losses %v, want the run's entry dropped", items)
+	}
 }

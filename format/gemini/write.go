@@ -61,7 +61,8 @@ func (f Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) 
 }
 
 // writeTo is WriteTo; home, when set, gives the set a session from
-// another layout writes its sub-agent runs into (nil: they are lost).
+// another layout writes its sub-agent runs into (nil: a single file, which
+// mapping adapted to hold none).
 func (f Format) writeTo(w io.Writer, r session.Reader, opt format.WriteOptions, home func(*session.Meta) *runSet) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	if rd, ok := r.(*reader); ok && rd.i == 0 {
