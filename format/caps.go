@@ -145,6 +145,14 @@ type Caps struct {
 	// layout's thinking dropped with; a message left with nothing is
 	// dropped whole (adapt_thinking.go).
 	ThinkingOwnOnlyWhy string
+	// CallsNeedResultsWhy is the reason CallsNeedResults counts a call
+	// answered with; CallsWaitInTurn: the calls of a turn wait for their
+	// results across the assistant messages that follow (which join the
+	// turn), and any other message ends it (Gemini CLI's record of a
+	// reply), where otherwise the next message that is not a tool result
+	// does (the Messages API's next user turn) (adapt_results.go).
+	CallsNeedResultsWhy string
+	CallsWaitInTurn     bool
 }
 
 // Fallback is what becomes of a message whose role a layout lacks.

@@ -132,12 +132,18 @@ type adapted struct {
 	// (-1 for none), and the entry once read
 	last1 int
 	held  *session.Entry
+	// the calls waiting for their results, and the entries to give before
+	// the next one read (adapt_results.go)
+	answers answers
+	queue   []*session.Entry
 }
 
 func (a *adapted) Meta() *session.Meta { return a.meta }
 func (a *adapted) Close() error        { return a.src.Close() }
 
-func (a *adapted) Next() (*session.Entry, error) {
+// next is the next entry adapted, before the calls it closes are answered
+// (adapt_results.go).
+func (a *adapted) next() (*session.Entry, error) {
 	for {
 		e, err := a.src.Next()
 		if err != nil && a.held != nil && errors.Is(err, io.EOF) {

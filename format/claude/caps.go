@@ -24,7 +24,8 @@ var caps = format.Caps{
 	Blocks:          []session.BlockType{session.BlockText, session.BlockThinking, session.BlockImage, session.BlockToolCall, session.BlockToolResult},
 	Signatures:      []session.BlockType{session.BlockThinking},
 	ThinkingOwnOnly: true, CallsNeedResults: true,
-	ThinkingOwnOnlyWhy: "the Anthropic API takes a thinking block back only with the signature Anthropic issued for it, which a session from another layout cannot be shown to carry; Claude Code would send it on resuming and be refused, so it is left out",
+	CallsNeedResultsWhy: "a tool call with no result in the session (a search the provider ran, or one cut off) is answered by a result saying so: the Anthropic API refuses a tool_use without its tool_result, and Claude Code drops the message holding it",
+	ThinkingOwnOnlyWhy:  "the Anthropic API takes a thinking block back only with the signature Anthropic issued for it, which a session from another layout cannot be shown to carry; Claude Code would send it on resuming and be refused, so it is left out",
 	ConvertedWhy: map[session.Kind]string{
 		session.KindSubagent:    subagentFile,
 		session.KindSubagentEnd: subagentFile,

@@ -61,8 +61,6 @@ type writer struct {
 	named map[string]string // sidechain -> the tool call whose result line names it
 	open  []*outFile        // the files open now, at most maxOpen
 	clock int
-	// unanswered: sidechain -> the calls no result answers yet (orphans.go)
-	unanswered map[string]*openCalls
 	// the main conversation's first and last prompt and last line, for
 	// the last-prompt line (lastprompt.go)
 	firstPrompt, lastPrompt, leaf string
@@ -120,9 +118,6 @@ func (w *writer) run(r session.Reader) error {
 		e, err := r.Next()
 		if errors.Is(err, io.EOF) {
 			if err := w.flush(); err != nil {
-				return err
-			}
-			if err := w.answerAll(); err != nil {
 				return err
 			}
 			return w.writeLastPrompt()
@@ -229,9 +224,6 @@ func (w *writer) message(e *session.Entry, own bool) error {
 	nt := noteOf(e.Private)
 	if own && nt != nil {
 		return w.ownMessage(e, nt)
-	}
-	if err := w.answerCalls(e); err != nil {
-		return err
 	}
 	l := w.newLine(e)
 	w.notePrompt(e, l)
