@@ -153,6 +153,11 @@ type Caps struct {
 	// does (the Messages API's next user turn) (adapt_results.go).
 	CallsNeedResultsWhy string
 	CallsWaitInTurn     bool
+	// TurnJoinsWhy, when set, is the reason an assistant message among the
+	// results of a turn's calls is counted with as it is joined to the
+	// turn, whose results then follow it (Qwen Code answers a turn's calls
+	// right after it) (adapt_join.go).
+	TurnJoinsWhy string
 }
 
 // Fallback is what becomes of a message whose role a layout lacks.

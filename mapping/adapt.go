@@ -136,6 +136,10 @@ type adapted struct {
 	// the next one read (adapt_results.go)
 	answers answers
 	queue   []*session.Entry
+	// the turn whose calls wait for their results, and the entries to give
+	// before the next one read (adapt_join.go)
+	turn   *heldTurn
+	joined []*session.Entry
 }
 
 func (a *adapted) Meta() *session.Meta { return a.meta }

@@ -46,7 +46,7 @@ type openCalls struct {
 // given before the entry that closes them and at the end.
 func (a *adapted) Next() (*session.Entry, error) {
 	for len(a.queue) == 0 {
-		e, err := a.next()
+		e, err := a.joinNext()
 		if !a.to.CallsNeedResults {
 			return e, err
 		}

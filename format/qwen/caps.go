@@ -28,6 +28,7 @@ var caps = format.Caps{
 	CompactionAsUser: true, CustomAsMessage: true,
 	ConvertedWhy: map[session.Kind]string{session.KindCompaction: "Qwen Code keeps another layout's compaction summary as a user line marked isCompactSummary"},
 	NoLineWhy:    "Qwen Code has no such line",
+	TurnJoinsWhy: "Qwen Code answers a turn's calls right after it: an assistant message among a turn's results is joined to the turn",
 	IDs:          format.IDStyle{Form: format.IDUUID, Seed: "qwen-session:"}, Times: format.TimeISO,
 }
 

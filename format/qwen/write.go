@@ -8,7 +8,6 @@ import (
 	"github.com/sesstool/sesstool/exitcode"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
@@ -204,12 +203,11 @@ type heldLine struct {
 
 // hold takes e into the held turn when it belongs there. Qwen Code (as
 // the APIs it speaks) answers a turn's calls right after the turn, and
-// fills in a failure for a call it finds unanswered there; Claude Code
-// records a reply's blocks on lines of their own, with results between
-// them. So while the held turn has calls unanswered, an assistant message
-// joins it (counted) and a result of one of its calls waits with it; the
-// turn is written when every call is answered, or by the first entry of
-// another kind.
+// fills in a failure for a call it finds unanswered there. mapping has
+// joined to the turn the assistant messages among its results
+// (TurnJoinsWhy); a result of one of its calls waits with it, and the turn
+// is written when every call is answered, or by the first entry of another
+// kind.
 func (enc *encoder) hold(e *session.Entry, l envelope) bool {
 	h := enc.held
 	if h == nil || e.Kind != session.KindMessage || e.Message == nil {
@@ -218,20 +216,10 @@ func (enc *encoder) hold(e *session.Entry, l envelope) bool {
 	}
 	switch m := e.Message; {
 	case m.Role == session.RoleAssistant && len(h.open) > 0:
-		joined := *h.e.Message
-		joined.Content = append(append([]session.Block(nil), joined.Content...), m.Content...)
-		if joined.Usage == nil {
-			joined.Usage = m.Usage
+		// mapping joins such a message to the turn (TurnJoinsWhy)
+		if enc.err == nil {
+			enc.err = fmt.Errorf("session %s: entry %q: an assistant message among the results of a turn's calls, which Qwen Code cannot record", enc.meta.ID, e.ID)
 		}
-		c := *h.e
-		c.Message = &joined
-		h.e = &c
-		for _, b := range m.Content {
-			if b.Type == session.BlockToolCall {
-				h.open[b.ToolCallID] = true
-			}
-		}
-		enc.opt.Loss.Add(loss.ToolCall, loss.Converted, "Qwen Code answers a turn's calls right after it: an assistant message among a turn's results is joined to the turn", 1)
 		return true
 	case m.Role == session.RoleTool && h.open[m.ToolCallID]:
 		delete(h.open, m.ToolCallID)
