@@ -34,8 +34,8 @@ type Caps struct {
 	// SidechainsInHome: the layout keeps sub-agent runs only as files of
 	// their own beside the session in its program's home (Gemini CLI's
 	// chats/<parentSessionId>/<sessionId>.jsonl). A linear target keeps
-	// each run whole besides its active path; its writer, which knows
-	// where it writes, counts them lost in a single file.
+	// each run whole besides its active path; a single file holds none
+	// (InFile), and mapping counts them lost there.
 	SidechainsInHome bool
 	// RunsHomeOnly marks the declaration InFile gives such a layout for a
 	// single file: the runs are lost there, and the reason says where the
@@ -45,7 +45,8 @@ type Caps struct {
 	Checkpoints bool
 	// Kinds are the entry kinds it holds (messages always);
 	// KindsConverted those it writes as something of its own (counted as
-	// converted by its writer). Every other kind is dropped.
+	// converted: by mapping with the reason ConvertedWhy gives, else by
+	// its writer). Every other kind is dropped.
 	Kinds, KindsConverted []session.Kind
 	// Roles are the message roles it holds; Fallback says what becomes of
 	// the others ("" keeps them as read), Alias of the roles it holds under

@@ -215,3 +215,31 @@ func TestSingleFileHoldsNoRun(t *testing.T) {
 		t.Errorf("losses %v, want the run's entry dropped", items)
 	}
 }
+
+// What mapping drops or answers for Gemini CLI (caps: NoCustomWhy,
+// CallsNeedResults) is an error naming the entry when it reaches the
+// writer unadapted, never skipped or answered silently.
+func TestWriterRefusesUnadapted(t *testing.T) {
+	text := func(id string, k session.Kind, r session.Role, blocks ...session.Block) *session.Entry {
+		return &session.Entry{ID: id, Kind: k, Source: session.Source{Origin: "tree"},
+			Message: &session.Message{Role: r, Content: append([]session.Block{{Type: session.BlockText, Text: id}}, blocks...)}}
+	}
+	call := session.Block{Type: session.BlockToolCall, ToolCallID: "c1", ToolName: "run"}
+	cases := []struct {
+		name    string
+		entries []*session.Entry
+		id      string
+	}{
+		{"an extension message", []*session.Entry{text("a", session.KindMessage, session.RoleUser), text("x", session.KindCustomMessage, session.RoleUser)}, "x"},
+		{"a call with no result", []*session.Entry{text("a", session.KindMessage, session.RoleUser), text("b", session.KindMessage, session.RoleAssistant, call), text("d", session.KindMessage, session.RoleUser)}, "b"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := &session.Session{Meta: session.Meta{ID: "s", Source: session.Source{Origin: "tree"}}, Entries: c.entries}
+			err := gemini.Format{}.WriteTo(io.Discard, &session.SliceReader{S: s}, format.WriteOptions{})
+			if err == nil || !strings.Contains(err.Error(), `"`+c.id+`"`) {
+				t.Errorf("err = %v, want one naming entry %s", err, c.id)
+			}
+		})
+	}
+}
