@@ -39,6 +39,10 @@ import (
 //     model has none for (content.go). Its writer counts only what depends
 //     on how it spells its layout.
 //
+// Where the target declares it, a tool call with no result is answered
+// (adapt_results.go) and an assistant message among a turn's results is
+// joined to the turn (adapt_join.go).
+//
 // Compactions and extension messages are placed by the writer, since where
 // one goes depends on what was written before it; what the target's
 // declaration says becomes of them is done here (adapt_*.go), so that a
