@@ -34,8 +34,8 @@ type Caps struct {
 	// SidechainsInHome: the layout keeps sub-agent runs only as files of
 	// their own beside the session in its program's home (Gemini CLI's
 	// chats/<parentSessionId>/<sessionId>.jsonl). A linear target keeps
-	// each run whole besides its active path; its writer, which knows
-	// where it writes, counts them lost in a single file.
+	// each run whole besides its active path; a single file holds none
+	// (InFile), and mapping counts them lost there.
 	SidechainsInHome bool
 	// RunsHomeOnly marks the declaration InFile gives such a layout for a
 	// single file: the runs are lost there, and the reason says where the
@@ -45,7 +45,8 @@ type Caps struct {
 	Checkpoints bool
 	// Kinds are the entry kinds it holds (messages always);
 	// KindsConverted those it writes as something of its own (counted as
-	// converted by its writer). Every other kind is dropped.
+	// converted: by mapping with the reason ConvertedWhy gives, else by
+	// its writer). Every other kind is dropped.
 	Kinds, KindsConverted []session.Kind
 	// Roles are the message roles it holds; Fallback says what becomes of
 	// the others ("" keeps them as read), Alias of the roles it holds under
@@ -111,6 +112,53 @@ type Caps struct {
 	// which a writer derives for a session from another layout.
 	IDs   IDStyle
 	Times TimeStyle
+
+	// What becomes of the entries and links a writer used to place and
+	// count itself, so that the adaptation (package mapping, adapt_*.go)
+	// makes and counts every such loss before the writer sees the session.
+	// Each rule applies only where a layout declares it.
+	//
+	// ConvertedWhy is the reason an entry of a kind the layout converts
+	// (KindsConverted) is counted converted with (adapt_converted.go): a
+	// compaction as loss.Compaction, any other as its entry kind.
+	ConvertedWhy map[session.Kind]string
+	// CompactionAsUser: another layout's compaction is written as the user
+	// message of its summary; the adaptation gives the entry that message,
+	// its kind kept so the writer can mark it as a summary
+	// (adapt_compaction.go).
+	CompactionAsUser bool
+	// CustomAsMessage: an extension message (KindCustomMessage) is written
+	// as the message it carries. NoCustomWhy, when set instead, drops every
+	// extension message, counted as loss.CustomMessage with it
+	// (adapt_lines.go).
+	CustomAsMessage bool
+	NoCustomWhy     string
+	// NoLineWhy is why an entry left to the writer that it has no line
+	// for is dropped: a message or extension message without a message, a
+	// compaction without its summary or one the layout neither holds nor
+	// converts (adapt_lines.go).
+	NoLineWhy string
+	// NoParentWhy and NoChildrenWhy, when set, are why a session's link to
+	// its parent session and those to its child sessions are lost: the
+	// layout's file names none (adapt_links.go).
+	NoParentWhy, NoChildrenWhy string
+	// ThinkingOwnOnlyWhy is the reason ThinkingOwnOnly counts another
+	// layout's thinking dropped with; a message left with nothing is
+	// dropped whole (adapt_thinking.go).
+	ThinkingOwnOnlyWhy string
+	// CallsNeedResultsWhy is the reason CallsNeedResults counts a call
+	// answered with; CallsWaitInTurn: the calls of a turn wait for their
+	// results across the assistant messages that follow (which join the
+	// turn), and any other message ends it (Gemini CLI's record of a
+	// reply), where otherwise the next message that is not a tool result
+	// does (the Messages API's next user turn) (adapt_results.go).
+	CallsNeedResultsWhy string
+	CallsWaitInTurn     bool
+	// TurnJoinsWhy, when set, is the reason an assistant message among the
+	// results of a turn's calls is counted with as it is joined to the
+	// turn, whose results then follow it (Qwen Code answers a turn's calls
+	// right after it) (adapt_join.go).
+	TurnJoinsWhy string
 }
 
 // Fallback is what becomes of a message whose role a layout lacks.

@@ -9,6 +9,7 @@ import (
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/model"
 	"github.com/sesstool/sesstool/loss"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/registry"
 )
 
@@ -83,8 +84,7 @@ func TestFieldLossIsTrue(t *testing.T) {
 		}
 		written := 0
 		for _, target := range registry.All {
-			w, ok := target.(format.Writer)
-			if !ok || target.Name() == c.layout {
+			if _, ok := target.(format.Writer); !ok || target.Name() == c.layout {
 				continue
 			}
 			written++
@@ -98,7 +98,7 @@ func TestFieldLossIsTrue(t *testing.T) {
 				if _, file := target.(format.Stream); file {
 					out = filepath.Join(out, "out")
 				}
-				if _, err := w.Write(r, out, format.WriteOptions{Loss: counted}); err != nil {
+				if _, err := mapping.Write(target, r, out, format.WriteOptions{Loss: counted}); err != nil {
 					t.Fatal(err)
 				}
 				got := map[loss.Kind]int{}

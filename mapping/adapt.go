@@ -39,14 +39,21 @@ import (
 //     model has none for (content.go). Its writer counts only what depends
 //     on how it spells its layout.
 //
-// Compactions and extension messages stay the writer's: whether one can be
-// placed depends on what was written before it.
+// Where the target declares it, a tool call with no result is answered
+// (adapt_results.go) and an assistant message among a turn's results is
+// joined to the turn (adapt_join.go).
+//
+// Compactions and extension messages are placed by the writer, since where
+// one goes depends on what was written before it; what the target's
+// declaration says becomes of them is done here (adapt_*.go), so that a
+// writer counts nothing.
 func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Caps, layout string, lost *loss.Counter) (session.Reader, error) {
 	if _, done := r.(*adapted); done || to.Owns(r.Meta().Origin) {
 		return r, nil
 	}
 	a := &adapted{meta: r.Meta(), to: to, layout: layout, lost: lost, last1: -1}
 	countMeta(a.meta, to, layout, lost)
+	countLinks(a.meta, to, lost)
 	if !to.Checkpoints {
 		lost.Add(loss.Checkpoint, loss.Dropped, layout+" has no file snapshots", len(a.meta.Checkpoints))
 	}
@@ -129,12 +136,22 @@ type adapted struct {
 	// (-1 for none), and the entry once read
 	last1 int
 	held  *session.Entry
+	// the calls waiting for their results, and the entries to give before
+	// the next one read (adapt_results.go)
+	answers answers
+	queue   []*session.Entry
+	// the turn whose calls wait for their results, and the entries to give
+	// before the next one read (adapt_join.go)
+	turn   *heldTurn
+	joined []*session.Entry
 }
 
 func (a *adapted) Meta() *session.Meta { return a.meta }
 func (a *adapted) Close() error        { return a.src.Close() }
 
-func (a *adapted) Next() (*session.Entry, error) {
+// next is the next entry adapted, before the calls it closes are answered
+// (adapt_results.go).
+func (a *adapted) next() (*session.Entry, error) {
 	for {
 		e, err := a.src.Next()
 		if err != nil && a.held != nil && errors.Is(err, io.EOF) {
@@ -185,11 +202,19 @@ func noRuns(to format.Caps, layout string) string {
 
 // entry is e as the target can take it, or nil when it is dropped; what
 // the target keeps of it is counted against its declaration (countEntry).
+// What becomes of an entry the writer used to place (a compaction, an
+// extension message, thinking of another layout) follows, as the writer
+// did it: after what the entry held was counted.
 func (a *adapted) entry(e *session.Entry) *session.Entry {
-	if e = a.adapt(e); e != nil {
-		countEntry(e, a.to, a.layout, a.lost)
+	if e = a.adapt(e); e == nil {
+		return nil
 	}
-	return e
+	countEntry(e, a.to, a.layout, a.lost)
+	if e = a.lines(e); e == nil {
+		return nil
+	}
+	a.countConverted(e)
+	return a.ownThinking(a.compactionAsUser(e))
 }
 
 func (a *adapted) adapt(e *session.Entry) *session.Entry {

@@ -17,8 +17,10 @@ type adaptCase struct {
 	to      format.Caps
 	entries []*session.Entry
 	reopen  bool
-	want    []string // "id<parent role-or-kind" of each entry given
-	lost    []string // "count kind action"
+	meta    func(*session.Meta) // the session's, when it matters
+	want    []string            // "id<parent role-or-kind" of each entry given
+	lost    []string            // "count kind action"
+	why     []string            // "kind action: reason", when checked
 }
 
 func msg(id, parent string, role session.Role) *session.Entry {
@@ -109,32 +111,48 @@ func TestAdapt(t *testing.T) {
 			lost:    []string{"1 bash-message dropped"}},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			s := &session.Session{Meta: session.Meta{ID: "s", Source: session.Source{Origin: "src"}}, Entries: c.entries}
-			var reopen func() (session.Reader, error)
-			opened := 0
-			if c.reopen {
-				reopen = func() (session.Reader, error) { opened++; return &session.SliceReader{S: s}, nil }
-			}
-			lost := &loss.Counter{}
-			r, err := Adapt(&session.SliceReader{S: s}, reopen, c.to, "x", lost)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := describe(t, r)
-			if d := cmp.Diff(c.want, got); d != "" {
-				t.Errorf("entries (-want +got):\n%s", d)
-			}
-			if d := cmp.Diff(c.lost, counted(lost)); d != "" {
-				t.Errorf("loss (-want +got):\n%s", d)
-			}
-			if c.reopen && opened != 1 {
-				t.Errorf("reopened %d times, want 1 (two passes, memory flat)", opened)
-			}
-			if again, _ := Adapt(r, reopen, c.to, "x", lost); again != r {
-				t.Error("adapting an adapted session again is not a no-op")
-			}
-		})
+		t.Run(c.name, c.check)
+	}
+}
+
+// check adapts the case's session for its target and compares the entries
+// given and the losses counted with what it wants.
+func (c adaptCase) check(t *testing.T) {
+	s := &session.Session{Meta: session.Meta{ID: "s", Source: session.Source{Origin: "src"}}, Entries: c.entries}
+	if c.meta != nil {
+		c.meta(&s.Meta)
+	}
+	var reopen func() (session.Reader, error)
+	opened := 0
+	if c.reopen {
+		reopen = func() (session.Reader, error) { opened++; return &session.SliceReader{S: s}, nil }
+	}
+	lost := &loss.Counter{}
+	r, err := Adapt(&session.SliceReader{S: s}, reopen, c.to, "x", lost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := describe(t, r)
+	if d := cmp.Diff(c.want, got); d != "" {
+		t.Errorf("entries (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(c.lost, counted(lost)); d != "" {
+		t.Errorf("loss (-want +got):\n%s", d)
+	}
+	if c.why != nil {
+		var why []string
+		for _, it := range lost.Items() {
+			why = append(why, fmt.Sprintf("%s %s: %s", it.Kind, it.Action, it.Reason))
+		}
+		if d := cmp.Diff(c.why, why); d != "" {
+			t.Errorf("loss reasons (-want +got):\n%s", d)
+		}
+	}
+	if c.reopen && opened != 1 {
+		t.Errorf("reopened %d times, want 1 (two passes, memory flat)", opened)
+	}
+	if again, _ := Adapt(r, reopen, c.to, "x", lost); again != r {
+		t.Error("adapting an adapted session again is not a no-op")
 	}
 }
 

@@ -12,10 +12,11 @@ package claude
 
 import (
 	"bytes"
-	"github.com/tidwall/gjson"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/sesstool/sesstool/format"
 )

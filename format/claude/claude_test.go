@@ -207,7 +207,7 @@ func TestFromPiKeepsBranches(t *testing.T) {
 	_, wantBranches := convtree.ActivePath(in.Entries, in.Meta.MessageLinks)
 	out := t.TempDir()
 	lost := &loss.Counter{}
-	written, err := (Format{}).Write(&session.SliceReader{S: in}, out, format.WriteOptions{Loss: lost})
+	written, err := mapping.Write(Format{}, &session.SliceReader{S: in}, out, format.WriteOptions{Loss: lost})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/sesstool/sesstool/exitcode"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 	"github.com/sesstool/sesstool/session/convtree"
@@ -30,10 +29,6 @@ func SessionID(m *session.Meta) string { return mapping.SessionID(caps.IDs, m, 0
 // <session uuid>/subagents/agent-<id>.jsonl. Lines are written as they are
 // read; every file appears complete or not at all.
 func (f Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]string, error) {
-	r, err := mapping.Adapt(r, opt.Reopen, caps, caps.Called(Name), opt.Loss)
-	if err != nil {
-		return nil, err
-	}
 	defer r.Close()
 	w := newWriter(r.Meta(), out, opt)
 	if err := w.run(r); err != nil {
@@ -51,7 +46,6 @@ type writer struct {
 	ids    *mapping.IDs // another layout's ids as Claude Code's
 	cwd    string
 	opt    format.WriteOptions
-	lost   *loss.Counter
 	files  map[string]*outFile // by sidechain ("" for the session file)
 	order  []string
 	agents map[string]string // sidechain -> file
@@ -67,8 +61,6 @@ type writer struct {
 	named map[string]string // sidechain -> the tool call whose result line names it
 	open  []*outFile        // the files open now, at most maxOpen
 	clock int
-	// unanswered: sidechain -> the calls no result answers yet (orphans.go)
-	unanswered map[string]*openCalls
 	// the main conversation's first and last prompt and last line, for
 	// the last-prompt line (lastprompt.go)
 	firstPrompt, lastPrompt, leaf string
@@ -101,7 +93,7 @@ type outFile struct {
 const maxOpen = 16
 
 func newWriter(m *session.Meta, out string, opt format.WriteOptions) *writer {
-	w := &writer{meta: m, own: m.Origin == Name, ids: mapping.NewIDs(caps.IDs, m, 0), cwd: m.Cwd, opt: opt, lost: opt.Loss,
+	w := &writer{meta: m, own: m.Origin == Name, ids: mapping.NewIDs(caps.IDs, m, 0), cwd: m.Cwd, opt: opt,
 		files: map[string]*outFile{}, agents: map[string]string{}, tip: map[string]string{}}
 	w.sid = w.ids.Session()
 	if w.cwd == "" {
@@ -116,7 +108,6 @@ func newWriter(m *session.Meta, out string, opt format.WriteOptions) *writer {
 
 func (w *writer) run(r session.Reader) error {
 	if !w.own {
-		w.lossMeta()
 		if w.meta.Title != "" {
 			if err := w.emit("", encodeTitle(nil, w.meta.Title, w.sid, false)); err != nil {
 				return err
@@ -127,9 +118,6 @@ func (w *writer) run(r session.Reader) error {
 		e, err := r.Next()
 		if errors.Is(err, io.EOF) {
 			if err := w.flush(); err != nil {
-				return err
-			}
-			if err := w.answerAll(); err != nil {
 				return err
 			}
 			return w.writeLastPrompt()
@@ -176,8 +164,7 @@ func (w *writer) entry(e *session.Entry) error {
 				return err
 			}
 		}
-		w.lost.Add(loss.Entry(e), loss.Converted, "Claude Code keeps a sub-agent run as its own transcript file", 1)
-		w.skip(e)
+		w.skip(e) // the run is a file of its own (counted converted by mapping)
 		if e.Kind == session.KindSubagent && e.Subagent != nil && !own {
 			// the run's .meta.json says what started it when its call's
 			// result line, written already, could not
@@ -203,17 +190,15 @@ func (w *writer) entry(e *session.Entry) error {
 	case e.Kind == session.KindSessionInfo:
 		w.skip(e) // a title line has no uuid: what follows hangs from the line before
 		return w.emit(e.Sidechain, w.merge(e, own, encodeTitle(e, e.Title, w.sid, own)))
-	case e.Kind == session.KindCompaction && e.Compaction != nil:
-		w.lost.Add(loss.Compaction, loss.Converted, "Claude Code keeps a compaction summary as a user line marked isCompactSummary", 1)
-		c := *e
-		c.Message = &session.Message{Role: session.RoleUser, Content: []session.Block{{Type: session.BlockText, Text: e.Compaction.Summary}}, ContentIsString: true}
-		return w.message(&c, false)
+	case e.Kind == session.KindCompaction && e.Message != nil:
+		// another layout's summary, as the user line mapping made it
+		// (CompactionAsUser), marked isCompactSummary
+		return w.message(e, false)
 	case e.Message != nil && (e.Kind == session.KindMessage || e.Kind == session.KindCustomMessage):
 		return w.message(e, own)
 	}
-	w.lost.Add(loss.Entry(e), loss.Dropped, "Claude Code has no such line", 1)
-	w.skip(e)
-	return nil
+	// mapping drops what Claude Code has no line for (NoLineWhy)
+	return fmt.Errorf("session %s: entry %q: Claude Code has no line for a %s entry like it", w.meta.ID, e.ID, e.Kind)
 }
 
 // skip records an entry that is not written: what hangs from it hangs
@@ -239,15 +224,6 @@ func (w *writer) message(e *session.Entry, own bool) error {
 	nt := noteOf(e.Private)
 	if own && nt != nil {
 		return w.ownMessage(e, nt)
-	}
-	if c, ok := w.foreignThinking(e); ok {
-		e = c
-	} else {
-		w.skip(e) // thinking alone: what hangs from it hangs from its parent
-		return nil
-	}
-	if err := w.answerCalls(e); err != nil {
-		return err
 	}
 	l := w.newLine(e)
 	w.notePrompt(e, l)

@@ -27,11 +27,16 @@ var caps = format.Caps{
 	ToolCallOn:       []session.Role{session.RoleAssistant},
 	Blocks:           []session.BlockType{session.BlockText, session.BlockThinking, session.BlockImage, session.BlockToolCall, session.BlockFile},
 	ImagesOn:         []session.Role{session.RoleUser, session.RoleAssistant},
-	CallsNeedResults: true,
-	Usage:            true, IsError: true, MessageModel: true, Title: true, ReasoningTokens: true,
+	CallsNeedResults: true, CallsWaitInTurn: true,
+	CallsNeedResultsWhy: "a tool call with no result in the session (a search the provider ran, or one cut off) is answered by a result saying so: Gemini CLI sends each call back with its result, and the API refuses one without",
+	Usage:               true, IsError: true, MessageModel: true, Title: true, ReasoningTokens: true,
 	CacheWriteAsInput: true,
-	IDs:               format.IDStyle{Form: format.IDUUID, Seed: "gemini:"},
-	Times:             format.TimeISO,
+	// Gemini CLI's own compression replaces the messages, which a summary
+	// of another layout cannot do.
+	NoCustomWhy: "Gemini CLI has no extension messages",
+	NoLineWhy:   "Gemini CLI has message entries only",
+	IDs:         format.IDStyle{Form: format.IDUUID, Seed: "gemini:"},
+	Times:       format.TimeISO,
 }
 
 // Caps declares what the layout holds.

@@ -1,6 +1,7 @@
 package gemini_test
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,6 +13,7 @@ import (
 	"github.com/sesstool/sesstool/format/gemini"
 	"github.com/sesstool/sesstool/internal/testkit/shared"
 	"github.com/sesstool/sesstool/loss"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
@@ -99,7 +101,7 @@ func TestSubagentRunsIntoHome(t *testing.T) {
 				t.Fatal(err)
 			}
 			lost := &loss.Counter{}
-			paths, err := gemini.Format{}.Write(r, out, format.WriteOptions{Loss: lost, Home: true})
+			paths, err := mapping.Write(gemini.Format{}, r, out, format.WriteOptions{Loss: lost, Home: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -189,4 +191,55 @@ func keys(m map[string][]string) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// A single file holds no sub-agent run: mapping drops and counts a run of
+// another layout's session, and one that reaches the writer unadapted is an
+// error naming its entry, never skipped.
+func TestSingleFileHoldsNoRun(t *testing.T) {
+	text := func(id, side string, r session.Role) *session.Entry {
+		return &session.Entry{ID: id, Kind: session.KindMessage, Sidechain: side, Source: session.Source{Origin: "tree"},
+			Message: &session.Message{Role: r, Content: []session.Block{{Type: session.BlockText, Text: id}}}}
+	}
+	s := &session.Session{Meta: session.Meta{ID: "s", Source: session.Source{Origin: "tree"}},
+		Entries: []*session.Entry{text("a", "", session.RoleUser), text("b", "agent-1", session.RoleUser), text("c", "", session.RoleAssistant)}}
+	err := gemini.Format{}.WriteTo(io.Discard, &session.SliceReader{S: s}, format.WriteOptions{})
+	if err == nil || !strings.Contains(err.Error(), `"b"`) {
+		t.Errorf("unadapted run into a single file: err = %v, want one naming entry b", err)
+	}
+	lost := &loss.Counter{}
+	if err := mapping.WriteTo(gemini.Format{}, io.Discard, &session.SliceReader{S: s}, format.WriteOptions{Loss: lost}); err != nil {
+		t.Fatal(err)
+	}
+	if items := lost.Items(); len(items) != 1 || items[0].Kind != loss.Sidechain || items[0].Count != 1 {
+		t.Errorf("losses %v, want the run's entry dropped", items)
+	}
+}
+
+// What mapping drops or answers for Gemini CLI (caps: NoCustomWhy,
+// CallsNeedResults) is an error naming the entry when it reaches the
+// writer unadapted, never skipped or answered silently.
+func TestWriterRefusesUnadapted(t *testing.T) {
+	text := func(id string, k session.Kind, r session.Role, blocks ...session.Block) *session.Entry {
+		return &session.Entry{ID: id, Kind: k, Source: session.Source{Origin: "tree"},
+			Message: &session.Message{Role: r, Content: append([]session.Block{{Type: session.BlockText, Text: id}}, blocks...)}}
+	}
+	call := session.Block{Type: session.BlockToolCall, ToolCallID: "c1", ToolName: "run"}
+	cases := []struct {
+		name    string
+		entries []*session.Entry
+		id      string
+	}{
+		{"an extension message", []*session.Entry{text("a", session.KindMessage, session.RoleUser), text("x", session.KindCustomMessage, session.RoleUser)}, "x"},
+		{"a call with no result", []*session.Entry{text("a", session.KindMessage, session.RoleUser), text("b", session.KindMessage, session.RoleAssistant, call), text("d", session.KindMessage, session.RoleUser)}, "b"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := &session.Session{Meta: session.Meta{ID: "s", Source: session.Source{Origin: "tree"}}, Entries: c.entries}
+			err := gemini.Format{}.WriteTo(io.Discard, &session.SliceReader{S: s}, format.WriteOptions{})
+			if err == nil || !strings.Contains(err.Error(), `"`+c.id+`"`) {
+				t.Errorf("err = %v, want one naming entry %s", err, c.id)
+			}
+		})
+	}
 }

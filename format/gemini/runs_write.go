@@ -9,14 +9,9 @@ import (
 
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
-
-// noHome is why a single file loses another layout's sub-agent runs: Gemini
-// CLI keeps a run only as a file of its own beside its parent's.
-const noHome = "Gemini CLI keeps sub-agent runs only as files of their own in its home (chats/<parentSessionId>/), which a single file cannot hold: convert into a directory to keep them"
 
 // runSet gathers the sub-agent runs of a session from another layout
 // written into a home, each as Gemini CLI 0.61.0 writes a sub-agent's
@@ -51,26 +46,22 @@ func (s *runSet) get(side string, parent *encoder) *runFile {
 		sid = mapping.UUID("gemini:" + s.parent + ":agent:" + side)
 	}
 	r := &runFile{sid: sid}
-	r.enc = &encoder{meta: parent.meta, ids: parent.ids, lost: parent.lost, names: map[string]string{}, run: true}
+	r.enc = &encoder{meta: parent.meta, ids: parent.ids, names: map[string]string{}, run: true}
 	r.enc.w = bufio.NewWriter(&r.body)
 	s.byID[side] = r
 	s.order = append(s.order, r)
 	return r
 }
 
-// side takes an entry of a sub-agent run or one that starts or ends it.
-// Into a single file (runs nil) it is lost (Adapt, by caps.InFile, has
-// dropped them already when convert adapted the session); into a home the run's entries
-// go to its file, and the tool call that started it names it (agentId), as
-// the agent links a call to its run.
+// side takes an entry of a sub-agent run or one that starts or ends it:
+// into a home the run's entries go to its file, and the tool call that
+// started it names it (agentId), as the agent links a call to its run. A
+// single file (runs nil) has none: mapping has dropped them and counted
+// them, by the declaration of a single file (caps.InFile, RunsHomeOnly),
+// so one reaching it here is an error.
 func (enc *encoder) side(e *session.Entry) error {
 	if enc.runs == nil {
-		k := loss.Sidechain
-		if e.Sidechain == "" {
-			k = loss.Entry(e)
-		}
-		enc.lost.Add(k, loss.Dropped, noHome, 1)
-		return nil
+		return fmt.Errorf("session %s: entry %q of a sub-agent run: a single Gemini CLI file holds none (adapt the session by caps.InFile)", enc.meta.ID, e.ID)
 	}
 	switch {
 	case e.Sidechain != "":

@@ -13,7 +13,6 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
@@ -61,7 +60,8 @@ func (f Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) 
 }
 
 // writeTo is WriteTo; home, when set, gives the set a session from
-// another layout writes its sub-agent runs into (nil: they are lost).
+// another layout writes its sub-agent runs into (nil: a single file, which
+// mapping adapted to hold none).
 func (f Format) writeTo(w io.Writer, r session.Reader, opt format.WriteOptions, home func(*session.Meta) *runSet) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	if rd, ok := r.(*reader); ok && rd.i == 0 {
@@ -75,14 +75,6 @@ func (f Format) writeTo(w io.Writer, r session.Reader, opt format.WriteOptions, 
 		}
 		return flush(bw)
 	}
-	to := caps
-	if home == nil {
-		to = caps.InFile()
-	}
-	r, err := mapping.Adapt(r, opt.Reopen, to, caps.Display, opt.Loss)
-	if err != nil {
-		return err
-	}
 	defer r.Close()
 	m := r.Meta()
 	if m.Origin == Name {
@@ -91,7 +83,7 @@ func (f Format) writeTo(w io.Writer, r session.Reader, opt format.WriteOptions, 
 		}
 		return flush(bw)
 	}
-	enc := &encoder{w: bw, meta: m, lost: opt.Loss, names: map[string]string{}, agents: map[string]string{}, ids: mapping.NewIDs(caps.IDs, m, m.Created.UnixMilli())}
+	enc := &encoder{w: bw, meta: m, names: map[string]string{}, agents: map[string]string{}, ids: mapping.NewIDs(caps.IDs, m, m.Created.UnixMilli())}
 	if home != nil {
 		enc.runs = home(m)
 	}
@@ -184,16 +176,11 @@ func ProjectHash(cwd string) string {
 	return hex.EncodeToString(h[:])
 }
 
-// NoResult is the result written for a tool call of another layout that
-// no result answers.
-const NoResult = "(no result is recorded for this call in the session it was converted from)"
-
 // encoder spells a session from another layout as Gemini CLI writes one.
 type encoder struct {
 	w       *bufio.Writer
 	meta    *session.Meta
 	ids     *mapping.IDs
-	lost    *loss.Counter
 	names   map[string]string // tool call id -> the tool's name
 	started bool
 	last    session.Time // the last time written, for an entry with none
@@ -279,15 +266,10 @@ func (enc *encoder) entry(e *session.Entry) error {
 	switch {
 	case e.Sidechain != "" || e.Kind == session.KindSubagent || e.Kind == session.KindSubagentEnd:
 		return enc.side(e)
-	case e.Kind == session.KindCustomMessage:
-		enc.lost.Add(loss.CustomMessage, loss.Dropped, "Gemini CLI has no extension messages", 1)
-		return nil
-	case !e.IsMessage():
-		// Adapt left only messages and what it leaves to the writer (a
-		// compaction): Gemini CLI's own compression replaces the messages,
-		// which a summary of another layout cannot do.
-		enc.lost.Add(loss.Entry(e), loss.Dropped, "Gemini CLI has message entries only", 1)
-		return nil
+	case e.Kind != session.KindMessage || e.Message == nil:
+		// mapping drops extension messages and every other entry
+		// (NoCustomWhy, NoLineWhy)
+		return fmt.Errorf("session %s: entry %q: Gemini CLI has no record for a %s entry", enc.meta.ID, e.ID, e.Kind)
 	}
 	t := enc.timeOf(e)
 	if !enc.started {
@@ -411,7 +393,14 @@ func (enc *encoder) flush() error {
 	if len(p.calls) > 0 {
 		var calls [][]byte
 		for i, c := range p.calls {
-			calls = append(calls, enc.toolCall(p.e, i, c, p.results[c.ToolCallID], t))
+			res := p.results[c.ToolCallID]
+			if res == nil {
+				// Gemini CLI sends every recorded call back with its
+				// result: mapping answers a call the source never did
+				// (CallsNeedResults)
+				return fmt.Errorf("session %s: entry %q: tool call %q has no result, which Gemini CLI cannot record", enc.meta.ID, p.e.ID, c.ToolCallID)
+			}
+			calls = append(calls, enc.toolCall(p.e, i, c, res, t))
 		}
 		o.Raw("toolCalls", jsonx.Arr(calls))
 	}
@@ -468,14 +457,6 @@ func (enc *encoder) toolCall(e *session.Entry, n int, c *session.Block, res *ses
 	o.Str("id", id).Str("name", c.ToolName).Raw("args", args)
 	if a := enc.agents[c.ToolCallID]; a != "" {
 		o.Str("agentId", a) // the sub-agent run it started, in its own file
-	}
-	if res == nil {
-		// Gemini CLI sends every recorded call back with its result, and
-		// the API refuses a call without one: a call the source never
-		// answered (a search the provider ran, one cut off) gets a result
-		// saying so.
-		res = &session.Message{Role: session.RoleTool, IsError: true, Content: []session.Block{{Type: session.BlockText, Text: NoResult}}}
-		enc.lost.Add(loss.Block(session.BlockToolCall), loss.Converted, "a tool call with no result in the session (a search the provider ran, or one cut off) is answered by a result saying so: Gemini CLI sends each call back with its result, and the API refuses one without", 1)
 	}
 	status := "success"
 	if res.IsError {

@@ -14,6 +14,7 @@ import (
 	"github.com/sesstool/sesstool/format/model"
 	"github.com/sesstool/sesstool/internal/testkit/golden"
 	"github.com/sesstool/sesstool/loss"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/report"
@@ -32,7 +33,7 @@ func TestWriterGoldens(t *testing.T) {
 	}
 	writers := 0
 	for _, target := range registry.All {
-		w, ok := target.(format.Writer)
+		_, ok := target.(format.Writer)
 		if !ok || target.Name() == model.Name {
 			continue
 		}
@@ -40,7 +41,7 @@ func TestWriterGoldens(t *testing.T) {
 		for _, d := range dumps {
 			name := strings.TrimSuffix(filepath.Base(d), ".model.jsonl")
 			t.Run(name+"/"+target.Name(), func(t *testing.T) {
-				got := writeDump(t, d, target, w)
+				got := writeDump(t, d, target)
 				golden.Assert(t, "writers/"+name+"/"+target.Name()+".txt", got)
 			})
 		}
@@ -50,10 +51,10 @@ func TestWriterGoldens(t *testing.T) {
 	}
 }
 
-// writeDump writes the session in the dump at path with w into a new
+// writeDump writes the session in the dump at path with target into a new
 // folder and returns every file written (the folder's path spelled $OUT)
 // and the losses counted, as one text.
-func writeDump(t *testing.T, path string, target format.Format, w format.Writer) []byte {
+func writeDump(t *testing.T, path string, target format.Format) []byte {
 	t.Helper()
 	open := func() (session.Reader, error) { return model.Format{}.Open(format.Ref{Path: path}) }
 	r, err := open()
@@ -66,7 +67,7 @@ func writeDump(t *testing.T, path string, target format.Format, w format.Writer)
 		out = filepath.Join(dir, "session.out")
 	}
 	lost := &loss.Counter{}
-	if _, err := w.Write(r, out, format.WriteOptions{Loss: lost, Reopen: open}); err != nil {
+	if _, err := mapping.Write(target, r, out, format.WriteOptions{Loss: lost, Reopen: open}); err != nil {
 		t.Fatalf("write: %v", err)
 	}
 	checkValid(t, target, dir)

@@ -22,7 +22,14 @@ var caps = format.Caps{
 	Blocks:         []session.BlockType{session.BlockText, session.BlockThinking, session.BlockImage, session.BlockToolCall, session.BlockToolResult, session.BlockFile},
 	Signatures:     []session.BlockType{session.BlockText, session.BlockThinking, session.BlockToolCall},
 	Usage:          true, CacheWriteAsInput: true, IsError: true, MessageModel: true, Title: true, ReasoningTokens: true,
-	IDs: format.IDStyle{Form: format.IDUUID, Seed: "qwen-session:"}, Times: format.TimeISO,
+	// Qwen Code's compression record holds the compressed history itself:
+	// the summary of another layout is handed on as the user line the
+	// model reads it from.
+	CompactionAsUser: true, CustomAsMessage: true,
+	ConvertedWhy: map[session.Kind]string{session.KindCompaction: "Qwen Code keeps another layout's compaction summary as a user line marked isCompactSummary"},
+	NoLineWhy:    "Qwen Code has no such line",
+	TurnJoinsWhy: "Qwen Code answers a turn's calls right after it: an assistant message among a turn's results is joined to the turn",
+	IDs:          format.IDStyle{Form: format.IDUUID, Seed: "qwen-session:"}, Times: format.TimeISO,
 }
 
 // Caps declares what the layout holds.

@@ -8,7 +8,6 @@ import (
 	"github.com/sesstool/sesstool/exitcode"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
@@ -30,10 +29,6 @@ func (f Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]
 // what the model holds of it); one from another layout is put on its
 // active path and spelt as Qwen Code 0.24.4 records it.
 func (f Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
-	r, err := mapping.Adapt(r, opt.Reopen, caps, caps.Called(Name), opt.Loss)
-	if err != nil {
-		return err
-	}
 	defer r.Close()
 	bw := bufio.NewWriterSize(w, 1<<16)
 	enc := newEncoder(bw, r.Meta(), opt, true)
@@ -208,12 +203,11 @@ type heldLine struct {
 
 // hold takes e into the held turn when it belongs there. Qwen Code (as
 // the APIs it speaks) answers a turn's calls right after the turn, and
-// fills in a failure for a call it finds unanswered there; Claude Code
-// records a reply's blocks on lines of their own, with results between
-// them. So while the held turn has calls unanswered, an assistant message
-// joins it (counted) and a result of one of its calls waits with it; the
-// turn is written when every call is answered, or by the first entry of
-// another kind.
+// fills in a failure for a call it finds unanswered there. mapping has
+// joined to the turn the assistant messages among its results
+// (TurnJoinsWhy); a result of one of its calls waits with it, and the turn
+// is written when every call is answered, or by the first entry of another
+// kind.
 func (enc *encoder) hold(e *session.Entry, l envelope) bool {
 	h := enc.held
 	if h == nil || e.Kind != session.KindMessage || e.Message == nil {
@@ -222,20 +216,10 @@ func (enc *encoder) hold(e *session.Entry, l envelope) bool {
 	}
 	switch m := e.Message; {
 	case m.Role == session.RoleAssistant && len(h.open) > 0:
-		joined := *h.e.Message
-		joined.Content = append(append([]session.Block(nil), joined.Content...), m.Content...)
-		if joined.Usage == nil {
-			joined.Usage = m.Usage
+		// mapping joins such a message to the turn (TurnJoinsWhy)
+		if enc.err == nil {
+			enc.err = fmt.Errorf("session %s: entry %q: an assistant message among the results of a turn's calls, which Qwen Code cannot record", enc.meta.ID, e.ID)
 		}
-		c := *h.e
-		c.Message = &joined
-		h.e = &c
-		for _, b := range m.Content {
-			if b.Type == session.BlockToolCall {
-				h.open[b.ToolCallID] = true
-			}
-		}
-		enc.opt.Loss.Add(loss.ToolCall, loss.Converted, "Qwen Code answers a turn's calls right after it: an assistant message among a turn's results is joined to the turn", 1)
 		return true
 	case m.Role == session.RoleTool && h.open[m.ToolCallID]:
 		delete(h.open, m.ToolCallID)
@@ -293,14 +277,11 @@ func (enc *encoder) foreign(e *session.Entry) {
 	case e.Kind == session.KindSessionInfo:
 		l.typ, l.provenance = "system", "system"
 		enc.line(nil, encodeTitle(l, e.Title))
-	case e.Kind == session.KindCompaction && e.Compaction != nil:
-		// Qwen Code's compression record holds the compressed history
-		// itself; the summary of another layout is handed on as the user
-		// line the model reads it from.
-		enc.opt.Loss.Add(loss.Compaction, loss.Converted, "Qwen Code keeps another layout's compaction summary as a user line marked isCompactSummary", 1)
+	case e.Kind == session.KindCompaction && e.Message != nil:
+		// the summary of another layout, as the user line mapping made
+		// it (CompactionAsUser), marked isCompactSummary
 		c := *e
 		c.Extra = session.Extras{{Key: compactMark, Value: []byte("true")}}
-		c.Message = &session.Message{Role: session.RoleUser, Content: []session.Block{{Type: session.BlockText, Text: e.Compaction.Summary}}}
 		enc.foreignMessage(&c, l)
 	case e.Message != nil:
 		enc.foreignMessage(e, l)
@@ -308,7 +289,10 @@ func (enc *encoder) foreign(e *session.Entry) {
 			return // its line is written, and becomes the last, with the next entry
 		}
 	default:
-		enc.opt.Loss.Add(loss.Entry(e), loss.Dropped, "Qwen Code has no such line", 1)
+		// mapping drops what Qwen Code has no line for (NoLineWhy)
+		if enc.err == nil {
+			enc.err = fmt.Errorf("session %s: entry %q: Qwen Code has no line for a %s entry like it", enc.meta.ID, e.ID, e.Kind)
+		}
 		return
 	}
 	enc.last = l.uuid
