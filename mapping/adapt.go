@@ -63,7 +63,7 @@ func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Ca
 		// Source.Raw, so the reader need not copy each line to keep it
 		t.Transient()
 	}
-	a.src, a.path = entries, x
+	a.src, a.path, a.reopen = entries, x, reopen
 	return a, nil
 }
 
@@ -118,8 +118,9 @@ type adapted struct {
 	to     format.Caps
 	layout string
 	lost   *loss.Counter
-	path   *convtree.PathIndex // linear targets: the entries to keep
-	i      int                 // entries read from src
+	path   *convtree.PathIndex            // linear targets: the entries to keep
+	reopen func() (session.Reader, error) // linear targets: how Again reads the session again
+	i      int                            // entries read from src
 	// the times of the first and last entries on the path, dropped ones
 	// too: the session's span, whatever the target keeps of it
 	first, last session.Time

@@ -24,11 +24,7 @@ import (
 // failure leaves nothing half-written; an existing session directory is
 // refused unless opt.Force.
 func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]string, error) {
-	r, err := mapping.Adapt(r, nil, caps, Name, opt.Loss) // entry kinds and roles ash lacks
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
+	defer r.Close() // adapted by mapping.For: entry kinds and roles ash lacks
 	meta := r.Meta()
 	w := newWriter(meta, opt.Loss)
 	key := w.key()
