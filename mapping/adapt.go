@@ -126,6 +126,12 @@ type adapted struct {
 	first, last session.Time
 	seen        bool
 	up          map[string]string
+	// the tool calls kept so far (ResultsNeedCall), and the sub-agent runs
+	// no tool call started (RunsNeedCall)
+	calls, untiedRuns map[string]bool
+	// the messages kept so far, and the last one (FirstKeptMoved)
+	kept    Calls
+	lastMsg string
 	// tree targets: the index of the entry held back to be written last
 	// (-1 for none), and the entry once read
 	last1 int
@@ -187,10 +193,28 @@ func noRuns(to format.Caps, layout string) string {
 // entry is e as the target can take it, or nil when it is dropped; what
 // the target keeps of it is counted against its declaration (countEntry).
 func (a *adapted) entry(e *session.Entry) *session.Entry {
-	if e = a.adapt(e); e != nil {
-		countEntry(e, a.to, a.layout, a.lost)
+	if e = a.adapt(e); e == nil {
+		return nil
+	}
+	countEntry(e, a.to, a.layout, a.lost)
+	if e = a.place(e); e != nil {
+		a.called(e)
+		a.compaction(e)
+		a.message(e)
 	}
 	return e
+}
+
+// place is e, which the target holds by its kind, role and blocks, where
+// the target can place it, or nil when the target has no place for it:
+// a sub-agent run no tool call started (adapt_runs.go), an extension
+// message (adapt_custom.go), a tool result whose call is not kept
+// (adapt_results.go); a tool result keeps what the target keeps of one.
+func (a *adapted) place(e *session.Entry) *session.Entry {
+	if a.untied(e) || a.customDropped(e) || a.orphan(e) {
+		return a.drop(e)
+	}
+	return a.customAsUser(a.resultText(e))
 }
 
 func (a *adapted) adapt(e *session.Entry) *session.Entry {

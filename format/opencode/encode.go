@@ -71,8 +71,6 @@ type encoder struct {
 	used      map[*session.Entry]bool
 	// the messages before a compaction: what a summary message keeps when
 	// read back (mapping.Calls)
-	calls   mapping.Calls
-	lastMsg string
 	// the model in force where the encoder is: the last one a message
 	// or a model change named, else the session's first (model.go)
 	model inForce
@@ -276,23 +274,15 @@ func (e *encoder) preEpoch(t session.Time) {
 // live in their call's tool part) and for what OpenCode cannot hold.
 func (e *encoder) entry(en *session.Entry) (*Msg, error) {
 	if en.Message == nil && en.Kind == session.KindCompaction && en.Compaction != nil {
+		// a summary message (counted by mapping.Adapt: CompactionConverted, FirstKeptMoved)
 		m := &session.Message{Role: session.RoleAssistant, Content: []session.Block{{Type: session.BlockText, Text: en.Compaction.Summary}}}
-		e.lost.Add(loss.Compaction, loss.Converted, "stored as an OpenCode summary message", 1)
-		if k := en.Compaction.FirstKeptID; k != "" && k != e.calls.Kept(e.lastMsg) {
-			e.lost.Add(loss.FirstKept, loss.Moved, "an OpenCode summary names no first kept entry; read back, the message before it is kept", 1)
-		}
 		return e.message(en, m, true)
 	}
 	if n := modelNamed(en); n.ModelID != "" {
 		e.model = n
 	}
-	if en.Message != nil {
-		e.calls.Add(en, en.ID)
-		e.lastMsg = en.ID
-	}
-	if en.Message == nil {
-		e.lost.Add(loss.Entry(en), loss.Dropped, "OpenCode has no such entry", 1)
-		return nil, nil
+	if en.Message == nil { // mapping.Adapt dropped the kinds OpenCode lacks
+		return nil, fmt.Errorf("entry %s: OpenCode has no message for a %s entry", en.ID, loss.Entry(en))
 	}
 	if en.Message.Role == session.RoleTool || onlyResults(en.Message) {
 		return nil, nil
@@ -337,10 +327,8 @@ func (e *encoder) message(en *session.Entry, m *session.Message, summary bool) (
 	if role != "user" && role != "assistant" {
 		if own && m.SourceRole != "" {
 			role = m.SourceRole
-		} else {
-			e.lost.Add(loss.Role(m.Role), loss.Converted, "stored as an OpenCode user message", 1)
-			role = "user"
-			m = mapping.AsUser(m)
+		} else { // mapping.Adapt gave another layout's messages a role OpenCode has
+			return nil, fmt.Errorf("entry %s: OpenCode has no %s role", en.ID, m.Role)
 		}
 	}
 	var tm []byte
@@ -503,8 +491,8 @@ func (e *encoder) part(b session.Block, mid string, ms int64, i int, own bool) (
 	case session.BlockToolResult:
 		return nil, nil // carried into its call's tool part (or counted as lost in toDocEach)
 	}
-	e.lost.Add(loss.Block(b.Type), loss.Dropped, "OpenCode has no such part", 1)
-	return nil, nil
+	// mapping.Adapt dropped the blocks OpenCode's declaration lacks
+	return nil, fmt.Errorf("OpenCode has no part for a %s block", b.Type)
 }
 
 func (e *encoder) tool(b session.Block, head []kv, ms int64, own bool) []byte {
