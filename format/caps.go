@@ -131,6 +131,14 @@ type Caps struct {
 	//     the message before the compaction is kept, so a compaction whose
 	//     first kept entry is another is counted moved.
 	CustomMessagesAsUser, CompactionConverted, FirstKeptMoved string
+	//   - TimesAfter1970: the layout keeps times after 1970 only (Unix
+	//     milliseconds); an earlier one is left unset, which its writer
+	//     spells as the time before it (at the start, the session's first),
+	//     counted converted.
+	//   - TimesForward: the layout orders messages by their time; a message
+	//     stamped before the one it follows takes that one's time, counted
+	//     converted.
+	TimesAfter1970, TimesForward string
 	// IDs and Times name the layout's own spelling of entry ids and times,
 	// which a writer derives for a session from another layout.
 	IDs   IDStyle

@@ -45,7 +45,7 @@ func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Ca
 	if _, done := r.(*adapted); done || to.Owns(r.Meta().Origin) {
 		return r, nil
 	}
-	a := &adapted{meta: r.Meta(), to: to, layout: layout, lost: lost, last1: -1}
+	a := &adapted{meta: metaTimes(r.Meta(), to.TimesAfter1970, lost), to: to, layout: layout, lost: lost, last1: -1}
 	countMeta(a.meta, to, layout, lost)
 	if !to.Checkpoints {
 		lost.Add(loss.Checkpoint, loss.Dropped, layout+" has no file snapshots", len(a.meta.Checkpoints))
@@ -132,6 +132,9 @@ type adapted struct {
 	// the messages kept so far, and the last one (FirstKeptMoved)
 	kept    Calls
 	lastMsg string
+	// the last message's time (TimesForward)
+	lastMS   int64
+	lastTime session.Time
 	// tree targets: the index of the entry held back to be written last
 	// (-1 for none), and the entry once read
 	last1 int
@@ -198,6 +201,7 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 	}
 	countEntry(e, a.to, a.layout, a.lost)
 	if e = a.place(e); e != nil {
+		e = a.times(e)
 		a.called(e)
 		a.compaction(e)
 		a.message(e)

@@ -27,7 +27,10 @@ var caps = format.Caps{
 	CustomMessagesAsUser: "stored as an OpenCode user message",
 	CompactionConverted:  "stored as an OpenCode summary message",
 	FirstKeptMoved:       "an OpenCode summary names no first kept entry; read back, the message before it is kept",
-	IDs:                  format.IDStyle{Form: idForm, Minter: minter{}}, Times: format.TimeMillis,
+	// times are Unix milliseconds, and order the messages
+	TimesAfter1970: "OpenCode keeps times after 1970; an earlier one is written as the time before it (at the start, the session's first)",
+	TimesForward:   "a message stamped before the one it follows takes that one's time, so OpenCode keeps their order",
+	IDs:            format.IDStyle{Form: idForm, Minter: minter{}}, Times: format.TimeMillis,
 }
 
 // Caps declares what the layout holds.

@@ -213,13 +213,11 @@ func (e *encoder) info(project string) []byte {
 	// earlier time (a year 0026 that another layout allows) is replaced as
 	// a message's is, by the first time of the session it can hold.
 	created, updated := m.Created.UnixMilli(), m.Updated.UnixMilli()
-	if created <= 0 {
+	if created <= 0 { // unset by mapping.Adapt when before 1970 (TimesAfter1970)
 		created = e.first
-		e.preEpoch(m.Created)
 	}
 	if updated <= 0 {
 		updated = created
-		e.preEpoch(m.Updated)
 	}
 	tm = setMember(tm, "created", timeVal(m.Created, created))
 	tm = setMember(tm, "updated", timeVal(m.Updated, updated))
@@ -251,23 +249,16 @@ func timeVal(t session.Time, ms int64) []byte {
 }
 
 // ms is t in OpenCode's milliseconds after 1970. A time missing takes the
-// one before it (mapping.Clock's rule), and so does an earlier one, which
-// OpenCode cannot hold: a named loss.
+// one before it (mapping.Clock's rule); mapping.Adapt left unset another
+// layout's times before 1970 (TimesAfter1970), and an own session's keep
+// their spelling (timeVal).
 func (e *encoder) ms(t session.Time) int64 {
 	ms := t.UnixMilli()
 	if ms > 0 {
 		e.lastMS = ms
 		return ms
 	}
-	e.preEpoch(t)
 	return e.lastMS
-}
-
-// preEpoch counts t, which is not after 1970, as lost when it is set.
-func (e *encoder) preEpoch(t session.Time) {
-	if !t.IsZero() {
-		e.lost.Add(loss.Time, loss.Converted, "OpenCode keeps times after 1970; an earlier one is written as the time before it (at the start, the session's first)", 1)
-	}
 }
 
 // entry encodes one entry as a message, or returns nil for tool results (they
@@ -311,8 +302,9 @@ func (e *encoder) message(en *session.Entry, m *session.Message, summary bool) (
 	if !own && ms < e.lastMsgMS {
 		// OpenCode orders a session's messages by their time: one
 		// stamped before the message it follows (a Claude Code prompt
-		// queued while a tool ran) would move ahead of it.
-		e.lost.Add(loss.Time, loss.Converted, "a message stamped before the one it follows takes that one's time, so OpenCode keeps their order", 1)
+		// queued while a tool ran) would move ahead of it. mapping.Adapt
+		// raised every stamped one (TimesForward, counted); a missing
+		// time that took an earlier result's is raised here.
 		ms, created = e.lastMsgMS, session.Time{}
 	}
 	e.lastMsgMS = ms
