@@ -108,6 +108,38 @@ type Caps struct {
 	// home (Codex's session_index.jsonl), so its writer, which knows
 	// where it writes, counts the title lost elsewhere.
 	TitleInHome bool
+	// What a layout cannot hold that its writer once dropped and counted
+	// itself, declared so that the adaptation (mapping/adapt_*.go) drops
+	// and counts it, with the reason given here ("" for none of it: the
+	// layout keeps it).
+	//   - CustomMessagesDropped: extension messages (custom messages that
+	//     are not a tool's result) have no place (ash).
+	//   - ResultsTextOnly: a tool result keeps only its text; its other
+	//     blocks are dropped (ash's tool_result line has one output string).
+	//   - ResultsNeedCall: a tool result whose call is in no message kept
+	//     before it is dropped (ash's reader drops such a result, and its
+	//     validator refuses it).
+	//   - RunsNeedCall: a sub-agent run that no tool call started (Claude
+	//     Code's warm-up and compaction agents) is dropped whole, its
+	//     marker, entries and end each counted (ash ties a run to the
+	//     tool call that started it).
+	CustomMessagesDropped, ResultsTextOnly, ResultsNeedCall, RunsNeedCall string
+	//   - CustomMessagesAsUser: an extension message of a role the layout
+	//     lacks is written as a user message, counted converted (OpenCode).
+	//   - CompactionConverted: a compaction is written as something of the
+	//     layout's own (OpenCode's summary message), counted converted.
+	//   - FirstKeptMoved: the layout names no first kept entry; read back,
+	//     the message before the compaction is kept, so a compaction whose
+	//     first kept entry is another is counted moved.
+	CustomMessagesAsUser, CompactionConverted, FirstKeptMoved string
+	//   - TimesAfter1970: the layout keeps times after 1970 only (Unix
+	//     milliseconds); an earlier one is left unset, which its writer
+	//     spells as the time before it (at the start, the session's first),
+	//     counted converted.
+	//   - TimesForward: the layout orders messages by their time; a message
+	//     stamped before the one it follows takes that one's time, counted
+	//     converted.
+	TimesAfter1970, TimesForward string
 	// IDs and Times name the layout's own spelling of entry ids and times,
 	// which a writer derives for a session from another layout.
 	IDs   IDStyle

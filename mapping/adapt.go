@@ -51,7 +51,7 @@ func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Ca
 	if _, done := r.(*adapted); done || to.Owns(r.Meta().Origin) {
 		return r, nil
 	}
-	a := &adapted{meta: r.Meta(), to: to, layout: layout, lost: lost, last1: -1}
+	a := &adapted{meta: metaTimes(r.Meta(), to.TimesAfter1970, lost), to: to, layout: layout, lost: lost, last1: -1}
 	countMeta(a.meta, to, layout, lost)
 	countLinks(a.meta, to, lost)
 	if !to.Checkpoints {
@@ -70,7 +70,7 @@ func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Ca
 		// Source.Raw, so the reader need not copy each line to keep it
 		t.Transient()
 	}
-	a.src, a.path = entries, x
+	a.src, a.path, a.reopen = entries, x, reopen
 	return a, nil
 }
 
@@ -125,13 +125,23 @@ type adapted struct {
 	to     format.Caps
 	layout string
 	lost   *loss.Counter
-	path   *convtree.PathIndex // linear targets: the entries to keep
-	i      int                 // entries read from src
+	path   *convtree.PathIndex            // linear targets: the entries to keep
+	reopen func() (session.Reader, error) // linear targets: how Again reads the session again
+	i      int                            // entries read from src
 	// the times of the first and last entries on the path, dropped ones
 	// too: the session's span, whatever the target keeps of it
 	first, last session.Time
 	seen        bool
 	up          map[string]string
+	// the tool calls kept so far (ResultsNeedCall), and the sub-agent runs
+	// no tool call started (RunsNeedCall)
+	keptCalls, untiedRuns map[string]bool
+	// the messages kept so far, and the last one (FirstKeptMoved)
+	kept    Calls
+	lastMsg string
+	// the last message's time (TimesForward)
+	lastMS   int64
+	lastTime session.Time
 	// tree targets: the index of the entry held back to be written last
 	// (-1 for none), and the entry once read
 	last1 int
@@ -213,8 +223,27 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 	if e = a.lines(e); e == nil {
 		return nil
 	}
+	if e = a.place(e); e == nil {
+		return nil
+	}
+	e = a.times(e)
+	a.called(e)
+	a.compaction(e)
+	a.message(e)
 	a.countConverted(e)
 	return a.ownThinking(a.compactionAsUser(e))
+}
+
+// place is e, which the target holds by its kind, role and blocks, where
+// the target can place it, or nil when the target has no place for it:
+// a sub-agent run no tool call started (adapt_runs.go), an extension
+// message (adapt_custom.go), a tool result whose call is not kept
+// (adapt_results.go); a tool result keeps what the target keeps of one.
+func (a *adapted) place(e *session.Entry) *session.Entry {
+	if a.untied(e) || a.customDropped(e) || a.orphan(e) {
+		return a.drop(e)
+	}
+	return a.customAsUser(a.resultText(e))
 }
 
 func (a *adapted) adapt(e *session.Entry) *session.Entry {

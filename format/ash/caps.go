@@ -22,6 +22,12 @@ var caps = format.Caps{
 	// the header's provider names the chat: a session from another layout
 	// is ash's own command line's
 	FixedProvider: "cli",
+	// a tool_result line is one output string, tied to a tool_use line
+	// before it; a sub-agent run is a tool call's
+	CustomMessagesDropped: "ash has no extension messages",
+	ResultsTextOnly:       "ash tool results are text only",
+	ResultsNeedCall:       "its tool call is in no message ash can write",
+	RunsNeedCall:          "ash keeps a sub-agent run only as a tool call's (parent_tool_use_id); this run was started by none (a Claude Code warm-up or compaction agent)",
 	IDs:           format.IDStyle{Form: format.IDUUID, Fresh: true}, Times: format.TimePython,
 }
 

@@ -72,7 +72,7 @@ func (f Format) Migrate(path, to string, opt format.MigrateOptions) (format.Migr
 	}
 	up := &upgrade{Reader: r}
 	up.meta()
-	w := newWriter(r.Meta(), nil)
+	w := newWriter(r.Meta())
 	key := w.key()
 	container := filepath.Dir(abs)
 	if opt.Out != "" {

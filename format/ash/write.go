@@ -24,13 +24,9 @@ import (
 // failure leaves nothing half-written; an existing session directory is
 // refused unless opt.Force.
 func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]string, error) {
-	r, err := mapping.Adapt(r, nil, caps, Name, opt.Loss) // entry kinds and roles ash lacks
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
+	defer r.Close() // adapted by mapping.For: entry kinds and roles ash lacks
 	meta := r.Meta()
-	w := newWriter(meta, opt.Loss)
+	w := newWriter(meta)
 	key := w.key()
 	dir := filepath.Join(out, key)
 	if err := os.MkdirAll(out, 0o755); err != nil {
@@ -90,11 +86,9 @@ func syncDir(dir string) {
 
 // writer turns model entries into ash lines.
 type writer struct {
-	untied  map[string]bool // sub-agent runs no tool call started (untied.go)
 	meta    *session.Meta
 	own     bool // the session was read from ash: keep its ids and spelling
 	version string
-	lost    *loss.Counter
 	sid     string       // header id
 	ids     *mapping.IDs // another layout's ids as ash's
 	parents map[string]string
@@ -103,7 +97,6 @@ type writer struct {
 	dir     string
 	names   []string
 	lastT   string
-	calls   map[string]bool // tool call ids given a tool_use line (another layout's session)
 }
 
 type pendingTool struct {
@@ -119,8 +112,8 @@ type outFile struct {
 	since   int
 }
 
-func newWriter(meta *session.Meta, lost *loss.Counter) *writer {
-	w := &writer{meta: meta, own: meta.Origin == Name, version: meta.Version, lost: lost, parents: map[string]string{}, files: map[string]*outFile{}, calls: map[string]bool{}}
+func newWriter(meta *session.Meta) *writer {
+	w := &writer{meta: meta, own: meta.Origin == Name, version: meta.Version, parents: map[string]string{}, files: map[string]*outFile{}}
 	if !w.own || w.version == "" {
 		w.version = Current
 	}
@@ -332,9 +325,8 @@ func extras(o *jsonx.Obj, x session.Extras) {
 }
 
 func (w *writer) entry(e *session.Entry) error {
-	if w.dropped(e) || w.danglingResult(e) {
-		w.parents[e.ID] = w.parents[e.ParentID] // what follows hangs on the message before
-		return nil
+	if err := w.holds(e); err != nil {
+		return err
 	}
 	of, err := w.file(w.id(e.Sidechain))
 	if err != nil {
@@ -361,54 +353,38 @@ func (w *writer) entry(e *session.Entry) error {
 		if e.Message == nil {
 			return fmt.Errorf("entry %s: message entry without a message", e.ID)
 		}
-		if e.Message.Role != session.RoleTool {
-			w.lost.Add(loss.CustomMessage, loss.Dropped, "ash has no extension messages", 1)
-			return nil
-		}
-		line = w.toolResult(e)
+		line = w.toolResult(e) // holds let no other message through
+
 	case session.KindCompaction:
 		line = w.compaction(e)
 	case session.KindSubagent, session.KindSubagentEnd:
 		line = w.subagent(e)
-	case session.KindOther:
-		if !w.own || e.Origin != Name || e.Custom == nil {
-			w.lost.Add(loss.Entry(e), loss.Dropped, "ash has no such entry", 1)
-			return nil
-		}
+	default: // holds let only ash's own through
 		line = e.Custom.Data // a stray tool_use line of an ash source
-	default:
-		w.lost.Add(loss.Entry(e), loss.Dropped, "ash has no such entry", 1)
-		return nil
 	}
 	of.since++
 	return of.line(w.merge(e, line))
 }
 
-// dropped counts and skips an entry ash has no line for, before a
-// sub-agent file is opened for it: another layout's side entries (goat's
-// transcript) must not leave an orphan subagents/ file behind.
-func (w *writer) dropped(e *session.Entry) bool {
-	if w.untiedRun(e) {
-		return true
-	}
+// holds says what in e ash has no line for, before a sub-agent file is
+// opened for it. mapping.Adapt left out what ash's declaration lacks
+// (entry kinds, extension messages, results without their call, runs no
+// tool call started), so what is left is an entry the declaration does
+// not describe: refused, never skipped unseen.
+func (w *writer) holds(e *session.Entry) error {
 	switch e.Kind {
 	case session.KindMessage, session.KindCompaction, session.KindSubagent, session.KindSubagentEnd:
-		return false
+		return nil
 	case session.KindOther:
 		if w.own && e.Origin == Name && e.Custom != nil {
-			return false
+			return nil
 		}
-		w.lost.Add(loss.Entry(e), loss.Dropped, "ash has no such entry", 1)
-		return true
 	case session.KindCustomMessage:
 		if e.Message != nil && e.Message.Role == session.RoleTool {
-			return false
+			return nil
 		}
-		w.lost.Add(loss.CustomMessage, loss.Dropped, "ash has no extension messages", 1)
-		return true
 	}
-	w.lost.Add(loss.Entry(e), loss.Dropped, "ash has no such entry", 1)
-	return true
+	return fmt.Errorf("entry %s: ash has no line for a %s entry", e.ID, loss.Entry(e))
 }
 
 func (w *writer) merge(e *session.Entry, canon []byte) []byte {
@@ -429,6 +405,11 @@ func (w *writer) message(of *outFile, e *session.Entry) error {
 	id := w.id(e.ID)
 	w.parents[e.ID] = e.ID
 	role := string(m.Role) // mapping.Adapt gave it one ash has
+	for _, b := range m.Content {
+		if !caps.HoldsBlock(b.Type) { // mapping.Adapt dropped what ash's declaration lacks
+			return fmt.Errorf("entry %s: ash has no %s block", e.ID, b.Type)
+		}
+	}
 	var o jsonx.Obj
 	o.Str("type", "message").Str("id", id).Str("role", role)
 	content, tools := w.content(m, id, e)
@@ -492,8 +473,6 @@ func (w *writer) content(m *session.Message, msgID string, e *session.Entry) ([]
 			o.Str("type", "tool_result").Str("tool_use_id", b.ToolCallID).Str("content", b.Text).Bool("is_error", b.IsError)
 			w.blockExtras(&o, b.Extra)
 			elems = append(elems, o.Bytes())
-		default: // mapping.Adapt dropped what ash's declaration lacks
-			w.lost.Add(loss.Block(b.Type), loss.Dropped, "ash has no such block", 1)
 		}
 	}
 	if allText && (len(elems) == 1 && (m.ContentIsString || !w.own) || len(elems) == 0 && (m.ContentIsString || !w.own)) {
@@ -551,20 +530,7 @@ func (w *writer) toolEntry(b session.Block, msgID string, e *session.Entry) (pen
 	if note.Raw != nil && w.own {
 		line = jsonx.Merge(note.Raw, line)
 	}
-	w.calls[b.ToolCallID] = true
 	return pendingTool{slot: note.Slot, line: line}, true
-}
-
-// danglingResult counts and skips another layout's tool result whose call
-// has no tool_use line before it (pi keeps a result whose call is gone):
-// ash's reader drops such a result, and its validator refuses it.
-func (w *writer) danglingResult(e *session.Entry) bool {
-	m := e.Message
-	if w.own || m == nil || m.Role != session.RoleTool || w.calls[m.ToolCallID] {
-		return false
-	}
-	w.lost.Add(loss.ToolResult, loss.Dropped, "its tool call is in no message ash can write", 1)
-	return true
 }
 
 func (w *writer) toolResult(e *session.Entry) []byte {
@@ -573,11 +539,6 @@ func (w *writer) toolResult(e *session.Entry) []byte {
 	o.Str("type", "tool_result").Str("tool_use_id", m.ToolCallID).Str("output", m.Text()).Bool("success", !m.IsError)
 	if w.own {
 		extras(&o, e.Extra)
-	}
-	for _, b := range m.Content {
-		if b.Type != session.BlockText {
-			w.lost.Add(loss.Block(b.Type), loss.Dropped, "ash tool results are text only", 1)
-		}
 	}
 	w.sidechain(&o, e)
 	if e.ParentID != "" {

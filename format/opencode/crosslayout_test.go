@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -170,7 +171,7 @@ func TestDatabaseAndExportToTree(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := (Format{}).Write(r, out, format.WriteOptions{Extra: sampleProject}); err != nil {
+			if _, err := mapping.Write(Format{}, r, out, format.WriteOptions{Extra: sampleProject}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -71,8 +71,6 @@ type encoder struct {
 	used      map[*session.Entry]bool
 	// the messages before a compaction: what a summary message keeps when
 	// read back (mapping.Calls)
-	calls   mapping.Calls
-	lastMsg string
 	// the model in force where the encoder is: the last one a message
 	// or a model change named, else the session's first (model.go)
 	model inForce
@@ -215,13 +213,11 @@ func (e *encoder) info(project string) []byte {
 	// earlier time (a year 0026 that another layout allows) is replaced as
 	// a message's is, by the first time of the session it can hold.
 	created, updated := m.Created.UnixMilli(), m.Updated.UnixMilli()
-	if created <= 0 {
+	if created <= 0 { // unset by mapping.Adapt when before 1970 (TimesAfter1970)
 		created = e.first
-		e.preEpoch(m.Created)
 	}
 	if updated <= 0 {
 		updated = created
-		e.preEpoch(m.Updated)
 	}
 	tm = setMember(tm, "created", timeVal(m.Created, created))
 	tm = setMember(tm, "updated", timeVal(m.Updated, updated))
@@ -253,46 +249,31 @@ func timeVal(t session.Time, ms int64) []byte {
 }
 
 // ms is t in OpenCode's milliseconds after 1970. A time missing takes the
-// one before it (mapping.Clock's rule), and so does an earlier one, which
-// OpenCode cannot hold: a named loss.
+// one before it (mapping.Clock's rule); mapping.Adapt left unset another
+// layout's times before 1970 (TimesAfter1970), and an own session's keep
+// their spelling (timeVal).
 func (e *encoder) ms(t session.Time) int64 {
 	ms := t.UnixMilli()
 	if ms > 0 {
 		e.lastMS = ms
 		return ms
 	}
-	e.preEpoch(t)
 	return e.lastMS
-}
-
-// preEpoch counts t, which is not after 1970, as lost when it is set.
-func (e *encoder) preEpoch(t session.Time) {
-	if !t.IsZero() {
-		e.lost.Add(loss.Time, loss.Converted, "OpenCode keeps times after 1970; an earlier one is written as the time before it (at the start, the session's first)", 1)
-	}
 }
 
 // entry encodes one entry as a message, or returns nil for tool results (they
 // live in their call's tool part) and for what OpenCode cannot hold.
 func (e *encoder) entry(en *session.Entry) (*Msg, error) {
 	if en.Message == nil && en.Kind == session.KindCompaction && en.Compaction != nil {
+		// a summary message (counted by mapping.Adapt: CompactionConverted, FirstKeptMoved)
 		m := &session.Message{Role: session.RoleAssistant, Content: []session.Block{{Type: session.BlockText, Text: en.Compaction.Summary}}}
-		e.lost.Add(loss.Compaction, loss.Converted, "stored as an OpenCode summary message", 1)
-		if k := en.Compaction.FirstKeptID; k != "" && k != e.calls.Kept(e.lastMsg) {
-			e.lost.Add(loss.FirstKept, loss.Moved, "an OpenCode summary names no first kept entry; read back, the message before it is kept", 1)
-		}
 		return e.message(en, m, true)
 	}
 	if n := modelNamed(en); n.ModelID != "" {
 		e.model = n
 	}
-	if en.Message != nil {
-		e.calls.Add(en, en.ID)
-		e.lastMsg = en.ID
-	}
-	if en.Message == nil {
-		e.lost.Add(loss.Entry(en), loss.Dropped, "OpenCode has no such entry", 1)
-		return nil, nil
+	if en.Message == nil { // mapping.Adapt dropped the kinds OpenCode lacks
+		return nil, fmt.Errorf("entry %s: OpenCode has no message for a %s entry", en.ID, loss.Entry(en))
 	}
 	if en.Message.Role == session.RoleTool || onlyResults(en.Message) {
 		return nil, nil
@@ -321,8 +302,9 @@ func (e *encoder) message(en *session.Entry, m *session.Message, summary bool) (
 	if !own && ms < e.lastMsgMS {
 		// OpenCode orders a session's messages by their time: one
 		// stamped before the message it follows (a Claude Code prompt
-		// queued while a tool ran) would move ahead of it.
-		e.lost.Add(loss.Time, loss.Converted, "a message stamped before the one it follows takes that one's time, so OpenCode keeps their order", 1)
+		// queued while a tool ran) would move ahead of it. mapping.Adapt
+		// raised every stamped one (TimesForward, counted); a missing
+		// time that took an earlier result's is raised here.
 		ms, created = e.lastMsgMS, session.Time{}
 	}
 	e.lastMsgMS = ms
@@ -337,10 +319,8 @@ func (e *encoder) message(en *session.Entry, m *session.Message, summary bool) (
 	if role != "user" && role != "assistant" {
 		if own && m.SourceRole != "" {
 			role = m.SourceRole
-		} else {
-			e.lost.Add(loss.Role(m.Role), loss.Converted, "stored as an OpenCode user message", 1)
-			role = "user"
-			m = mapping.AsUser(m)
+		} else { // mapping.Adapt gave another layout's messages a role OpenCode has
+			return nil, fmt.Errorf("entry %s: OpenCode has no %s role", en.ID, m.Role)
 		}
 	}
 	var tm []byte
@@ -503,8 +483,8 @@ func (e *encoder) part(b session.Block, mid string, ms int64, i int, own bool) (
 	case session.BlockToolResult:
 		return nil, nil // carried into its call's tool part (or counted as lost in toDocEach)
 	}
-	e.lost.Add(loss.Block(b.Type), loss.Dropped, "OpenCode has no such part", 1)
-	return nil, nil
+	// mapping.Adapt dropped the blocks OpenCode's declaration lacks
+	return nil, fmt.Errorf("OpenCode has no part for a %s block", b.Type)
 }
 
 func (e *encoder) tool(b session.Block, head []kv, ms int64, own bool) []byte {

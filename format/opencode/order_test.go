@@ -5,6 +5,7 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -26,7 +27,7 @@ func TestWriteKeepsOrder(t *testing.T) {
 	}}
 	lost := &loss.Counter{}
 	out := t.TempDir()
-	if _, err := (Format{}).Write(&session.SliceReader{S: s}, out, format.WriteOptions{Loss: lost}); err != nil {
+	if _, err := mapping.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{Loss: lost}); err != nil {
 		t.Fatal(err)
 	}
 	refs, err := Format{}.Sessions(out)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
 )
@@ -34,7 +35,7 @@ func TestOpenCodeReadsOurStore(t *testing.T) {
 	legacy := load(t, Format{}, "testdata/samples/legacy-v0.5.29", "ses_e03a1a3d1ffevytanlsDRtnqmV")
 	sessions = append(sessions, native, foreignSession(), legacy)
 	for _, s := range sessions {
-		paths, err := Format{}.Write(&session.SliceReader{S: s}, store, format.WriteOptions{Extra: "global"})
+		paths, err := mapping.Write(Format{}, &session.SliceReader{S: s}, store, format.WriteOptions{Extra: "global"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -76,7 +77,7 @@ func TestTreeRoundTrip(t *testing.T) {
 			if canonical {
 				stripRaw(s)
 			}
-			if _, err := (Format{}).Write(&session.SliceReader{S: s}, out, format.WriteOptions{Extra: sampleProject}); err != nil {
+			if _, err := mapping.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{Extra: sampleProject}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -129,7 +130,7 @@ func TestExportRoundTrip(t *testing.T) {
 					stripRaw(s)
 				}
 				var buf bytes.Buffer
-				if err := (Export{}).WriteTo(&buf, &session.SliceReader{S: s}, format.WriteOptions{}); err != nil {
+				if err := mapping.WriteTo(Export{}, &buf, &session.SliceReader{S: s}, format.WriteOptions{}); err != nil {
 					t.Fatal(err)
 				}
 				if !canonical && !bytes.Equal(buf.Bytes(), in) {

@@ -490,10 +490,6 @@ func encodeTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
 // results, and its entries (done closes what it opened).
 func encodeInput(r session.Reader, opt format.WriteOptions) (*session.Session, *resultScan, func() (*session.Entry, error), func(), error) {
 	if opt.Reopen == nil {
-		r, err := mapping.Adapt(r, opt.Reopen, caps, "OpenCode", opt.Loss)
-		if err != nil {
-			return nil, nil, nil, nil, err
-		}
 		s, err := session.ReadAll(r)
 		if err != nil {
 			return nil, nil, nil, nil, err
@@ -510,25 +506,18 @@ func encodeInput(r session.Reader, opt format.WriteOptions) (*session.Session, *
 		i = 0
 		return &session.Session{Meta: s.Meta}, rs, next, func() {}, nil
 	}
-	first, err := opt.Reopen()
+	// The results and the first time come first, from a reading of the
+	// same entries the writing pass gets (the adaptation's, not made again).
+	first, err := mapping.Again(r, opt.Reopen)
 	if err != nil {
 		r.Close()
 		return nil, nil, nil, nil, err
 	}
-	// What the target cannot hold is counted once, by the pass that writes.
-	a, err := mapping.Adapt(first, opt.Reopen, caps, "OpenCode", &loss.Counter{})
+	meta := *first.Meta()
+	rs, err := scanResults(&meta, first.Next)
+	first.Close()
 	if err != nil {
 		r.Close()
-		return nil, nil, nil, nil, err
-	}
-	meta := *a.Meta()
-	rs, err := scanResults(&meta, a.Next)
-	a.Close()
-	if err != nil {
-		r.Close()
-		return nil, nil, nil, nil, err
-	}
-	if r, err = mapping.Adapt(r, opt.Reopen, caps, "OpenCode", opt.Loss); err != nil {
 		return nil, nil, nil, nil, err
 	}
 	return &session.Session{Meta: *r.Meta()}, rs, r.Next, func() { r.Close() }, nil
