@@ -118,7 +118,7 @@ func (p predicted) session(s *session.Session, c format.Caps) {
 	p.meta(&s.Meta, c)
 	kept := s.Entries
 	if c.Linear {
-		kept = p.path(s.Entries, s.Meta.MessageLinks, c.SidechainsInHome)
+		kept = p.path(s.Entries, s.Meta.MessageLinks, c)
 	}
 	untied := map[string]bool{} // sub-agent runs no tool call started
 	for _, e := range kept {
@@ -141,20 +141,56 @@ func (p predicted) session(s *session.Session, c format.Caps) {
 	}
 }
 
+// tiedRuns is kept without the runs a linear target writing runs inline
+// drops: those started by a tool call it does not keep (off the path).
+func (p predicted) tiedRuns(kept []*session.Entry) []*session.Entry {
+	calls, untied := map[string]bool{}, map[string]bool{}
+	for _, e := range kept {
+		if e.Sidechain == "" && e.Message != nil {
+			for _, b := range e.Message.Content {
+				if b.Type == session.BlockToolCall {
+					calls[b.ToolCallID] = true
+				}
+			}
+		}
+		if e.Kind == session.KindSubagent && e.Subagent != nil && e.Subagent.ParentToolCallID != "" && !calls[e.Subagent.ParentToolCallID] {
+			untied[e.Subagent.ID] = true
+		}
+	}
+	out := kept[:0:0]
+	for _, e := range kept {
+		switch {
+		case untied[e.Sidechain]:
+			p.add(loss.Sidechain, loss.Dropped, 1)
+		case (e.Kind == session.KindSubagent || e.Kind == session.KindSubagentEnd) && e.Subagent != nil && untied[e.Subagent.ID]:
+		default:
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // path is the active path of a linear target; what is off it is counted.
-func (p predicted) path(entries []*session.Entry, messageLinks, runsApart bool) []*session.Entry {
+func (p predicted) path(entries []*session.Entry, messageLinks bool, c format.Caps) []*session.Entry {
 	conv := convtree.NewConversation(entries, messageLinks)
+	runsApart := c.Sidechains || c.SidechainsInHome
 	var kept []*session.Entry
 	for i, e := range entries {
+		mark := e.Kind == session.KindSubagent || e.Kind == session.KindSubagentEnd
 		switch {
-		case conv.OnPath(i), runsApart && e.Sidechain != "":
-			// a layout keeping runs apart from the path keeps them whole
+		case conv.OnPath(i), runsApart && e.Sidechain != "", c.Sidechains && mark:
+			// a layout keeping runs besides the path keeps them whole;
+			// one writing them inline, with the entries that start and
+			// end them
 			kept = append(kept, e)
 		case e.Sidechain != "":
 			p.add(loss.Sidechain, loss.Dropped, 1)
 		default:
 			p.add(loss.OffPath, loss.Dropped, 1)
 		}
+	}
+	if c.Sidechains {
+		kept = p.tiedRuns(kept)
 	}
 	if conv.Branches > 1 {
 		p.add(loss.Branch, loss.Flattened, conv.Branches-1)
@@ -468,7 +504,7 @@ func kept(s *session.Session, c format.Caps) *session.Session {
 	p := predicted{exact: map[string]int{}, may: map[string]bool{}}
 	entries := s.Entries
 	if c.Linear {
-		entries = p.path(entries, s.Meta.MessageLinks, c.SidechainsInHome)
+		entries = p.path(entries, s.Meta.MessageLinks, c)
 	}
 	out := *s
 	out.Entries = nil

@@ -17,7 +17,8 @@ import (
 //   - A session of one of the target's own origins passes through untouched,
 //     so converting a layout to itself stays byte-identical.
 //   - A linear target gets the active path (convtree.PathIndex): the branches are
-//     flattened, entries off the path and sub-agent runs dropped. The path is
+//     flattened, entries off the path dropped, and the sub-agent runs unless
+//     the target keeps them besides the path (keepsRuns). The path is
 //     known once the last entry has been read: with reopen the session is
 //     read twice (ids and links first), so memory stays flat; without, it is
 //     held.
@@ -60,11 +61,34 @@ func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Ca
 	if !to.Linear {
 		return a.tree(r, reopen)
 	}
-	x, entries, err := convtree.Index(r, reopen, (*convtree.PathIndex).Add)
+	add, marks := (*convtree.PathIndex).Add, []int(nil)
+	if to.Sidechains {
+		// the entries that start and end a run go with the run written
+		// inline: a layout may hang them off the call beside the path
+		// (the model's)
+		n := 0
+		add = func(x *convtree.PathIndex, e *session.Entry) {
+			if e.Kind == session.KindSubagent || e.Kind == session.KindSubagentEnd {
+				marks = append(marks, n)
+			}
+			n++
+			x.Add(e)
+		}
+	}
+	x, entries, err := convtree.Index(r, reopen, add)
 	if err != nil {
 		return nil, err
 	}
-	pathLoss(x, lost, layout, x.Plan(), to)
+	branches := x.Plan()
+	for _, i := range marks {
+		if !x.OnPath(i) {
+			if a.marks == nil {
+				a.marks = map[int]bool{}
+			}
+			a.marks[i] = true
+		}
+	}
+	pathLoss(x, lost, layout, branches, to, len(a.marks))
 	if t, ok := entries.(interface{ Transient() }); ok {
 		// the target's writer is another layout's: it reads no entry's
 		// Source.Raw, so the reader need not copy each line to keep it
@@ -77,20 +101,21 @@ func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Ca
 // PathLoss counts what flattening to the active path drops (Adapt; goat's
 // writer, which indexes the path itself to keep its transcript apart).
 func PathLoss(x *convtree.PathIndex, lost *loss.Counter, layout string, branches int) {
-	pathLoss(x, lost, layout, branches, format.Caps{})
+	pathLoss(x, lost, layout, branches, format.Caps{}, 0)
 }
 
 // pathLoss is PathLoss for a target declaring to: one that keeps the
-// sub-agent runs apart from the path (Caps.SidechainsInHome) is left them.
-func pathLoss(x *convtree.PathIndex, lost *loss.Counter, layout string, branches int, to format.Caps) {
+// sub-agent runs besides the path (keepsRuns) is left them, and the marks
+// entries off the path that start or end one.
+func pathLoss(x *convtree.PathIndex, lost *loss.Counter, layout string, branches int, to format.Caps, marks int) {
 	path, main, side := x.Counts()
-	if !to.SidechainsInHome {
+	if !keepsRuns(to) {
 		lost.Add(loss.Sidechain, loss.Dropped, noRuns(to, layout), side)
 	}
 	if branches > 1 {
 		lost.Add(loss.Branch, loss.Flattened, layout+" is linear: only the active path (root to the last entry) is kept", branches-1)
 	}
-	lost.Add(loss.OffPath, loss.Dropped, layout+" is linear: entries off the active path are not written", main-path)
+	lost.Add(loss.OffPath, loss.Dropped, layout+" is linear: entries off the active path are not written", main-path-marks)
 }
 
 // PathIDs calls f once for each distinct id of an entry r will give, when
@@ -127,7 +152,10 @@ type adapted struct {
 	lost   *loss.Counter
 	path   *convtree.PathIndex            // linear targets: the entries to keep
 	reopen func() (session.Reader, error) // linear targets: how Again reads the session again
-	i      int                            // entries read from src
+	// linear targets keeping runs: the entries off the path that start or
+	// end a run, kept with it (by index)
+	marks map[int]bool
+	i     int // entries read from src
 	// the times of the first and last entries on the path, dropped ones
 	// too: the session's span, whatever the target keeps of it
 	first, last session.Time
@@ -180,7 +208,7 @@ func (a *adapted) next() (*session.Entry, error) {
 			}
 			on := a.path.OnPath(a.i)
 			a.i++
-			if !on && (e.Sidechain == "" || !a.to.SidechainsInHome) {
+			if !on && (e.Sidechain == "" || !keepsRuns(a.to)) && !a.marks[a.i-1] {
 				continue // counted by PathLoss
 			}
 			if !a.seen {
@@ -201,6 +229,12 @@ func (a *adapted) next() (*session.Entry, error) {
 		}
 	}
 }
+
+// keepsRuns reports whether a linear target keeps the sub-agent runs
+// besides its active path: inline (Sidechains: Copilot CLI's events
+// carrying agentId) or as files in its home (SidechainsInHome). The runs
+// are off the path, which holds the main conversation only.
+func keepsRuns(to format.Caps) bool { return to.Sidechains || to.SidechainsInHome }
 
 // noRuns is why a target loses sub-agent runs.
 func noRuns(to format.Caps, layout string) string {

@@ -32,5 +32,5 @@ func Again(r session.Reader, reopen func() (session.Reader, error)) (session.Rea
 	if t, ok := src.(interface{ Transient() }); ok {
 		t.Transient()
 	}
-	return &adapted{src: src, meta: a.meta, to: a.to, layout: a.layout, lost: &loss.Counter{}, path: a.path, last1: -1}, nil
+	return &adapted{src: src, meta: a.meta, to: a.to, layout: a.layout, lost: &loss.Counter{}, path: a.path, marks: a.marks, last1: -1}, nil
 }

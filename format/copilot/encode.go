@@ -29,14 +29,20 @@ type encoder struct {
 	// agents maps a sub-agent run (Sidechain) to the agentId its events
 	// carry: the tool call its subagent.started names.
 	agents map[string]string
-	err    error
+	// another layout's runs, written in Copilot's order (runs.go)
+	held    *heldResult
+	open    *openRun
+	closed  map[string]bool
+	started map[string]bool
+	untied  map[string]bool // runs whose call is not written
+	err     error
 }
 
 func newEncoder(w *bufio.Writer, m *session.Meta, opt format.WriteOptions) *encoder {
 	if m.Title != "" && !opt.Home {
 		opt.Loss.Add(loss.SessionTitle, loss.Dropped, caps.Display+" keeps a session's name in the workspace.yaml beside its log, and this log is not written into a Copilot home (-o DIR)", 1)
 	}
-	return &encoder{w: w, meta: m, ids: mapping.NewIDs(caps.IDs, m, 0), lost: opt.Loss, clock: m.Created, calls: map[string]session.Block{}, agents: map[string]string{}}
+	return &encoder{w: w, meta: m, ids: mapping.NewIDs(caps.IDs, m, 0), lost: opt.Loss, clock: m.Created, calls: map[string]session.Block{}, agents: map[string]string{}, closed: map[string]bool{}, started: map[string]bool{}, untied: map[string]bool{}}
 }
 
 func (e *encoder) line(b []byte) {
@@ -122,6 +128,12 @@ func (e *encoder) entry(en *session.Entry) error {
 	if a, ok := e.agents[agent]; ok {
 		agent = a
 	}
+	if e.offPathRun(en) {
+		return e.err
+	}
+	if !e.beforeEntry(en, agent) {
+		return e.err
+	}
 	switch {
 	case en.Message != nil && (en.Kind == session.KindMessage || en.Kind == session.KindCustomMessage):
 		e.message(en, id, agent)
@@ -131,6 +143,7 @@ func (e *encoder) entry(en *session.Entry) error {
 		e.event(evModelChange, id, en.Time, agent, d.Bytes())
 	case en.Kind == session.KindSubagent && en.Subagent != nil:
 		s := en.Subagent
+		e.startCall(subagentCall(s), agent, en.Time)
 		if s.ID != "" {
 			e.agents[s.ID] = subagentCall(s)
 		}
@@ -140,6 +153,7 @@ func (e *encoder) entry(en *session.Entry) error {
 			d.Str("agentType", s.AgentType)
 		}
 		e.event(evSubagentStart, id, en.Time, subagentCall(s), d.Bytes())
+		e.open = &openRun{call: subagentCall(s), name: agentName(s)}
 	case en.Kind == session.KindSubagentEnd && en.Subagent != nil:
 		s := en.Subagent
 		var d jsonx.Obj
@@ -154,6 +168,10 @@ func (e *encoder) entry(en *session.Entry) error {
 			d.Str("error", s.Result)
 		}
 		e.event(typ, id, en.Time, call, d.Bytes())
+		e.closed[call] = true
+		if h := e.held; h != nil && h.call == call {
+			e.flushHeld()
+		}
 	case en.Origin == Name && en.Custom != nil:
 		// an event of Copilot's own read without its line (a model dump)
 		e.event(en.Type, id, en.Time, agent, en.Custom.Data)
@@ -202,12 +220,20 @@ func (e *encoder) message(en *session.Entry, id, agent string) {
 			name = call.ToolName
 		}
 		var s jsonx.Obj
+		if agent != "" {
+			s.Str("parentToolCallId", agent) // a run's, as Copilot marks them
+		}
 		s.Str("toolCallId", m.ToolCallID).Str("toolName", name)
 		if len(call.Arguments) > 0 {
 			s.Raw("arguments", call.Arguments)
 		}
-		e.event(evToolStart, e.ids.Of(id+"#start"), t, agent, s.Bytes())
+		if !e.started[m.ToolCallID] { // a run's call's is written before the run
+			e.event(evToolStart, e.ids.Of(id+"#start"), t, agent, s.Bytes())
+		}
 		var r, d jsonx.Obj
+		if agent != "" {
+			d.Str("parentToolCallId", agent)
+		}
 		d.Str("toolCallId", m.ToolCallID).Bool("success", !m.IsError)
 		if m.Model != "" {
 			d.Str("model", m.Model)
@@ -222,7 +248,7 @@ func (e *encoder) message(en *session.Entry, id, agent string) {
 			r.Str("content", toolText(m))
 			d.Raw("result", r.Bytes())
 		}
-		e.event(evToolComplete, id, t, agent, d.Bytes())
+		e.complete(m.ToolCallID, id, t, agent, d.Bytes())
 	default: // user, and the roles mapping turned into user messages
 		var d jsonx.Obj
 		d.Str("content", m.Text())
@@ -263,6 +289,9 @@ func (e *encoder) assistant(m *session.Message, id string, t session.Time, agent
 		e.event(evUsageRecord, e.ids.Of(id+"#usage"), t, agent, d.Bytes())
 	}
 	var d jsonx.Obj
+	if agent != "" {
+		d.Str("parentToolCallId", agent) // a run's, as Copilot marks them
+	}
 	d.Str("messageId", id)
 	if m.Model != "" {
 		d.Str("model", m.Model)

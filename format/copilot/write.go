@@ -41,7 +41,7 @@ func (f Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) 
 	enc.start()
 	err = session.Each(r, enc.entry)
 	if err == nil {
-		err = enc.err
+		err = enc.finish()
 	}
 	if err != nil {
 		return err
