@@ -15,14 +15,10 @@ import (
 // (the active path only), 8-hex ids chained by parent_id from "", and only
 // what flat can hold. Everything else is counted in the loss report.
 
-// writeForeign writes what mapping.Adapt keeps of the session for flat (the
-// active path, the roles flat has); convert has usually adapted it already.
+// writeForeign writes a session mapping.Adapt has adapted for flat (the
+// active path, the roles flat has): the writer is handed it adapted
+// (mapping.For).
 func writeForeign(w *bufio.Writer, r session.Reader, opt format.WriteOptions) error {
-	r, err := mapping.Adapt(r, opt.Reopen, caps, "flat", opt.Loss)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
 	return writePath(w, r, opt.Loss)
 }
 

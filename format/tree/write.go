@@ -11,7 +11,6 @@ import (
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -27,10 +26,8 @@ const Newest = "3"
 // the bytes they were read from, so what the model did not change keeps its
 // source spelling byte for byte.
 func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
-	r, err := mapping.Adapt(r, nil, caps, "pi", opt.Loss) // sub-agent runs and side files have no place in pi's file
-	if err != nil {
-		return err
-	}
+	// r is adapted for pi already (mapping.For): sub-agent runs and side
+	// files have no place in pi's file
 	defer r.Close()
 	bw := bufio.NewWriterSize(w, 1<<16)
 	if rd, ok := verbatim(r); ok {
