@@ -3,6 +3,8 @@ package format
 import (
 	"slices"
 
+	"github.com/sesstool/sesstool/loss"
+
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -111,6 +113,27 @@ type Caps struct {
 	// which a writer derives for a session from another layout.
 	IDs   IDStyle
 	Times TimeStyle
+
+	// Losses its writer once counted, declared as rules package mapping
+	// applies to a session from another layout (mapping/adapt_<rule>.go);
+	// an unset rule does not apply. Each names the loss's action and the
+	// reason the report gives.
+
+	// KindsConvertedWhy is why an entry of a KindsConverted kind is counted
+	// as converted, by kind (mapping/adapt_kinds.go); a kind without one
+	// is converted uncounted.
+	KindsConvertedWhy map[session.Kind]string
+	// Stops: stop reasons are spelled from mapping.Stop's neutral set; an
+	// assistant message's reason no layout documents is written as "stop"
+	// and counted (mapping/adapt_stop.go).
+	Stops *Rule
+}
+
+// Rule is how a declared rule counts what it changes: the action (dropped,
+// converted, ...) and the reason the loss report gives.
+type Rule struct {
+	Action loss.Action
+	Why    string
 }
 
 // Fallback is what becomes of a message whose role a layout lacks.

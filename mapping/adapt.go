@@ -201,6 +201,7 @@ func (a *adapted) adapt(e *session.Entry) *session.Entry {
 		a.lost.Add(loss.Entry(e), loss.Dropped, a.layout+" has "+kinds(a.to)+" entries only", 1)
 		return a.drop(e)
 	}
+	a.convertedKind(e)
 	if p, ok := a.up[e.ParentID]; ok && e.ParentID != "" {
 		c := *e
 		c.ParentID = p
@@ -214,7 +215,7 @@ func (a *adapted) adapt(e *session.Entry) *session.Entry {
 			return nil
 		}
 	}
-	return a.blocks(e)
+	return a.blocks(a.stop(e))
 }
 
 // blocks gives tool calls without an id one (CallID), and drops the content blocks the target neither holds (for the

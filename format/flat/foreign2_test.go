@@ -33,11 +33,22 @@ func TestStopReasonMapping(t *testing.T) {
 		{"content_filter", nil, "", "stop", true},
 	}
 	for _, c := range cases {
+		// written as convert writes it: adapted for flat, then flat's writer
 		lost := &loss.Counter{}
-		s := &foreignState{lost: lost}
-		got := s.stopReason(&session.Message{StopReason: c.in, Content: c.content, Error: c.errMsg})
-		if got != c.want || (len(lost.Items()) > 0) != c.lossy {
-			t.Errorf("%q: got %q (loss %v), want %q (lossy %v)", c.in, got, lost.Items(), c.want, c.lossy)
+		m := &session.Message{Role: session.RoleAssistant, StopReason: c.in, Content: c.content, Error: c.errMsg}
+		in := &session.Session{Meta: session.Meta{Cwd: "/w", Created: tm("2026-02-09T10:15:26Z"), Source: session.Source{Origin: "goat"}},
+			Entries: []*session.Entry{{Kind: session.KindMessage, ID: "e1", Message: m}}}
+		var out bytes.Buffer
+		if err := mapping.WriteTo(New(), &out, &session.SliceReader{S: in}, format.WriteOptions{Loss: lost}); err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Contains(out.String(), `"stop_reason":"`+c.want+`"`)
+		lossy := false
+		for _, it := range lost.Items() {
+			lossy = lossy || it.Kind == loss.StopReason
+		}
+		if !got || lossy != c.lossy {
+			t.Errorf("%q: want %q (lossy %v), got %s (loss %v)", c.in, c.want, c.lossy, out.Bytes(), lost.Items())
 		}
 	}
 }

@@ -2,6 +2,7 @@ package tree
 
 import (
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -25,6 +26,13 @@ var caps = format.Caps{
 	Usage:           true, Cost: true, IsError: true, StopReason: true, MessageModel: true, Title: true, SessionModel: true,
 	MessageProvider: true, MessageAPI: true, MessageError: true, MessageDetails: true, Provider: true, ThinkingLevel: true,
 	IDs: format.IDStyle{Form: format.IDHex8, Seed: "tree:"}, Times: format.TimeISO,
+
+	KindsConvertedWhy: map[session.Kind]string{
+		session.KindSubagent:    "pi has no sub-agent entries: written as custom entries",
+		session.KindSubagentEnd: "pi has no sub-agent entries: written as custom entries",
+		session.KindOther:       "pi has no such entry: kept as a custom entry",
+	},
+	Stops: &format.Rule{Action: loss.Converted, Why: "pi knows stop, length, toolUse, error and aborted only"},
 }
 
 // Caps declares what the layout holds.

@@ -73,8 +73,8 @@ func (f *foreign) entry(e *session.Entry) *session.Entry {
 	}
 	if e.Kind == session.KindOther {
 		// An entry type only another layout has: kept as pi's extension
-		// state, which never enters the model's context.
-		f.lost.Add(loss.Entry(e), loss.Converted, "pi has no such entry: kept as a custom entry", 1)
+		// state, which never enters the model's context (counted by
+		// mapping: caps.KindsConvertedWhy).
 		data := []byte(nil)
 		if e.Custom != nil {
 			data = e.Custom.Data
@@ -102,10 +102,7 @@ func (f *foreign) message(m *session.Message) *session.Message {
 	}
 	c.Content = f.images(c.Content)
 	if c.Role == session.RoleAssistant {
-		r, ok := mapping.Stop(m)
-		if !ok {
-			f.lost.Add(loss.StopReason, loss.Converted, "pi knows stop, length, toolUse, error and aborted only", 1)
-		}
+		r, _ := mapping.Stop(m) // flattened to the neutral set by mapping (caps.Stops)
 		if r == mapping.StopToolUse {
 			r = "toolUse"
 		}

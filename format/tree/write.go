@@ -10,7 +10,6 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -79,8 +78,6 @@ func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) er
 		b := enc.entry(e)
 		if !enc.foreign && e.Raw != nil {
 			b = jsonx.Merge(e.Raw, b)
-		} else {
-			countLoss(opt.Loss, e)
 		}
 		bw.Write(b)
 		if err := bw.WriteByte('\n'); err != nil {
@@ -100,14 +97,6 @@ func known(v string) bool {
 		}
 	}
 	return false
-}
-
-// countLoss notes what pi writes as something else of another format's
-// entry (mapping.Adapt counts what it has no slot for).
-func countLoss(l *loss.Counter, e *session.Entry) {
-	if e.Kind == session.KindSubagent || e.Kind == session.KindSubagentEnd {
-		l.Add(loss.Entry(e), loss.Converted, "pi has no sub-agent entries: written as custom entries", 1)
-	}
 }
 
 // Write writes one session to the file out (created atomically).

@@ -1,0 +1,95 @@
+package mapping
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
+	"github.com/sesstool/sesstool/session"
+)
+
+// adaptAll adapts entries of layout "src" for to and returns what Adapt
+// gives and the losses it counted, as the report prints them.
+func adaptAll(t *testing.T, to format.Caps, entries ...*session.Entry) ([]*session.Entry, []string) {
+	t.Helper()
+	lost := &loss.Counter{}
+	r, err := Adapt(&session.SliceReader{S: &session.Session{Meta: session.Meta{ID: "s", Source: session.Source{Origin: "src"}}, Entries: entries}}, nil, to, "tgt", lost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := session.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range lost.Items() {
+		got = append(got, it.String())
+	}
+	return s.Entries, got
+}
+
+func stopped(reason string) *session.Entry {
+	e := msg("a", "", session.RoleAssistant)
+	e.Message.StopReason = reason
+	return e
+}
+
+// A declared Stops rule writes a stop reason no layout documents as
+// "stop", counted as the target declares; a known one passes as it is.
+func TestAdaptStops(t *testing.T) {
+	rule := &format.Rule{Action: loss.Flattened, Why: "tgt knows five"}
+	for _, c := range []struct {
+		name  string
+		stops *format.Rule
+		in    *session.Entry
+		want  string
+		lost  []string
+	}{
+		{"unknown", rule, stopped("refusal"), StopEnd, []string{"1 stop-reason flattened (tgt knows five)"}},
+		{"known spelling", rule, stopped("end_turn"), "end_turn", nil},
+		{"user message", rule, func() *session.Entry { e := stopped("refusal"); e.Message.Role = session.RoleUser; return e }(), "refusal", nil},
+		{"undeclared", nil, stopped("refusal"), "refusal", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			to := format.Caps{Roles: []session.Role{session.RoleUser, session.RoleAssistant}, Blocks: []session.BlockType{session.BlockText}, StopReason: true, Stops: c.stops}
+			out, lost := adaptAll(t, to, c.in)
+			if len(out) != 1 || out[0].Message.StopReason != c.want {
+				t.Errorf("stop reason: got %v, want %q", out, c.want)
+			}
+			if diff := cmp.Diff(c.lost, lost); diff != "" {
+				t.Errorf("losses (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// An entry of a kind the target converts is counted as converted with the
+// reason the target declares for the kind, and kept for its writer.
+func TestAdaptConvertedKinds(t *testing.T) {
+	to := format.Caps{Roles: []session.Role{session.RoleUser}, Blocks: []session.BlockType{session.BlockText},
+		Kinds:             []session.Kind{session.KindLabel},
+		KindsConverted:    []session.Kind{session.KindOther, session.KindSubagent},
+		KindsConvertedWhy: map[session.Kind]string{session.KindOther: "tgt keeps it as a custom entry"}}
+	other := kind("o", "", session.KindOther)
+	other.Type = "weird"
+	for _, c := range []struct {
+		name string
+		in   *session.Entry
+		lost []string
+	}{
+		{"converted with a reason", other, []string{"1 weird-entry converted (tgt keeps it as a custom entry)"}},
+		{"converted without a reason", kind("s", "", session.KindSubagent), nil},
+		{"held", kind("l", "", session.KindLabel), nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, lost := adaptAll(t, to, c.in)
+			if len(out) != 1 {
+				t.Errorf("the entry was not kept: %v", out)
+			}
+			if diff := cmp.Diff(c.lost, lost); diff != "" {
+				t.Errorf("losses (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
