@@ -127,6 +127,13 @@ type Caps struct {
 	// assistant message's reason no layout documents is written as "stop"
 	// and counted (mapping/adapt_stop.go).
 	Stops *Rule
+	// Images and files (blocks of type image or file) as the layout's
+	// image block holds them (mapping/adapt_images.go): ImagesInline, only
+	// inline base64 data, so a block without data is dropped; ImageMIME,
+	// with a MIME type, read from the data when the source gives none, so
+	// data that is not an image is dropped; ImageFileName, without a file
+	// name, which is dropped.
+	ImagesInline, ImageMIME, ImageFileName *Rule
 }
 
 // Rule is how a declared rule counts what it changes: the action (dropped,

@@ -215,7 +215,7 @@ func (a *adapted) adapt(e *session.Entry) *session.Entry {
 			return nil
 		}
 	}
-	return a.blocks(a.stop(e))
+	return a.images(a.blocks(a.stop(e)))
 }
 
 // blocks gives tool calls without an id one (CallID), and drops the content blocks the target neither holds (for the

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
@@ -86,6 +87,52 @@ func TestAdaptConvertedKinds(t *testing.T) {
 			out, lost := adaptAll(t, to, c.in)
 			if len(out) != 1 {
 				t.Errorf("the entry was not kept: %v", out)
+			}
+			if diff := cmp.Diff(c.lost, lost); diff != "" {
+				t.Errorf("losses (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// png is a 1x1 PNG image, base64.
+const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+
+// The declared image rules: a block without inline data dropped, a missing
+// MIME type read from the data (a block that is no image dropped), a file
+// name dropped; each counted as declared, and none without a declaration.
+func TestAdaptImages(t *testing.T) {
+	inline := &format.Rule{Action: loss.Dropped, Why: "inline only"}
+	mime := &format.Rule{Action: loss.Dropped, Why: "no image"}
+	name := &format.Rule{Action: loss.Dropped, Why: "no name"}
+	all := func(c *format.Caps) { c.ImagesInline, c.ImageMIME, c.ImageFileName = inline, mime, name }
+	for _, c := range []struct {
+		name  string
+		rules func(*format.Caps)
+		block session.Block
+		want  []session.Block
+		lost  []string
+	}{
+		{"url only", all, session.Block{Type: session.BlockFile, URL: "https://x/a.png", MimeType: "image/png"}, nil,
+			[]string{"1 file-without-data dropped (inline only)"}},
+		{"mime sniffed", all, session.Block{Type: session.BlockImage, Data: png},
+			[]session.Block{{Type: session.BlockImage, Data: png, MimeType: "image/png"}}, nil},
+		{"not an image", all, session.Block{Type: session.BlockFile, Data: "aGVsbG8gd29ybGQ="}, nil,
+			[]string{"1 file-block dropped (no image)"}},
+		{"file name", all, session.Block{Type: session.BlockImage, Data: png, MimeType: "image/png", Filename: "a.png"},
+			[]session.Block{{Type: session.BlockImage, Data: png, MimeType: "image/png"}}, []string{"1 file-name dropped (no name)"}},
+		{"undeclared", func(*format.Caps) {}, session.Block{Type: session.BlockImage, Filename: "a.png"},
+			[]session.Block{{Type: session.BlockImage, Filename: "a.png"}}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			to := format.Caps{Roles: []session.Role{session.RoleUser},
+				Blocks: []session.BlockType{session.BlockImage}, BlocksConverted: []session.BlockType{session.BlockFile}}
+			c.rules(&to)
+			e := msg("u", "", session.RoleUser)
+			e.Message.Content = []session.Block{c.block}
+			out, lost := adaptAll(t, to, e)
+			if diff := cmp.Diff(c.want, out[0].Message.Content, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("blocks (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(c.lost, lost); diff != "" {
 				t.Errorf("losses (-want +got):\n%s", diff)

@@ -21,6 +21,8 @@ var caps = format.Caps{
 	IDs: format.IDStyle{Form: format.IDHex8, Seed: "flat:"}, Times: format.TimeRFC3339,
 
 	Stops: &format.Rule{Action: loss.Flattened, Why: "flat knows stop, length, tool_use, error and aborted only"},
+	ImagesInline:  &format.Rule{Action: loss.Dropped, Why: "flat keeps images inline as base64 only"},
+	ImageFileName: &format.Rule{Action: loss.Dropped, Why: "flat's image block has no file name"},
 }
 
 // Caps declares what the layout holds.

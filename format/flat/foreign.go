@@ -246,14 +246,8 @@ func (s *foreignState) convertBlock(b *session.Block) (session.Block, bool) {
 	case session.BlockThinking:
 		out.Text = b.Text
 	case session.BlockImage, session.BlockFile:
-		if b.Data == "" {
-			s.lost.Add(loss.WithoutData(b.Type), loss.Dropped, "flat keeps images inline as base64 only", 1)
-			return out, false
-		}
+		// inline data only, without a file name (mapping: caps.ImagesInline, ImageFileName)
 		out.Type, out.Data, out.MimeType = session.BlockImage, b.Data, b.MimeType
-		if b.Filename != "" {
-			s.lost.Add(loss.FileName, loss.Dropped, "flat's image block has no file name", 1)
-		}
 	case session.BlockToolCall:
 		out.ToolCallID, out.ToolName, out.Arguments = b.ToolCallID, b.ToolName, b.Arguments
 	default:
