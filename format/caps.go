@@ -134,6 +134,13 @@ type Caps struct {
 	// data that is not an image is dropped; ImageFileName, without a file
 	// name, which is dropped.
 	ImagesInline, ImageMIME, ImageFileName *Rule
+	// ToolCallsOnlyOn: a tool call in a message whose role ToolCallOn
+	// does not name is dropped (mapping/adapt_calls.go).
+	ToolCallsOnlyOn *Rule
+	// ParentNeedsPath: a link to the parent session is kept only with the
+	// parent's file path and the entry it forks at (flat's branch line);
+	// one without is dropped (mapping/adapt_parent.go).
+	ParentNeedsPath *Rule
 }
 
 // Rule is how a declared rule counts what it changes: the action (dropped,

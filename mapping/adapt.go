@@ -47,6 +47,7 @@ func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Ca
 	}
 	a := &adapted{meta: r.Meta(), to: to, layout: layout, lost: lost, last1: -1}
 	countMeta(a.meta, to, layout, lost)
+	a.parentLink()
 	if !to.Checkpoints {
 		lost.Add(loss.Checkpoint, loss.Dropped, layout+" has no file snapshots", len(a.meta.Checkpoints))
 	}
@@ -215,7 +216,7 @@ func (a *adapted) adapt(e *session.Entry) *session.Entry {
 			return nil
 		}
 	}
-	return a.images(a.blocks(a.stop(e)))
+	return a.images(a.blocks(a.callsOn(a.stop(e))))
 }
 
 // blocks gives tool calls without an id one (CallID), and drops the content blocks the target neither holds (for the

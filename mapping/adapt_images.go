@@ -45,7 +45,9 @@ func (a *adapted) images(e *session.Entry) *session.Entry {
 	return &c
 }
 
-func isImage(b session.Block) bool { return b.Type == session.BlockImage || b.Type == session.BlockFile }
+func isImage(b session.Block) bool {
+	return b.Type == session.BlockImage || b.Type == session.BlockFile
+}
 
 // imageChange reports whether a rule changes b.
 func (a *adapted) imageChange(b session.Block) bool {

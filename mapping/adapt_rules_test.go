@@ -140,3 +140,70 @@ func TestAdaptImages(t *testing.T) {
 		})
 	}
 }
+
+// A declared ToolCallsOnlyOn drops the tool calls of a message whose role
+// may carry none, counted; the rest of the message stays.
+func TestAdaptToolCallsOnlyOn(t *testing.T) {
+	rule := &format.Rule{Action: loss.Dropped, Why: "calls in assistant messages only"}
+	for _, c := range []struct {
+		name string
+		rule *format.Rule
+		role session.Role
+		want int // blocks left
+		lost []string
+	}{
+		{"user message", rule, session.RoleUser, 1, []string{"2 tool-call dropped (calls in assistant messages only)"}},
+		{"assistant message", rule, session.RoleAssistant, 3, nil},
+		{"undeclared", nil, session.RoleUser, 3, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			to := format.Caps{Roles: []session.Role{session.RoleUser, session.RoleAssistant}, ToolCallOn: []session.Role{session.RoleAssistant},
+				Blocks: []session.BlockType{session.BlockText, session.BlockToolCall}, ToolCallsOnlyOn: c.rule}
+			out, lost := adaptAll(t, to, with(msg("m", "", c.role), session.BlockToolCall, session.BlockToolCall))
+			if got := len(out[0].Message.Content); got != c.want {
+				t.Errorf("got %d blocks, want %d", got, c.want)
+			}
+			if diff := cmp.Diff(c.lost, lost); diff != "" {
+				t.Errorf("losses (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// A declared ParentNeedsPath drops a parent link without the parent's file
+// path or fork entry, counted; a whole one is kept.
+func TestAdaptParentNeedsPath(t *testing.T) {
+	rule := &format.Rule{Action: loss.Dropped, Why: "needs path and entry"}
+	for _, c := range []struct {
+		name   string
+		rule   *format.Rule
+		parent *session.Parent
+		kept   bool
+		lost   []string
+	}{
+		{"no path", rule, &session.Parent{SessionID: "p", EntryID: "e"}, false, []string{"1 parent-link dropped (needs path and entry)"}},
+		{"no entry", rule, &session.Parent{Path: "/p.jsonl"}, false, []string{"1 parent-link dropped (needs path and entry)"}},
+		{"whole", rule, &session.Parent{Path: "/p.jsonl", EntryID: "e"}, true, nil},
+		{"undeclared", nil, &session.Parent{SessionID: "p"}, true, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			to := format.Caps{Roles: []session.Role{session.RoleUser}, Blocks: []session.BlockType{session.BlockText}, ParentNeedsPath: c.rule}
+			lost := &loss.Counter{}
+			in := &session.Session{Meta: session.Meta{ID: "s", Parent: c.parent, Source: session.Source{Origin: "src"}}}
+			r, err := Adapt(&session.SliceReader{S: in}, nil, to, "tgt", lost)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if kept := r.Meta().Parent != nil; kept != c.kept {
+				t.Errorf("parent kept: %v, want %v", kept, c.kept)
+			}
+			var got []string
+			for _, it := range lost.Items() {
+				got = append(got, it.String())
+			}
+			if diff := cmp.Diff(c.lost, got); diff != "" {
+				t.Errorf("losses (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

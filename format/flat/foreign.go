@@ -77,8 +77,6 @@ func (s *foreignState) header(lw *lineWriter, meta *session.Meta, parent *sessio
 			branch.Time = created
 		}
 		lw.line(nil, encodeBranch(&branch, false))
-	} else if p != nil {
-		s.lost.Add(loss.ParentLink, loss.Dropped, "flat's branch line needs the parent's file path and fork entry id", 1)
 	}
 }
 
@@ -216,10 +214,6 @@ func (s *foreignState) convertMessage(m *session.Message) (*session.Message, []*
 				IsError: b.IsError, Content: []session.Block{{Type: session.BlockText, Text: b.Text}}, Time: out.Time})
 			continue
 		case session.BlockToolCall:
-			if m.Role != session.RoleAssistant {
-				s.lost.Add(loss.ToolCall, loss.Dropped, "flat has tool calls in assistant messages only", 1)
-				continue
-			}
 			s.toolNames.put(b.ToolCallID, b.ToolName)
 		}
 		if nb, ok := s.convertBlock(b); ok {

@@ -32,7 +32,7 @@ var caps = format.Caps{
 		session.KindSubagentEnd: "pi has no sub-agent entries: written as custom entries",
 		session.KindOther:       "pi has no such entry: kept as a custom entry",
 	},
-	Stops: &format.Rule{Action: loss.Converted, Why: "pi knows stop, length, toolUse, error and aborted only"},
+	Stops:         &format.Rule{Action: loss.Converted, Why: "pi knows stop, length, toolUse, error and aborted only"},
 	ImagesInline:  &format.Rule{Action: loss.Dropped, Why: "pi keeps images inline as base64 only"},
 	ImageMIME:     &format.Rule{Action: loss.Dropped, Why: "the source gives no MIME type and the data is not an image pi can show"},
 	ImageFileName: &format.Rule{Action: loss.Dropped, Why: "pi's image block has no file name"},
