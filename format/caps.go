@@ -3,6 +3,8 @@ package format
 import (
 	"slices"
 
+	"github.com/sesstool/sesstool/loss"
+
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -191,6 +193,37 @@ type Caps struct {
 	// turn, whose results then follow it (Qwen Code answers a turn's calls
 	// right after it) (adapt_join.go).
 	TurnJoinsWhy string
+
+	// Losses its writer once counted, declared as rules package mapping
+	// applies to a session from another layout (mapping/adapt_<rule>.go);
+	// an unset rule does not apply. Each names the loss's action and the
+	// reason the report gives.
+
+	// Stops: stop reasons are spelled from mapping.Stop's neutral set; an
+	// assistant message's reason no layout documents is written as "stop"
+	// and counted (mapping/adapt_stop.go).
+	Stops *Rule
+	// Images and files (blocks of type image or file) as the layout's
+	// image block holds them (mapping/adapt_images.go): ImagesInline, only
+	// inline base64 data, so a block without data is dropped; ImageMIME,
+	// with a MIME type, read from the data when the source gives none, so
+	// data that is not an image is dropped; ImageFileName, without a file
+	// name, which is dropped.
+	ImagesInline, ImageMIME, ImageFileName *Rule
+	// ToolCallsOnlyOn: a tool call in a message whose role ToolCallOn
+	// does not name is dropped (mapping/adapt_calls.go).
+	ToolCallsOnlyOn *Rule
+	// ParentNeedsPath: a link to the parent session is kept only with the
+	// parent's file path and the entry it forks at (flat's branch line);
+	// one without is dropped (mapping/adapt_parent.go).
+	ParentNeedsPath *Rule
+}
+
+// Rule is how a declared rule counts what it changes: the action (dropped,
+// converted, ...) and the reason the loss report gives.
+type Rule struct {
+	Action loss.Action
+	Why    string
 }
 
 // Fallback is what becomes of a message whose role a layout lacks.

@@ -55,6 +55,7 @@ func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Ca
 	a := &adapted{meta: metaTimes(r.Meta(), to.TimesAfter1970, lost), to: to, layout: layout, lost: lost, last1: -1}
 	countMeta(a.meta, to, layout, lost)
 	countLinks(a.meta, to, lost)
+	a.parentLink()
 	if !to.Checkpoints {
 		lost.Add(loss.Checkpoint, loss.Dropped, layout+" has no file snapshots", len(a.meta.Checkpoints))
 	}
@@ -302,7 +303,7 @@ func (a *adapted) adapt(e *session.Entry) *session.Entry {
 			return nil
 		}
 	}
-	return a.blocks(e)
+	return a.images(a.blocks(a.callsOn(a.stop(e))))
 }
 
 // blocks gives tool calls without an id one (CallID), and drops the content blocks the target neither holds (for the

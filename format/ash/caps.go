@@ -28,7 +28,7 @@ var caps = format.Caps{
 	ResultsTextOnly:       "ash tool results are text only",
 	ResultsNeedCall:       "its tool call is in no message ash can write",
 	RunsNeedCall:          "ash keeps a sub-agent run only as a tool call's (parent_tool_use_id); this run was started by none (a Claude Code warm-up or compaction agent)",
-	IDs:           format.IDStyle{Form: format.IDUUID, Fresh: true}, Times: format.TimePython,
+	IDs:                   format.IDStyle{Form: format.IDUUID, Fresh: true}, Times: format.TimePython,
 }
 
 // Caps declares what the layout holds.

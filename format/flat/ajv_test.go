@@ -1,11 +1,12 @@
 package flat
 
 import (
-	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sesstool/sesstool/internal/testkit/peers"
 )
 
 // ajv proves the schema folder works as it is in a standard validator: the

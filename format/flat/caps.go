@@ -2,6 +2,7 @@ package flat
 
 import (
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -18,6 +19,12 @@ var caps = format.Caps{
 	Usage:           true, Cost: true, IsError: true, StopReason: true, MessageModel: true,
 	MessageProvider: true, MessageError: true,
 	IDs: format.IDStyle{Form: format.IDHex8, Seed: "flat:"}, Times: format.TimeRFC3339,
+
+	Stops:           &format.Rule{Action: loss.Flattened, Why: "flat knows stop, length, tool_use, error and aborted only"},
+	ToolCallsOnlyOn: &format.Rule{Action: loss.Dropped, Why: "flat has tool calls in assistant messages only"},
+	ParentNeedsPath: &format.Rule{Action: loss.Dropped, Why: "flat's branch line needs the parent's file path and fork entry id"},
+	ImagesInline:    &format.Rule{Action: loss.Dropped, Why: "flat keeps images inline as base64 only"},
+	ImageFileName:   &format.Rule{Action: loss.Dropped, Why: "flat's image block has no file name"},
 }
 
 // Caps declares what the layout holds.

@@ -3,6 +3,7 @@ package flat
 import (
 	"bufio"
 	"fmt"
+
 	"github.com/sesstool/sesstool/exitcode"
 
 	"github.com/sesstool/sesstool/format"
@@ -15,14 +16,10 @@ import (
 // (the active path only), 8-hex ids chained by parent_id from "", and only
 // what flat can hold. Everything else is counted in the loss report.
 
-// writeForeign writes what mapping.Adapt keeps of the session for flat (the
-// active path, the roles flat has); convert has usually adapted it already.
+// writeForeign writes a session mapping.Adapt has adapted for flat (the
+// active path, the roles flat has): the writer is handed it adapted
+// (mapping.For).
 func writeForeign(w *bufio.Writer, r session.Reader, opt format.WriteOptions) error {
-	r, err := mapping.Adapt(r, opt.Reopen, caps, "flat", opt.Loss)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
 	return writePath(w, r, opt.Loss)
 }
 
@@ -80,8 +77,6 @@ func (s *foreignState) header(lw *lineWriter, meta *session.Meta, parent *sessio
 			branch.Time = created
 		}
 		lw.line(nil, encodeBranch(&branch, false))
-	} else if p != nil {
-		s.lost.Add(loss.ParentLink, loss.Dropped, "flat's branch line needs the parent's file path and fork entry id", 1)
 	}
 }
 
@@ -219,10 +214,6 @@ func (s *foreignState) convertMessage(m *session.Message) (*session.Message, []*
 				IsError: b.IsError, Content: []session.Block{{Type: session.BlockText, Text: b.Text}}, Time: out.Time})
 			continue
 		case session.BlockToolCall:
-			if m.Role != session.RoleAssistant {
-				s.lost.Add(loss.ToolCall, loss.Dropped, "flat has tool calls in assistant messages only", 1)
-				continue
-			}
 			s.toolNames.put(b.ToolCallID, b.ToolName)
 		}
 		if nb, ok := s.convertBlock(b); ok {
@@ -249,14 +240,8 @@ func (s *foreignState) convertBlock(b *session.Block) (session.Block, bool) {
 	case session.BlockThinking:
 		out.Text = b.Text
 	case session.BlockImage, session.BlockFile:
-		if b.Data == "" {
-			s.lost.Add(loss.WithoutData(b.Type), loss.Dropped, "flat keeps images inline as base64 only", 1)
-			return out, false
-		}
+		// inline data only, without a file name (mapping: caps.ImagesInline, ImageFileName)
 		out.Type, out.Data, out.MimeType = session.BlockImage, b.Data, b.MimeType
-		if b.Filename != "" {
-			s.lost.Add(loss.FileName, loss.Dropped, "flat's image block has no file name", 1)
-		}
 	case session.BlockToolCall:
 		out.ToolCallID, out.ToolName, out.Arguments = b.ToolCallID, b.ToolName, b.Arguments
 	default:
@@ -269,9 +254,6 @@ func (s *foreignState) convertBlock(b *session.Block) (session.Block, bool) {
 // stopReason maps other layouts' spellings onto flat's five values, which
 // are mapping's neutral ones.
 func (s *foreignState) stopReason(m *session.Message) string {
-	r, ok := mapping.Stop(m)
-	if !ok {
-		s.lost.Add(loss.StopReason, loss.Flattened, "flat knows stop, length, tool_use, error and aborted only", 1)
-	}
+	r, _ := mapping.Stop(m) // flattened to the neutral set by mapping (caps.Stops)
 	return r
 }

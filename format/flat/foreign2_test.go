@@ -7,6 +7,7 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
@@ -32,11 +33,22 @@ func TestStopReasonMapping(t *testing.T) {
 		{"content_filter", nil, "", "stop", true},
 	}
 	for _, c := range cases {
+		// written as convert writes it: adapted for flat, then flat's writer
 		lost := &loss.Counter{}
-		s := &foreignState{lost: lost}
-		got := s.stopReason(&session.Message{StopReason: c.in, Content: c.content, Error: c.errMsg})
-		if got != c.want || (len(lost.Items()) > 0) != c.lossy {
-			t.Errorf("%q: got %q (loss %v), want %q (lossy %v)", c.in, got, lost.Items(), c.want, c.lossy)
+		m := &session.Message{Role: session.RoleAssistant, StopReason: c.in, Content: c.content, Error: c.errMsg}
+		in := &session.Session{Meta: session.Meta{Cwd: "/w", Created: tm("2026-02-09T10:15:26Z"), Source: session.Source{Origin: "goat"}},
+			Entries: []*session.Entry{{Kind: session.KindMessage, ID: "e1", Message: m}}}
+		var out bytes.Buffer
+		if err := mapping.WriteTo(New(), &out, &session.SliceReader{S: in}, format.WriteOptions{Loss: lost}); err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Contains(out.String(), `"stop_reason":"`+c.want+`"`)
+		lossy := false
+		for _, it := range lost.Items() {
+			lossy = lossy || it.Kind == loss.StopReason
+		}
+		if !got || lossy != c.lossy {
+			t.Errorf("%q: want %q (lossy %v), got %s (loss %v)", c.in, c.want, c.lossy, out.Bytes(), lost.Items())
 		}
 	}
 }
@@ -59,7 +71,7 @@ func TestWriteForeignParentAndIDs(t *testing.T) {
 	lost := &loss.Counter{}
 	var out bytes.Buffer
 	p := &session.Parent{Path: "/s/parent.jsonl", EntryID: "aaaaaaa1", Summary: "why"}
-	if err := New().WriteTo(&out, &session.SliceReader{S: mk(p)}, format.WriteOptions{Loss: lost}); err != nil {
+	if err := mapping.WriteTo(New(), &out, &session.SliceReader{S: mk(p)}, format.WriteOptions{Loss: lost}); err != nil {
 		t.Fatal(err)
 	}
 	l := lines(out.Bytes())
@@ -91,7 +103,7 @@ func TestWriteForeignParentAndIDs(t *testing.T) {
 	// A parent known only by session id cannot become a branch line.
 	lost = &loss.Counter{}
 	out.Reset()
-	if err := New().WriteTo(&out, &session.SliceReader{S: mk(&session.Parent{SessionID: "p"})}, format.WriteOptions{Loss: lost}); err != nil {
+	if err := mapping.WriteTo(New(), &out, &session.SliceReader{S: mk(&session.Parent{SessionID: "p"})}, format.WriteOptions{Loss: lost}); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(lines(out.Bytes())); n != 2 || !strings.Contains(lost.Items()[1].String(), "parent-link dropped") {
@@ -113,7 +125,7 @@ func TestWriteNativeWithAppendedEntry(t *testing.T) {
 	s.Entries = append(s.Entries, &session.Entry{Kind: session.KindMessage, ID: "6b158526", ParentID: "0bce3d6c",
 		Time: tm("2026-11-21T05:00:00Z"), Message: &session.Message{Role: session.RoleUser, Content: []session.Block{text("more")}}})
 	var out bytes.Buffer
-	if err := New().WriteTo(&out, &session.SliceReader{S: s}, format.WriteOptions{}); err != nil {
+	if err := mapping.WriteTo(New(), &out, &session.SliceReader{S: s}, format.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	l := lines(out.Bytes())

@@ -2,6 +2,7 @@ package tree
 
 import (
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -25,6 +26,16 @@ var caps = format.Caps{
 	Usage:           true, Cost: true, IsError: true, StopReason: true, MessageModel: true, Title: true, SessionModel: true,
 	MessageProvider: true, MessageAPI: true, MessageError: true, MessageDetails: true, Provider: true, ThinkingLevel: true,
 	IDs: format.IDStyle{Form: format.IDHex8, Seed: "tree:"}, Times: format.TimeISO,
+
+	ConvertedWhy: map[session.Kind]string{
+		session.KindSubagent:    "pi has no sub-agent entries: written as custom entries",
+		session.KindSubagentEnd: "pi has no sub-agent entries: written as custom entries",
+		session.KindOther:       "pi has no such entry: kept as a custom entry",
+	},
+	Stops:         &format.Rule{Action: loss.Converted, Why: "pi knows stop, length, toolUse, error and aborted only"},
+	ImagesInline:  &format.Rule{Action: loss.Dropped, Why: "pi keeps images inline as base64 only"},
+	ImageMIME:     &format.Rule{Action: loss.Dropped, Why: "the source gives no MIME type and the data is not an image pi can show"},
+	ImageFileName: &format.Rule{Action: loss.Dropped, Why: "pi's image block has no file name"},
 }
 
 // Caps declares what the layout holds.

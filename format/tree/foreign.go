@@ -1,10 +1,6 @@
 package tree
 
 import (
-	"encoding/base64"
-	"net/http"
-	"strings"
-
 	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
@@ -73,8 +69,8 @@ func (f *foreign) entry(e *session.Entry) *session.Entry {
 	}
 	if e.Kind == session.KindOther {
 		// An entry type only another layout has: kept as pi's extension
-		// state, which never enters the model's context.
-		f.lost.Add(loss.Entry(e), loss.Converted, "pi has no such entry: kept as a custom entry", 1)
+		// state, which never enters the model's context (counted by
+		// mapping: caps.ConvertedWhy).
 		data := []byte(nil)
 		if e.Custom != nil {
 			data = e.Custom.Data
@@ -100,73 +96,12 @@ func (f *foreign) message(m *session.Message) *session.Message {
 			c.Content = []session.Block{}
 		}
 	}
-	c.Content = f.images(c.Content)
 	if c.Role == session.RoleAssistant {
-		r, ok := mapping.Stop(m)
-		if !ok {
-			f.lost.Add(loss.StopReason, loss.Converted, "pi knows stop, length, toolUse, error and aborted only", 1)
-		}
+		r, _ := mapping.Stop(m) // flattened to the neutral set by mapping (caps.Stops)
 		if r == mapping.StopToolUse {
 			r = "toolUse"
 		}
 		c.StopReason = r
 	}
 	return &c
-}
-
-// images keeps the image and file blocks pi can hold: pi's image is inline
-// base64, so a block known only by its URL (OpenCode's file part, goat's
-// https image_url) is dropped and counted rather than written as an image
-// with no data; a file's name has no slot on pi's image.
-func (f *foreign) images(blocks []session.Block) []session.Block {
-	var out []session.Block
-	for i, b := range blocks {
-		if b.Type != session.BlockImage && b.Type != session.BlockFile {
-			if out != nil {
-				out = append(out, b)
-			}
-			continue
-		}
-		if b.Data == "" {
-			f.lost.Add(loss.WithoutData(b.Type), loss.Dropped, "pi keeps images inline as base64 only", 1)
-			if out == nil {
-				out = append(make([]session.Block, 0, len(blocks)), blocks[:i]...)
-			}
-			continue
-		}
-		if b.MimeType == "" {
-			// pi's image needs a MIME type: read it from the data itself,
-			// and drop what is not an image pi could show
-			if b.MimeType = sniffImage(b.Data); b.MimeType == "" {
-				f.lost.Add(loss.Block(b.Type), loss.Dropped, "the source gives no MIME type and the data is not an image pi can show", 1)
-				if out == nil {
-					out = append(make([]session.Block, 0, len(blocks)), blocks[:i]...)
-				}
-				continue
-			}
-			if out == nil {
-				out = append(make([]session.Block, 0, len(blocks)), blocks[:i]...)
-			}
-		}
-		if b.Filename != "" {
-			f.lost.Add(loss.FileName, loss.Dropped, "pi's image block has no file name", 1)
-		}
-		if out != nil {
-			out = append(out, b)
-		}
-	}
-	if out == nil {
-		return blocks
-	}
-	return out
-}
-
-// sniffImage is the MIME type of base64 image data, as browsers sniff it,
-// or "" when the data is not an image.
-func sniffImage(data string) string {
-	head, _ := base64.StdEncoding.DecodeString(data[:min(len(data), 684)&^3])
-	if t := http.DetectContentType(head); strings.HasPrefix(t, "image/") {
-		return t
-	}
-	return ""
 }

@@ -2,11 +2,12 @@ package tree
 
 import (
 	"bytes"
-	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sesstool/sesstool/internal/testkit/peers"
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/internal/testkit/golden"

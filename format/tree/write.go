@@ -10,8 +10,6 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -27,10 +25,8 @@ const Newest = "3"
 // the bytes they were read from, so what the model did not change keeps its
 // source spelling byte for byte.
 func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
-	r, err := mapping.Adapt(r, nil, caps, "pi", opt.Loss) // sub-agent runs and side files have no place in pi's file
-	if err != nil {
-		return err
-	}
+	// r is adapted for pi already (mapping.For): sub-agent runs and side
+	// files have no place in pi's file
 	defer r.Close()
 	bw := bufio.NewWriterSize(w, 1<<16)
 	if rd, ok := verbatim(r); ok {
@@ -82,8 +78,6 @@ func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) er
 		b := enc.entry(e)
 		if !enc.foreign && e.Raw != nil {
 			b = jsonx.Merge(e.Raw, b)
-		} else {
-			countLoss(opt.Loss, e)
 		}
 		bw.Write(b)
 		if err := bw.WriteByte('\n'); err != nil {
@@ -103,14 +97,6 @@ func known(v string) bool {
 		}
 	}
 	return false
-}
-
-// countLoss notes what pi writes as something else of another format's
-// entry (mapping.Adapt counts what it has no slot for).
-func countLoss(l *loss.Counter, e *session.Entry) {
-	if e.Kind == session.KindSubagent || e.Kind == session.KindSubagentEnd {
-		l.Add(loss.Entry(e), loss.Converted, "pi has no sub-agent entries: written as custom entries", 1)
-	}
 }
 
 // Write writes one session to the file out (created atomically).
