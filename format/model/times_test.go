@@ -9,6 +9,7 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/session"
 )
@@ -36,7 +37,7 @@ func TestNoZeroTimes(t *testing.T) {
 		t.Fatalf("only %d sample sessions found", len(all))
 	}
 	for _, target := range registry.All {
-		w, ok := target.(format.Writer)
+		_, ok := target.(format.Writer)
 		if !ok {
 			continue
 		}
@@ -56,7 +57,7 @@ func TestNoZeroTimes(t *testing.T) {
 				if _, single := target.(format.Stream); single {
 					out = filepath.Join(out, "session.out")
 				}
-				if _, err := w.Write(r, out, format.WriteOptions{Loss: &loss.Counter{}, Reopen: open}); err != nil {
+				if _, err := mapping.Write(target, r, out, format.WriteOptions{Loss: &loss.Counter{}, Reopen: open}); err != nil {
 					t.Fatalf("write: %v", err)
 				}
 				err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
