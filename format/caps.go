@@ -3,6 +3,7 @@ package format
 import (
 	"slices"
 
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -107,6 +108,22 @@ type Caps struct {
 	// home (Codex's session_index.jsonl), so its writer, which knows
 	// where it writes, counts the title lost elsewhere.
 	TitleInHome bool
+	// What the adaptation drops by a rule of the layout's declaring, and
+	// the layout's own words for it (mapping/adapt_*.go apply these).
+	//
+	// TitleHomeOnly marks the declaration InFile gives a layout whose
+	// title lives only in its home's index (TitleInHome): a single file
+	// loses the title, of the layout's own sessions too.
+	TitleHomeOnly bool
+	// LossReasons are the layout's own words for a loss, by kind, where a
+	// rule's generic reason would say less (where it keeps what is lost);
+	// a kind it does not name gets the rule's reason.
+	LossReasons map[loss.Kind]string
+	// CompactionSummaryOnly: a compaction keeps its summary only; its
+	// first kept entry, token count after, details and branch are dropped
+	// (Codex's compacted line).
+	CompactionSummaryOnly bool
+
 	// IDs and Times name the layout's own spelling of entry ids and times,
 	// which a writer derives for a session from another layout.
 	IDs   IDStyle
@@ -191,9 +208,12 @@ func CapsOf(f Format) (Caps, bool) {
 
 // InFile is the declaration of a single file of a layout that keeps
 // sub-agent runs only in its home (SidechainsInHome): no runs, and no
-// entries that start or end one; c itself for any other layout. convert
+// entries that start or end one; and of one that keeps the title only in
+// its home (TitleInHome): no title (TitleHomeOnly). c itself for any
+// other layout. convert
 // adapts a session by it unless it writes into the layout's home.
 func (c Caps) InFile() Caps {
+	c.TitleHomeOnly = c.TitleInHome
 	if !c.SidechainsInHome {
 		return c
 	}

@@ -42,7 +42,11 @@ import (
 // Compactions and extension messages stay the writer's: whether one can be
 // placed depends on what was written before it.
 func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Caps, layout string, lost *loss.Counter) (session.Reader, error) {
-	if _, done := r.(*adapted); done || to.Owns(r.Meta().Origin) {
+	if _, done := r.(*adapted); done {
+		return r, nil
+	}
+	titleHomeOnly(r.Meta(), to, layout, lost) // a single file holds no title, of its own sessions either
+	if to.Owns(r.Meta().Origin) {
 		return r, nil
 	}
 	a := &adapted{meta: r.Meta(), to: to, layout: layout, lost: lost, last1: -1}
@@ -205,6 +209,9 @@ func (a *adapted) adapt(e *session.Entry) *session.Entry {
 		c := *e
 		c.ParentID = p
 		e = &c
+	}
+	if e.Kind == session.KindCompaction && e.Compaction != nil && a.to.CompactionSummaryOnly {
+		return a.summaryOnly(e)
 	}
 	if e.Kind != session.KindMessage || e.Message == nil {
 		return e

@@ -2,6 +2,7 @@ package copilot
 
 import (
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -29,7 +30,10 @@ var caps = format.Caps{
 	Usage: true, ReasoningTokens: true,
 	// the name lives in the workspace.yaml beside the log
 	TitleInHome: true,
-	IDs:         format.IDStyle{Form: format.IDUUID, Seed: "copilot:"}, Times: format.TimeISO,
+	LossReasons: map[loss.Kind]string{
+		loss.SessionTitle: "GitHub Copilot CLI keeps a session's name in the workspace.yaml beside its log, and this log is not written into a Copilot home (-o DIR)",
+	},
+	IDs: format.IDStyle{Form: format.IDUUID, Seed: "copilot:"}, Times: format.TimeISO,
 }
 
 // Caps declares what the layout holds.

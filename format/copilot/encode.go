@@ -33,9 +33,6 @@ type encoder struct {
 }
 
 func newEncoder(w *bufio.Writer, m *session.Meta, opt format.WriteOptions) *encoder {
-	if m.Title != "" && !opt.Home {
-		opt.Loss.Add(loss.SessionTitle, loss.Dropped, caps.Display+" keeps a session's name in the workspace.yaml beside its log, and this log is not written into a Copilot home (-o DIR)", 1)
-	}
 	return &encoder{w: w, meta: m, ids: mapping.NewIDs(caps.IDs, m, 0), lost: opt.Loss, clock: m.Created, calls: map[string]session.Block{}, agents: map[string]string{}}
 }
 
