@@ -123,6 +123,10 @@ type Caps struct {
 	// first kept entry, token count after, details and branch are dropped
 	// (Codex's compacted line).
 	CompactionSummaryOnly bool
+	// ResultsNeedCall: a tool result is kept only after the message that
+	// made its call (Codex's function_call_output names a function_call
+	// written before it); one whose call is not kept is dropped.
+	ResultsNeedCall bool
 
 	// IDs and Times name the layout's own spelling of entry ids and times,
 	// which a writer derives for a session from another layout.

@@ -129,6 +129,8 @@ type adapted struct {
 	first, last session.Time
 	seen        bool
 	up          map[string]string
+	// the ids of the tool calls kept so far (Caps.ResultsNeedCall)
+	calls map[string]bool
 	// tree targets: the index of the entry held back to be written last
 	// (-1 for none), and the entry once read
 	last1 int
@@ -192,6 +194,9 @@ func noRuns(to format.Caps, layout string) string {
 func (a *adapted) entry(e *session.Entry) *session.Entry {
 	if e = a.adapt(e); e != nil {
 		countEntry(e, a.to, a.layout, a.lost)
+		if a.to.ResultsNeedCall {
+			e = a.needCall(e) // after its count: what the writer dropped was counted so
+		}
 	}
 	return e
 }

@@ -36,8 +36,10 @@ var caps = format.Caps{
 		loss.CompactionTokensAfter: summaryOnly,
 		loss.CompactionDetails:     summaryOnly,
 		loss.CompactionBranch:      summaryOnly,
+		loss.ToolResult:            "its tool call is not in an assistant reply Codex can write",
 	},
 	CompactionSummaryOnly: true,
+	ResultsNeedCall:       true,
 	IDs:                   format.IDStyle{Form: format.IDUUID, Seed: "codex:"}, Times: format.TimeISO,
 }
 

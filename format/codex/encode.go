@@ -312,10 +312,14 @@ func (e *encoder) usage(t session.Time, u *session.Usage) {
 	e.rec(t, "event_msg", o.Bytes())
 }
 
-// output writes a tool result as a function_call_output item.
+// output writes a tool result as a function_call_output item. Its call
+// was written before it: the adaptation drops a result whose call is not
+// kept (Caps.ResultsNeedCall), so one that is not is an error.
 func (e *encoder) output(t session.Time, callID, text string) {
 	if !e.calls[callID] {
-		e.lost.Add(loss.ToolResult, loss.Dropped, "its tool call is not in an assistant reply Codex can write", 1)
+		if e.err == nil {
+			e.err = fmt.Errorf("tool result %q: its call is not written before it", callID)
+		}
 		return
 	}
 	var o jsonx.Obj
