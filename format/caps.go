@@ -127,6 +127,10 @@ type Caps struct {
 	// made its call (Codex's function_call_output names a function_call
 	// written before it); one whose call is not kept is dropped.
 	ResultsNeedCall bool
+	// KindsDropped are kinds the adaptation otherwise leaves to the writer
+	// (compactions, extension messages) that the layout neither holds nor
+	// converts: entries of them are dropped and counted before it writes.
+	KindsDropped []session.Kind
 
 	// IDs and Times name the layout's own spelling of entry ids and times,
 	// which a writer derives for a session from another layout.

@@ -210,6 +210,9 @@ func (a *adapted) adapt(e *session.Entry) *session.Entry {
 		a.lost.Add(loss.Entry(e), loss.Dropped, a.layout+" has "+kinds(a.to)+" entries only", 1)
 		return a.drop(e)
 	}
+	if a.dropsKind(e) {
+		return a.drop(e)
+	}
 	if p, ok := a.up[e.ParentID]; ok && e.ParentID != "" {
 		c := *e
 		c.ParentID = p

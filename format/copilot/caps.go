@@ -29,9 +29,11 @@ var caps = format.Caps{
 	// each call's tokens, as the session.usage_record before its message
 	Usage: true, ReasoningTokens: true,
 	// the name lives in the workspace.yaml beside the log
-	TitleInHome: true,
+	TitleInHome:  true,
+	KindsDropped: []session.Kind{session.KindCompaction},
 	LossReasons: map[loss.Kind]string{
-		loss.SessionTitle: "GitHub Copilot CLI keeps a session's name in the workspace.yaml beside its log, and this log is not written into a Copilot home (-o DIR)",
+		loss.CompactionEntry: "GitHub Copilot CLI has no compaction it could resume from another layout's summary",
+		loss.SessionTitle:    "GitHub Copilot CLI keeps a session's name in the workspace.yaml beside its log, and this log is not written into a Copilot home (-o DIR)",
 	},
 	IDs: format.IDStyle{Form: format.IDUUID, Seed: "copilot:"}, Times: format.TimeISO,
 }

@@ -154,8 +154,10 @@ func (e *encoder) entry(en *session.Entry) error {
 	case en.Origin == Name && en.Custom != nil:
 		// an event of Copilot's own read without its line (a model dump)
 		e.event(en.Type, id, en.Time, agent, en.Custom.Data)
-	case en.Kind == session.KindCompaction:
-		e.lost.Drop(loss.CompactionEntry, caps.Display+" has no compaction it could resume from another layout's summary", 1)
+	case en.Kind == session.KindCompaction && e.err == nil:
+		// dropped by the adaptation (Caps.KindsDropped): one met here is
+		// Copilot's own, read without its line
+		e.err = fmt.Errorf("entry %q: %s has no compaction event", en.ID, caps.Display)
 	}
 	return e.err
 }
