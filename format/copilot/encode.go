@@ -8,7 +8,6 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
@@ -21,7 +20,6 @@ type encoder struct {
 	w     *bufio.Writer
 	meta  *session.Meta
 	ids   *mapping.IDs
-	lost  *loss.Counter
 	prev  string
 	n     int
 	clock session.Time
@@ -33,7 +31,7 @@ type encoder struct {
 }
 
 func newEncoder(w *bufio.Writer, m *session.Meta, opt format.WriteOptions) *encoder {
-	return &encoder{w: w, meta: m, ids: mapping.NewIDs(caps.IDs, m, 0), lost: opt.Loss, clock: m.Created, calls: map[string]session.Block{}, agents: map[string]string{}}
+	return &encoder{w: w, meta: m, ids: mapping.NewIDs(caps.IDs, m, 0), clock: m.Created, calls: map[string]session.Block{}, agents: map[string]string{}}
 }
 
 func (e *encoder) line(b []byte) {
