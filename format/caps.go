@@ -126,6 +126,11 @@ type Caps struct {
 	//     marker, entries and end each counted (ash ties a run to the
 	//     tool call that started it).
 	CustomMessagesDropped, ResultsTextOnly, ResultsNeedCall, RunsNeedCall string
+	//   - RunsNeedKeptCall: a sub-agent run whose starting tool call is not
+	//     kept before it (a call off the active path) is dropped, its
+	//     entries counted as loss.Sidechain (Copilot CLI's
+	//     subagent.started names the call in the log that started it).
+	RunsNeedKeptCall string
 	//   - CustomMessagesAsUser: an extension message of a role the layout
 	//     lacks is written as a user message, counted converted (OpenCode).
 	//   - CompactionConverted: a compaction is written as something of the
@@ -142,6 +147,32 @@ type Caps struct {
 	//     stamped before the one it follows takes that one's time, counted
 	//     converted.
 	TimesAfter1970, TimesForward string
+
+	// What the adaptation drops by a rule of the layout's declaring, and
+	// the layout's own words for it (mapping/adapt_*.go apply these).
+	//
+	// TitleHomeOnly marks the declaration InFile gives a layout whose
+	// title lives only in its home's index (TitleInHome): a single file
+	// loses the title, of the layout's own sessions too.
+	TitleHomeOnly bool
+	// LossReasons are the layout's own words for a loss, by kind, where a
+	// rule's generic reason would say less (where it keeps what is lost);
+	// a kind it does not name gets the rule's reason.
+	LossReasons map[loss.Kind]string
+	// CompactionSummaryOnly: a compaction keeps its summary only; its
+	// first kept entry, token count after, details and branch are dropped
+	// (Codex's compacted line).
+	CompactionSummaryOnly bool
+	// CallBeforeResult: a tool result, a tool message or a tool_result
+	// block, is kept only after a message of a role that carries calls
+	// made its call (Codex's function_call_output names a function_call
+	// written before it); one whose call is not kept is dropped.
+	CallBeforeResult bool
+	// KindsDropped are kinds the adaptation otherwise leaves to the writer
+	// (compactions, extension messages) that the layout neither holds nor
+	// converts: entries of them are dropped and counted before it writes.
+	KindsDropped []session.Kind
+
 	// IDs and Times name the layout's own spelling of entry ids and times,
 	// which a writer derives for a session from another layout.
 	IDs   IDStyle
@@ -313,9 +344,12 @@ func CapsOf(f Format) (Caps, bool) {
 
 // InFile is the declaration of a single file of a layout that keeps
 // sub-agent runs only in its home (SidechainsInHome): no runs, and no
-// entries that start or end one; c itself for any other layout. convert
+// entries that start or end one; and of one that keeps the title only in
+// its home (TitleInHome): no title (TitleHomeOnly). c itself for any
+// other layout. convert
 // adapts a session by it unless it writes into the layout's home.
 func (c Caps) InFile() Caps {
+	c.TitleHomeOnly = c.TitleInHome
 	if !c.SidechainsInHome {
 		return c
 	}

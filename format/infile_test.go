@@ -21,11 +21,15 @@ func TestInFile(t *testing.T) {
 		{"runs in the home", Caps{SidechainsInHome: true, KindsConverted: kinds}, true, []session.Kind{session.KindCompaction}},
 		{"runs anywhere", Caps{Sidechains: true, KindsConverted: kinds}, false, kinds},
 		{"no runs", Caps{KindsConverted: kinds[:1]}, false, kinds[:1]},
+		{"title in the home", Caps{TitleInHome: true, KindsConverted: kinds[:1]}, false, kinds[:1]},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := tc.in.InFile()
 			if got.SidechainsInHome || got.RunsHomeOnly != tc.homeOnly || got.Sidechains != tc.in.Sidechains {
 				t.Errorf("InFile() = SidechainsInHome %v, RunsHomeOnly %v, Sidechains %v", got.SidechainsInHome, got.RunsHomeOnly, got.Sidechains)
+			}
+			if got.TitleHomeOnly != tc.in.TitleInHome || got.TitleInHome != tc.in.TitleInHome {
+				t.Errorf("InFile() = TitleHomeOnly %v, TitleInHome %v; want both %v", got.TitleHomeOnly, got.TitleInHome, tc.in.TitleInHome)
 			}
 			if !slices.Equal(got.KindsConverted, tc.kinds) {
 				t.Errorf("KindsConverted %v, want %v", got.KindsConverted, tc.kinds)

@@ -49,7 +49,11 @@ import (
 // declaration says becomes of them is done here (adapt_*.go), so that a
 // writer counts nothing.
 func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Caps, layout string, lost *loss.Counter) (session.Reader, error) {
-	if _, done := r.(*adapted); done || to.Owns(r.Meta().Origin) {
+	if _, done := r.(*adapted); done {
+		return r, nil
+	}
+	titleHomeOnly(r.Meta(), to, layout, lost) // a single file holds no title, of its own sessions either
+	if to.Owns(r.Meta().Origin) {
 		return r, nil
 	}
 	a := &adapted{meta: metaTimes(r.Meta(), to.TimesAfter1970, lost), to: to, layout: layout, lost: lost, last1: -1}
@@ -165,12 +169,16 @@ type adapted struct {
 	// the tool calls kept so far (ResultsNeedCall), and the sub-agent runs
 	// no tool call started (RunsNeedCall)
 	keptCalls, untiedRuns map[string]bool
+	// the tool calls kept so far, that may start a run (RunsNeedKeptCall)
+	runCalls map[string]bool
 	// the messages kept so far, and the last one (FirstKeptMoved)
 	kept    Calls
 	lastMsg string
 	// the last message's time (TimesForward)
 	lastMS   int64
 	lastTime session.Time
+	// the ids of the tool calls kept so far (Caps.CallBeforeResult)
+	madeCalls map[string]bool
 	// tree targets: the index of the entry held back to be written last
 	// (-1 for none), and the entry once read
 	last1 int
@@ -255,6 +263,11 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 		return nil
 	}
 	countEntry(e, a.to, a.layout, a.lost)
+	if a.to.CallBeforeResult {
+		if e = a.needCall(e); e == nil { // after its count: what the writer dropped was counted so
+			return nil
+		}
+	}
 	if e = a.lines(e); e == nil {
 		return nil
 	}
@@ -275,7 +288,7 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 // message (adapt_custom.go), a tool result whose call is not kept
 // (adapt_results.go); a tool result keeps what the target keeps of one.
 func (a *adapted) place(e *session.Entry) *session.Entry {
-	if a.untied(e) || a.customDropped(e) || a.orphan(e) {
+	if a.untied(e) || a.offPathRun(e) || a.customDropped(e) || a.orphan(e) {
 		return a.drop(e)
 	}
 	return a.customAsUser(a.resultText(e))
@@ -290,10 +303,16 @@ func (a *adapted) adapt(e *session.Entry) *session.Entry {
 		a.lost.Add(loss.Entry(e), loss.Dropped, a.layout+" has "+kinds(a.to)+" entries only", 1)
 		return a.drop(e)
 	}
+	if a.dropsKind(e) {
+		return a.drop(e)
+	}
 	if p, ok := a.up[e.ParentID]; ok && e.ParentID != "" {
 		c := *e
 		c.ParentID = p
 		e = &c
+	}
+	if e.Kind == session.KindCompaction && e.Compaction != nil && a.to.CompactionSummaryOnly {
+		return a.summaryOnly(e)
 	}
 	if e.Kind != session.KindMessage || e.Message == nil {
 		return e

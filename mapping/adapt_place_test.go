@@ -1,7 +1,6 @@
 package mapping
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -128,8 +127,4 @@ func TestAdaptPlace(t *testing.T) {
 			}
 		})
 	}
-}
-
-func fmtItem(it loss.Item) string {
-	return fmt.Sprintf("%d %s %s: %s", it.Count, it.Kind, it.Action, it.Reason)
 }

@@ -2,6 +2,7 @@ package codex
 
 import (
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -29,8 +30,23 @@ var caps = format.Caps{
 	ImagesOn:        []session.Role{session.RoleUser},
 	Usage:           true, CacheWriteAsInput: true, ReasoningTokens: true,
 	TitleInHome: true, // thread names live in the home's session_index.jsonl
-	IDs:         format.IDStyle{Form: format.IDUUID, Seed: "codex:"}, Times: format.TimeISO,
+	LossReasons: map[loss.Kind]string{
+		loss.SessionTitle:                               "Codex keeps thread names in its home's session_index.jsonl, and this rollout is not written into a Codex home (-o DIR)",
+		loss.FirstKept:                                  summaryOnly,
+		loss.CompactionTokensAfter:                      summaryOnly,
+		loss.CompactionDetails:                          summaryOnly,
+		loss.CompactionBranch:                           summaryOnly,
+		loss.Kind(session.KindCustomMessage) + "-entry": "Codex has message and compaction lines only",
+		loss.ToolResult:                                 "its tool call is not in an assistant reply Codex can write",
+	},
+	CompactionSummaryOnly: true,
+	CallBeforeResult:      true,
+	KindsDropped:          []session.Kind{session.KindCustomMessage},
+	IDs:                   format.IDStyle{Form: format.IDUUID, Seed: "codex:"}, Times: format.TimeISO,
 }
+
+// summaryOnly is why a compaction's other fields are lost.
+const summaryOnly = "Codex's compacted line keeps the summary only"
 
 // Caps declares what the layout holds.
 func (Format) Caps() format.Caps { return caps }

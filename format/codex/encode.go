@@ -23,14 +23,13 @@ type encoder struct {
 	id    string
 	clock session.Time // the last time written, for entries without one
 	doc   bool         // the source was the TypeScript era's document
-	home  bool         // written into a Codex home, whose index keeps the title
 	calls map[string]bool
 	total [5]int64 // running token totals: input, cached, output, reasoning, total
 	err   error
 }
 
 func newEncoder(w *bufio.Writer, m *session.Meta, opt format.WriteOptions) *encoder {
-	e := &encoder{w: w, meta: m, lost: opt.Loss, id: SessionID(m), clock: m.Created, calls: map[string]bool{}, home: opt.Home}
+	e := &encoder{w: w, meta: m, lost: opt.Loss, id: SessionID(m), clock: m.Created, calls: map[string]bool{}}
 	if n, ok := m.Private.(*metaNote); ok && m.Origin == Name {
 		e.doc = n.doc
 	}
@@ -72,7 +71,6 @@ func (e *encoder) rec(t session.Time, typ string, payload []byte) {
 // rollout, else the header Codex 0.169 writes.
 func (e *encoder) header() error {
 	m := e.meta
-	e.lossTitle()
 	if m.Origin == Name && len(m.Raw) > 0 && !e.doc {
 		e.line(respellID(m.Raw, m.ID, e.id))
 		return e.err
@@ -137,14 +135,6 @@ func respellID(raw []byte, model, id string) []byte {
 	return append(out, raw[at:]...)
 }
 
-// lossTitle counts the session's title as lost unless the rollout goes
-// into a Codex home, whose session_index.jsonl then records it (Index).
-func (e *encoder) lossTitle() {
-	if e.meta.Title != "" && !e.home {
-		e.lost.Add(loss.SessionTitle, loss.Dropped, "Codex keeps thread names in its home's session_index.jsonl, and this rollout is not written into a Codex home (-o DIR)", 1)
-	}
-}
-
 func (e *encoder) lossMeta() {
 	m := e.meta
 	add := func(k loss.Kind, reason string, set bool) {
@@ -179,22 +169,17 @@ func (e *encoder) entry(en *session.Entry) error {
 	case en.Kind == session.KindCompaction && en.Compaction != nil:
 		e.compaction(en)
 	default:
-		e.lost.Add(loss.Entry(en), loss.Dropped, "Codex has message and compaction lines only", 1)
+		// the adaptation drops every other kind (Caps.KindsDropped): one
+		// met here is Codex's own, read without its line
+		if e.err == nil {
+			e.err = fmt.Errorf("entry %q: Codex has no line for a %s entry", en.ID, en.Kind)
+		}
 	}
 	return e.err
 }
 
 func (e *encoder) compaction(en *session.Entry) {
-	c := en.Compaction
-	drop := func(k loss.Kind, set bool) {
-		if set {
-			e.lost.Add(k, loss.Dropped, "Codex's compacted line keeps the summary only", 1)
-		}
-	}
-	drop(loss.FirstKept, c.FirstKeptID != "")
-	drop(loss.CompactionTokensAfter, c.TokensAfter != nil)
-	drop(loss.CompactionDetails, len(c.Details) > 0 && string(c.Details) != "null")
-	drop(loss.CompactionBranch, c.BranchID != "")
+	c := en.Compaction // the summary only (Caps.CompactionSummaryOnly)
 	var o jsonx.Obj
 	o.Str("message", c.Summary)
 	e.rec(en.Time, "compacted", o.Bytes())
@@ -331,10 +316,14 @@ func (e *encoder) usage(t session.Time, u *session.Usage) {
 	e.rec(t, "event_msg", o.Bytes())
 }
 
-// output writes a tool result as a function_call_output item.
+// output writes a tool result as a function_call_output item. Its call
+// was written before it: the adaptation drops a result whose call is not
+// kept (Caps.CallBeforeResult), so one that is not is an error.
 func (e *encoder) output(t session.Time, callID, text string) {
 	if !e.calls[callID] {
-		e.lost.Add(loss.ToolResult, loss.Dropped, "its tool call is not in an assistant reply Codex can write", 1)
+		if e.err == nil {
+			e.err = fmt.Errorf("tool result %q: its call is not written before it", callID)
+		}
 		return
 	}
 	var o jsonx.Obj

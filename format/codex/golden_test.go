@@ -11,6 +11,7 @@ import (
 	"github.com/sesstool/sesstool/format/codex"
 	"github.com/sesstool/sesstool/internal/testkit/golden"
 	"github.com/sesstool/sesstool/loss"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
@@ -54,7 +55,7 @@ func TestWriterGolden(t *testing.T) {
 	lost := &loss.Counter{}
 	var b bytes.Buffer
 	opt := format.WriteOptions{Loss: lost, Reopen: func() (session.Reader, error) { return tree.Open(format.Ref{Path: src}) }}
-	if err := (codex.Format{}).WriteTo(&b, r, opt); err != nil {
+	if err := mapping.WriteTo(codex.Format{}, &b, r, opt); err != nil {
 		t.Fatal(err)
 	}
 	rep := &report.Report{}

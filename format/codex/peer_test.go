@@ -19,6 +19,7 @@ import (
 	"github.com/sesstool/sesstool/format/codex"
 	"github.com/sesstool/sesstool/internal/testkit/hangwatch"
 	"github.com/sesstool/sesstool/internal/testkit/peers"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/session"
 )
@@ -155,7 +156,7 @@ func rewritten(t *testing.T, rel string) string {
 	}
 	home := t.TempDir()
 	tmp := filepath.Join(home, "pi.jsonl")
-	if _, err := (codex.Format{}).Write(r, tmp, format.WriteOptions{Reopen: func() (session.Reader, error) { return tree.Open(format.Ref{Path: src}) }}); err != nil {
+	if _, err := mapping.Write(codex.Format{}, r, tmp, format.WriteOptions{Reopen: func() (session.Reader, error) { return tree.Open(format.Ref{Path: src}) }}); err != nil {
 		t.Fatal(err)
 	}
 	back, err := codex.Format{}.Open(format.Ref{Path: tmp})

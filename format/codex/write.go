@@ -26,19 +26,16 @@ func (f Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]
 // WriteTo writes one session to w as a rollout, line by line. A session
 // read from a rollout gives back its lines byte for byte (the TypeScript
 // era's document is written as the rollout Codex writes now); one from
-// another layout is put on its active path and spelt as Codex 0.169 does.
+// another layout, adapted to the caps first (mapping.For), is spelt as
+// Codex 0.169 does.
 func (f Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
-	r, err := mapping.Adapt(r, opt.Reopen, caps, caps.Display, opt.Loss)
-	if err != nil {
-		return err
-	}
 	defer r.Close()
 	bw := bufio.NewWriterSize(w, 1<<16)
 	enc := newEncoder(bw, r.Meta(), opt)
 	if err := enc.header(); err != nil {
 		return err
 	}
-	err = session.Each(r, enc.entry)
+	err := session.Each(r, enc.entry)
 	if err == nil {
 		err = enc.err
 	}

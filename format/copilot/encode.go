@@ -8,7 +8,6 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
@@ -21,7 +20,6 @@ type encoder struct {
 	w     *bufio.Writer
 	meta  *session.Meta
 	ids   *mapping.IDs
-	lost  *loss.Counter
 	prev  string
 	n     int
 	clock session.Time
@@ -39,10 +37,7 @@ type encoder struct {
 }
 
 func newEncoder(w *bufio.Writer, m *session.Meta, opt format.WriteOptions) *encoder {
-	if m.Title != "" && !opt.Home {
-		opt.Loss.Add(loss.SessionTitle, loss.Dropped, caps.Display+" keeps a session's name in the workspace.yaml beside its log, and this log is not written into a Copilot home (-o DIR)", 1)
-	}
-	return &encoder{w: w, meta: m, ids: mapping.NewIDs(caps.IDs, m, 0), lost: opt.Loss, clock: m.Created, calls: map[string]session.Block{}, agents: map[string]string{}, closed: map[string]bool{}, started: map[string]bool{}, untied: map[string]bool{}}
+	return &encoder{w: w, meta: m, ids: mapping.NewIDs(caps.IDs, m, 0), clock: m.Created, calls: map[string]session.Block{}, agents: map[string]string{}, closed: map[string]bool{}, started: map[string]bool{}, untied: map[string]bool{}}
 }
 
 func (e *encoder) line(b []byte) {
@@ -175,8 +170,10 @@ func (e *encoder) entry(en *session.Entry) error {
 	case en.Origin == Name && en.Custom != nil:
 		// an event of Copilot's own read without its line (a model dump)
 		e.event(en.Type, id, en.Time, agent, en.Custom.Data)
-	case en.Kind == session.KindCompaction:
-		e.lost.Drop(loss.CompactionEntry, caps.Display+" has no compaction it could resume from another layout's summary", 1)
+	case en.Kind == session.KindCompaction && e.err == nil:
+		// dropped by the adaptation (Caps.KindsDropped): one met here is
+		// Copilot's own, read without its line
+		e.err = fmt.Errorf("entry %q: %s has no compaction event", en.ID, caps.Display)
 	}
 	return e.err
 }

@@ -1,8 +1,9 @@
 package copilot
 
 import (
+	"fmt"
+
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -123,7 +124,8 @@ func (e *encoder) startCall(call, agent string, t session.Time) {
 // offPathRun reports whether en belongs to a run started by a tool call
 // this log does not hold (one off the active path): Copilot CLI starts a
 // run from a call in the conversation, and a subagent.started naming none
-// is a dangling link, so the run is dropped, counted.
+// is a dangling link. The adaptation drops such a run
+// (Caps.RunsNeedKeptCall); one that reaches the writer is an error.
 func (e *encoder) offPathRun(en *session.Entry) bool {
 	if en.Kind == session.KindSubagent && en.Subagent != nil && en.Sidechain == "" {
 		s := en.Subagent
@@ -137,7 +139,8 @@ func (e *encoder) offPathRun(en *session.Entry) bool {
 		return true
 	}
 	if en.Sidechain != "" && e.untied[en.Sidechain] {
-		e.lost.Drop(loss.Sidechain, caps.Display+" starts a sub-agent run from a tool call of the conversation, and the call that started this one is off the active path", 1)
+		// the adaptation drops such a run (Caps.RunsNeedKeptCall)
+		e.err = fmt.Errorf("entry %s: a sub-agent run started by a tool call this log does not hold", en.ID)
 		return true
 	}
 	return false

@@ -28,18 +28,14 @@ func (f Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]
 
 // WriteTo writes one session to w as an event log, line by line. A session
 // read from Copilot's log gives back its lines byte for byte; one from
-// another layout is put on its active path and spelt as Copilot CLI
-// 1.0.102 does, each event chained to the one before.
+// another layout, adapted to the caps first (mapping.For), is spelt as
+// Copilot CLI 1.0.102 does, each event chained to the one before.
 func (f Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
-	r, err := mapping.Adapt(r, opt.Reopen, caps, caps.Display, opt.Loss)
-	if err != nil {
-		return err
-	}
 	defer r.Close()
 	bw := bufio.NewWriterSize(w, 1<<16)
 	enc := newEncoder(bw, r.Meta(), opt)
 	enc.start()
-	err = session.Each(r, enc.entry)
+	err := session.Each(r, enc.entry)
 	if err == nil {
 		err = enc.finish()
 	}
