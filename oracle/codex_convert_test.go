@@ -27,7 +27,9 @@ func realCodex(t *testing.T) []string {
 //
 // Under -short, one rollout converts: codemie-ai's, with web searches.
 func TestCodexRealWorldConverts(t *testing.T) {
-	withSearches := func(f string) bool { return strings.Contains(f, "codemie-ai+codemie-code__rollout-2026-05-11T13-28-45-") }
+	withSearches := func(f string) bool {
+		return strings.Contains(f, "codemie-ai+codemie-code__rollout-2026-05-11T13-28-45-")
+	}
 	for _, f := range short.Cases(t, realCodex(t), withSearches) {
 		for _, to := range []string{"ash", "claude", "tree", "opencode-export", "flat", "goat"} {
 			t.Run(filepath.Base(f)+"/"+to, func(t *testing.T) {
