@@ -10,7 +10,15 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sesstool/sesstool/internal/testkit/short"
 )
+
+// fifoCase is a sample with one of its files replaced by a named pipe.
+type fifoCase struct {
+	name, sample, fifo string
+	skip               []string
+}
 
 // TestFIFOInsideSessions (issue 18, point 6): a named pipe where a session
 // or store keeps a file is refused without being opened, and the run says
@@ -24,10 +32,7 @@ func TestFIFOInsideSessions(t *testing.T) {
 	legacy := "opencode/legacy-v0.5.29/project/home-dev-v0-proj/storage/session"
 	// skip: the commands that never read that file (info reads no blob,
 	// only validate reads storage/migration); they must still not block.
-	cases := []struct {
-		name, sample, fifo string
-		skip               []string
-	}{
+	cases := []fifoCase{
 		{"ash history", "ash/generated-v2", ash + "/history.jsonl", nil},
 		{"ash state", "ash/generated-v2", ash + "/state.json", nil},
 		{"ash context", "ash/generated-v2", ash + "/context.jsonl", nil},
@@ -42,7 +47,8 @@ func TestFIFOInsideSessions(t *testing.T) {
 		{"legacy message", "opencode/legacy-v0.5.29", legacy + "/message/ses_e03a1a3d1ffevytanlsDRtnqmV/msg_1fc5e5c32001Iwfs6U8ts3F6PX.json", nil},
 		{"legacy info", "opencode/legacy-v0.5.29", legacy + "/info/ses_e03a1a3d1ffevytanlsDRtnqmV.json", nil},
 	}
-	for _, c := range cases {
+	// under -short, one pipe: ash's context, the file every command reads
+	for _, c := range short.Cases(t, cases, func(c fifoCase) bool { return c.name == "ash context" }) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			copyDir(t, filepath.Join("testdata", "samples", c.sample), filepath.Join(dir, "in"))

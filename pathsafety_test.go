@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sesstool/sesstool/internal/testkit/short"
 )
 
 // Path safety (issue 10): an id from the input that cannot be a file name
@@ -91,7 +93,10 @@ func TestUnsafeIDsAreRefused(t *testing.T) {
 			return dir
 		}},
 	}
-	targets := []string{"goat", "ash", "opencode", "opencode-export", "tree", "flat"}
+	// under -short, every source and id is still refused by validate and
+	// by one convert (goat, a directory target, without --force)
+	targets := short.Cases(t, []string{"goat", "ash", "opencode", "opencode-export", "tree", "flat"}, nil)
+	forces := short.Cases(t, []bool{false, true}, nil)
 	os.RemoveAll("/tmp/sesstool-escape")
 	for _, src := range sources {
 		for _, id := range unsafeIDs {
@@ -110,7 +115,7 @@ func TestUnsafeIDsAreRefused(t *testing.T) {
 				}
 				before := listTree(work)
 				for _, to := range targets {
-					for _, force := range []bool{false, true} {
+					for _, force := range forces {
 						args := []string{"convert", "--to", to, "-o", out, path}
 						if force {
 							args = append(args[:1], append([]string{"--force"}, args[1:]...)...)

@@ -15,6 +15,7 @@ import (
 	"github.com/sesstool/sesstool/format/claude"
 	"github.com/sesstool/sesstool/internal/testkit/hangwatch"
 	"github.com/sesstool/sesstool/internal/testkit/peers"
+	"github.com/sesstool/sesstool/internal/testkit/short"
 	"github.com/sesstool/sesstool/session"
 	"github.com/sesstool/sesstool/session/convtree"
 	"github.com/tidwall/gjson"
@@ -56,7 +57,9 @@ func TestClaudeSDKReadsWhatWeWrite(t *testing.T) {
 		peers.Need(t, "node is not on PATH: the Claude Agent SDK cannot run")
 	}
 	script, _ := filepath.Abs("testdata/claude-sdk.mjs")
-	for _, s := range matrixSamples {
+	// under -short, Claude Code's own sample (sub-agents, a compaction)
+	ownLayout := func(s sample) bool { return s.layout == "claude" }
+	for _, s := range short.Cases(t, matrixSamples, ownLayout) {
 		t.Run(s.name, func(t *testing.T) {
 			if !haveLayout(s.layout) {
 				t.Skipf("layout %s is not in this build", s.layout)

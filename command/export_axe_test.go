@@ -10,6 +10,7 @@ import (
 	"github.com/sesstool/sesstool/internal/testkit/browsertest"
 	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"github.com/sesstool/sesstool/internal/testkit/shared"
+	"github.com/sesstool/sesstool/internal/testkit/short"
 )
 
 // TestExportAxe exports real sessions of ../shared (Claude Code with
@@ -17,17 +18,20 @@ import (
 // no serious or critical violation.
 func TestExportAxe(t *testing.T) {
 	b := browsertest.New(t)
-	for _, src := range []string{
+	srcs := []string{
 		realSession(t, spotterSession),
 		realSession(t, acidicSession),
 		shared.Sample(t, "pi/pi-mono_before-compaction.v1.jsonl"),
-	} {
+	}
+	// under -short, Claude Code's real session (sub-agents, tools) in the
+	// light theme
+	for _, src := range short.Cases(t, srcs, nil) {
 		page := filepath.Join(t.TempDir(), "page.html")
 		env, _, _ := testEnv("")
 		if err := Export(env, ExportOptions{Kind: "html", Out: page, Paths: []string{src}}); err != nil {
 			t.Fatalf("export %s: %v", src, err)
 		}
-		for _, theme := range []string{"light", "dark"} {
+		for _, theme := range short.Cases(t, []string{"light", "dark"}, nil) {
 			t.Run(filepath.Base(src)+"/"+theme, func(t *testing.T) {
 				b.Open(t, page)
 				b.Eval(t, fmt.Sprintf(`(document.documentElement.dataset.theme = %q, true)`, theme), new(bool))

@@ -14,6 +14,7 @@ import (
 	"github.com/sesstool/sesstool/internal/testkit/browsertest"
 	"github.com/sesstool/sesstool/internal/testkit/hangwatch"
 	"github.com/sesstool/sesstool/internal/testkit/shared"
+	"github.com/sesstool/sesstool/internal/testkit/short"
 	"github.com/sesstool/sesstool/registry"
 )
 
@@ -45,7 +46,11 @@ func TestExportBesidePi(t *testing.T) {
 	if len(samples) == 0 {
 		t.Fatal("no tree samples in testdata/samples/tree")
 	}
-	samples = append(samples, shared.Samples(t, "pi/*.jsonl")...)
+	// under -short, the project's samples only (the shared ones are the
+	// biggest pages)
+	if !short.On() {
+		samples = append(samples, shared.Samples(t, "pi/*.jsonl")...)
+	}
 	b := browsertest.New(t)
 	seen := map[string]bool{}
 	for _, s := range samples {

@@ -12,6 +12,7 @@ import (
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/opencode"
 	"github.com/sesstool/sesstool/internal/testkit/peers"
+	"github.com/sesstool/sesstool/internal/testkit/short"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
@@ -201,7 +202,9 @@ func TestOpenCodeExportsWhatWeWrite(t *testing.T) {
 	bin := peers.OpenCode(t)
 	home := t.TempDir()
 	store := filepath.Join(home, "data", "opencode", "storage")
-	for _, s := range matrixSamples {
+	// under -short, one sample (pi's tree with branches): one opencode
+	// export instead of one per sample
+	for _, s := range short.Cases(t, matrixSamples, func(s sample) bool { return s.layout == "tree" }) {
 		if !haveLayout(s.layout) {
 			continue
 		}
@@ -213,8 +216,8 @@ func TestOpenCodeExportsWhatWeWrite(t *testing.T) {
 	}
 	// Some samples hold the same sessions (the OpenCode tree, database and
 	// exports), which land on the same files.
-	if len(refs) < 12 {
-		t.Fatalf("%d sessions in the store, want at least 12", len(refs))
+	if want := short.Size(12, 1); len(refs) < want {
+		t.Fatalf("%d sessions in the store, want at least %d", len(refs), want)
 	}
 	t.Logf("%d sessions in the store", len(refs))
 	for _, ref := range refs {

@@ -6,13 +6,15 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/internal/testkit/short"
 	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/session"
 )
 
 // eachSample calls f with every unit of every sample (the project's
 // testdata/samples, and $SESSTOOL_SHARED's samples and real-world sessions
-// where there), its sessions and what its layout read of them. A path
+// where there), its sessions and what its layout read of them; under
+// -short, the real-world sessions (the biggest, 19 MB) are left out. A path
 // that cannot be walked or read is logged as not compared.
 func eachSample(t *testing.T, f func(u pipeline.Unit, refs []format.Ref, sessions []*session.Session)) {
 	t.Helper()
@@ -45,7 +47,11 @@ func sampleRoots(t *testing.T) []string {
 	if shared == "" {
 		shared = filepath.Join("..", "..", "shared")
 	}
-	for _, p := range []string{filepath.Join("..", "testdata", "samples"), filepath.Join(shared, "samples"), filepath.Join(shared, "real-world")} {
+	dirs := []string{filepath.Join("..", "testdata", "samples"), filepath.Join(shared, "samples")}
+	if !short.On() {
+		dirs = append(dirs, filepath.Join(shared, "real-world"))
+	}
+	for _, p := range dirs {
 		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
 			abs, err := filepath.Abs(p)
 			if err != nil {

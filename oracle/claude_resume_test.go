@@ -10,6 +10,7 @@ import (
 	"github.com/sesstool/sesstool/internal/testkit/convo"
 	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"github.com/sesstool/sesstool/internal/testkit/shared"
+	"github.com/sesstool/sesstool/internal/testkit/short"
 	"github.com/sesstool/sesstool/session"
 	"github.com/sesstool/sesstool/session/convtree"
 )
@@ -54,7 +55,9 @@ var claudeSources = []claudeSource{
 // afterwards the file still validates and converts back.
 func TestClaudeResumesConverted(t *testing.T) {
 	peers.ClaudeCode(t)
-	for _, src := range claudeSources {
+	// under -short, the first source only: pi's tree with branches, the
+	// layout furthest from the agent's own
+	for _, src := range short.Cases(t, claudeSources, nil) {
 		t.Run(src.name, func(t *testing.T) {
 			t.Parallel()
 			path := filepath.Join(peers.RepoRoot(), src.path)

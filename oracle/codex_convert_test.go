@@ -7,6 +7,7 @@ import (
 
 	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"github.com/sesstool/sesstool/internal/testkit/shared"
+	"github.com/sesstool/sesstool/internal/testkit/short"
 )
 
 // realCodex lists the real Codex rollouts in ../shared/real-world/codex.
@@ -23,8 +24,13 @@ func realCodex(t *testing.T) []string {
 // searches (calls without a call_id) included: each call gets an id of its
 // own, where they all had "" and ash's own check refused the output
 // ("tool_use id \"\" is used twice").
+//
+// Under -short, one rollout converts: codemie-ai's, with web searches.
 func TestCodexRealWorldConverts(t *testing.T) {
-	for _, f := range realCodex(t) {
+	withSearches := func(f string) bool {
+		return strings.Contains(f, "codemie-ai+codemie-code__rollout-2026-05-11T13-28-45-")
+	}
+	for _, f := range short.Cases(t, realCodex(t), withSearches) {
 		for _, to := range []string{"ash", "claude", "tree", "opencode-export", "flat", "goat"} {
 			t.Run(filepath.Base(f)+"/"+to, func(t *testing.T) {
 				out := filepath.Join(t.TempDir(), "out")

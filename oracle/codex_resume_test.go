@@ -12,6 +12,7 @@ import (
 	"github.com/sesstool/sesstool/internal/testkit/mockmodel"
 	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"github.com/sesstool/sesstool/internal/testkit/shared"
+	"github.com/sesstool/sesstool/internal/testkit/short"
 	"github.com/sesstool/sesstool/session"
 	"github.com/sesstool/sesstool/session/convtree"
 )
@@ -48,7 +49,9 @@ var codexSources = []codexSource{
 // of the source's active path, in order, and passes the Responses linter;
 // the rollout, with Codex's new turn, still validates and converts back.
 func TestCodexResume(t *testing.T) {
-	for _, src := range codexSources {
+	// under -short, the first source only: pi's tree with branches, the
+	// layout furthest from the agent's own
+	for _, src := range short.Cases(t, codexSources, nil) {
 		t.Run(src.name, func(t *testing.T) {
 			t.Parallel()
 			path := filepath.Join(peers.RepoRoot(), filepath.FromSlash(src.path))

@@ -9,6 +9,7 @@ import (
 	"github.com/sesstool/sesstool/internal/testkit/mockmodel"
 	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"github.com/sesstool/sesstool/internal/testkit/shared"
+	"github.com/sesstool/sesstool/internal/testkit/short"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -37,7 +38,9 @@ var copilotSources = []codexSource{
 // of the source's active path, and passes the Chat Completions linter; the
 // log, with Copilot's new turn, still validates and converts back.
 func TestCopilotResume(t *testing.T) {
-	for _, src := range copilotSources {
+	// under -short, the first source only: pi's tree with branches, the
+	// layout furthest from the agent's own
+	for _, src := range short.Cases(t, copilotSources, nil) {
 		t.Run(src.name, func(t *testing.T) {
 			t.Parallel()
 			path := filepath.Join(peers.RepoRoot(), filepath.FromSlash(src.path))

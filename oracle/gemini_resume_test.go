@@ -9,6 +9,7 @@ import (
 
 	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"github.com/sesstool/sesstool/internal/testkit/shared"
+	"github.com/sesstool/sesstool/internal/testkit/short"
 )
 
 // geminiSources: one session of every other layout sesstool reads, and
@@ -38,7 +39,9 @@ var geminiSources = []codexSource{
 // out of any resumed history), and passes the Gemini linter; the session
 // file, with the agent's new turn, still validates and converts back.
 func TestGeminiResume(t *testing.T) {
-	for _, src := range geminiSources {
+	// under -short, the first source only: pi's tree with branches, the
+	// layout furthest from the agent's own
+	for _, src := range short.Cases(t, geminiSources, nil) {
 		t.Run(src.name, func(t *testing.T) {
 			t.Parallel()
 			path := filepath.Join(peers.RepoRoot(), filepath.FromSlash(src.path))

@@ -10,6 +10,7 @@ import (
 	"github.com/sesstool/sesstool/internal/testkit/convo"
 	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"github.com/sesstool/sesstool/internal/testkit/shared"
+	"github.com/sesstool/sesstool/internal/testkit/short"
 	"github.com/sesstool/sesstool/session"
 	"github.com/sesstool/sesstool/session/convtree"
 )
@@ -75,7 +76,9 @@ var ocSources = []ocSource{
 // user's OpenCode config), and passes the linter; the database then still
 // validates and the session converts back.
 func TestOpenCodeResume(t *testing.T) {
-	for _, src := range ocSources {
+	// under -short, the first source only: pi's tree with branches, the
+	// layout furthest from the agent's own
+	for _, src := range short.Cases(t, ocSources, nil) {
 		t.Run(src.name, func(t *testing.T) {
 			t.Parallel()
 			path := src.path(t)

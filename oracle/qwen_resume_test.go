@@ -10,6 +10,7 @@ import (
 	"github.com/sesstool/sesstool/internal/testkit/convo"
 	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"github.com/sesstool/sesstool/internal/testkit/shared"
+	"github.com/sesstool/sesstool/internal/testkit/short"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/session"
 )
@@ -39,7 +40,9 @@ var qwenSources = []claudeSource{
 // with it, as a user who moved the project would.
 func TestQwenResumesConverted(t *testing.T) {
 	peers.QwenCode(t)
-	for _, src := range qwenSources {
+	// under -short, the first source only: pi's tree with branches, the
+	// layout furthest from the agent's own
+	for _, src := range short.Cases(t, qwenSources, nil) {
 		t.Run(src.name, func(t *testing.T) {
 			t.Parallel()
 			path := filepath.Join(peers.RepoRoot(), src.path)
