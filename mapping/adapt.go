@@ -67,14 +67,9 @@ func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Ca
 	return a, nil
 }
 
-// PathLoss counts what flattening to the active path drops (Adapt; goat's
-// writer, which indexes the path itself to keep its transcript apart).
-func PathLoss(x *convtree.PathIndex, lost *loss.Counter, layout string, branches int) {
-	pathLoss(x, lost, layout, branches, format.Caps{})
-}
-
-// pathLoss is PathLoss for a target declaring to: one that keeps the
-// sub-agent runs apart from the path (Caps.SidechainsInHome) is left them.
+// pathLoss counts what flattening to the active path drops for a target
+// declaring to: one that keeps the sub-agent runs apart from the path
+// (Caps.SidechainsInHome) is left them.
 func pathLoss(x *convtree.PathIndex, lost *loss.Counter, layout string, branches int, to format.Caps) {
 	path, main, side := x.Counts()
 	if !to.SidechainsInHome {
@@ -154,7 +149,7 @@ func (a *adapted) Next() (*session.Entry, error) {
 			on := a.path.OnPath(a.i)
 			a.i++
 			if !on && (e.Sidechain == "" || !a.to.SidechainsInHome) {
-				continue // counted by PathLoss
+				continue // counted by pathLoss
 			}
 			if !a.seen {
 				a.first, a.seen = e.Time, true

@@ -14,6 +14,7 @@ import (
 	"github.com/sesstool/sesstool/format/model"
 	"github.com/sesstool/sesstool/internal/testkit/golden"
 	"github.com/sesstool/sesstool/loss"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/report"
@@ -66,7 +67,7 @@ func writeDump(t *testing.T, path string, target format.Format, w format.Writer)
 		out = filepath.Join(dir, "session.out")
 	}
 	lost := &loss.Counter{}
-	if _, err := w.Write(r, out, format.WriteOptions{Loss: lost, Reopen: open}); err != nil {
+	if _, err := mapping.Write(target, r, out, format.WriteOptions{Loss: lost, Reopen: open}); err != nil {
 		t.Fatalf("write: %v", err)
 	}
 	checkValid(t, target, dir)

@@ -21,6 +21,7 @@ import (
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
+	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/report"
@@ -147,7 +148,7 @@ func convert(t testing.TB, src format.Format, ref format.Ref, target format.Form
 	// a linear writer may read the session a second time.
 	batch := map[string]bool{r.Meta().ID: true}
 	reopen := func() (session.Reader, error) { return src.Open(ref) }
-	_, err = target.(format.Writer).Write(r, out, format.WriteOptions{Force: true, Loss: &loss.Counter{}, Batch: batch, Reopen: reopen})
+	_, err = mapping.Write(target, r, out, format.WriteOptions{Force: true, Loss: &loss.Counter{}, Batch: batch, Reopen: reopen})
 	r.Close()
 	if errors.Is(err, format.ErrNothingToWrite) || errors.Is(err, format.ErrNoTime) {
 		return // a documented refusal: the layout's program keeps no such session
