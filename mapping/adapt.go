@@ -103,15 +103,10 @@ func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Ca
 	return a, nil
 }
 
-// PathLoss counts what flattening to the active path drops (Adapt; goat's
-// writer, which indexes the path itself to keep its transcript apart).
-func PathLoss(x *convtree.PathIndex, lost *loss.Counter, layout string, branches int) {
-	pathLoss(x, lost, layout, branches, format.Caps{}, 0)
-}
-
-// pathLoss is PathLoss for a target declaring to: one that keeps the
-// sub-agent runs besides the path (keepsRuns) is left them, and the marks
-// entries off the path that start or end one.
+// pathLoss counts what flattening to the active path drops for a target
+// declaring to: one that keeps the sub-agent runs besides the path
+// (keepsRuns) is left them, and the marks entries off the path that start
+// or end one.
 func pathLoss(x *convtree.PathIndex, lost *loss.Counter, layout string, branches int, to format.Caps, marks int) {
 	path, main, side := x.Counts()
 	if !keepsRuns(to) {
@@ -218,7 +213,7 @@ func (a *adapted) next() (*session.Entry, error) {
 			on := a.path.OnPath(a.i)
 			a.i++
 			if !on && (e.Sidechain == "" || !keepsRuns(a.to)) && !a.marks[a.i-1] {
-				continue // counted by PathLoss
+				continue // counted by pathLoss
 			}
 			if !a.seen {
 				a.first, a.seen = e.Time, true

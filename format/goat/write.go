@@ -77,26 +77,20 @@ func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]st
 type walkFunc func(f func(e *session.Entry, on bool) error) error
 
 // entriesOf is how the entries of r are walked. A session from another
-// layout is what mapping.Adapt keeps of it for goat (the active path, the
+// layout is what mapping.Adapt kept of it for goat (the active path, the
 // roles goat has), all of it written; goat's own is indexed apart from its
 // transcript, which goat writes beside the conversation.
 func entriesOf(r session.Reader, opt format.WriteOptions) (walkFunc, session.Reader, error) {
 	if r.Meta().Origin != Name {
-		ar, err := mapping.Adapt(r, opt.Reopen, caps, Name, opt.Loss)
-		if err != nil {
-			return nil, nil, err
-		}
 		return func(f func(*session.Entry, bool) error) error {
-			return session.Each(ar, func(e *session.Entry) error { return f(e, true) })
-		}, ar, nil
+			return session.Each(r, func(e *session.Entry) error { return f(e, true) })
+		}, r, nil
 	}
 	x, entries, err := convtree.Index(r, opt.Reopen, addEntry)
 	if err != nil {
 		return nil, nil, err
 	}
-	if branches := x.Plan(); x.Main() > 0 {
-		mapping.PathLoss(x, opt.Loss, Name, branches)
-	}
+	x.Plan()
 	return func(f func(*session.Entry, bool) error) error { return x.Walk(entries, f) }, entries, nil
 }
 
