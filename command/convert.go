@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/sesstool/sesstool/atomicfile"
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/progress"
 	"github.com/sesstool/sesstool/registry"
@@ -293,14 +293,14 @@ func targetName(w format.Writer) string {
 }
 
 // adapt reshapes a session from another layout to what the target declares
-// it holds (mapping.For), so the writer spells only its own layout. The
+// it holds (convert.For), so the writer spells only its own layout. The
 // writer gets the adapted session only: its Reopen is spent.
 func adapt(r session.Reader, w format.Writer, o format.WriteOptions) (session.Reader, error) {
 	f, ok := w.(format.Format)
 	if !ok {
 		return r, nil
 	}
-	return mapping.For(f, r, o)
+	return convert.For(f, r, o)
 }
 
 // checkOutput validates what was written before it is moved into place: the

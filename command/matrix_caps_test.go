@@ -8,9 +8,10 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/session"
 	"github.com/sesstool/sesstool/session/convtree"
@@ -21,7 +22,7 @@ import (
 // declaration (format.Caps) alone, with no table per sample:
 //
 //   - exact, kind, action and count: what the declaration decides, which
-//     mapping.Adapt counts: the structure (active path, side runs, file
+//     convert.Adapt counts: the structure (active path, side runs, file
 //     snapshots), whole entries of the kinds a layout lacks, roles, content
 //     blocks and signatures, the session's and each message's data the
 //     layout has no slot for, and the members of the source the model has
@@ -277,7 +278,7 @@ func (p predicted) role(m *session.Message, c format.Caps) (*session.Message, bo
 		return nil, false
 	}
 	p.add(loss.Role(r), loss.Converted, 1)
-	return mapping.AsUser(m), true
+	return spell.AsUser(m), true
 }
 
 // blocks is m with the blocks the target keeps, their signatures counted.
@@ -577,7 +578,7 @@ func TestPredictCatchesBadDeclaration(t *testing.T) {
 		t.Run(to, func(t *testing.T) {
 			c := capsOf(t, to)
 			lost := &loss.Counter{}
-			r, err := mapping.Adapt(&session.SliceReader{S: s}, nil, c, to, lost)
+			r, err := convert.Adapt(&session.SliceReader{S: s}, nil, c, to, lost)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -15,11 +15,11 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/format/claude"
+	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/internal/testkit/convo"
 	"github.com/sesstool/sesstool/internal/testkit/shared"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/session"
 	"github.com/sesstool/sesstool/session/convtree"
@@ -465,7 +465,7 @@ type capability struct {
 	// answersCalls: a layout of the pair answers a call that has no
 	// result with one saying so (Claude Code), which the other reads back.
 	answersCalls bool
-	asUser       bool // a message of a role the layout lacks becomes a user message (mapping.AsUser)
+	asUser       bool // a message of a role the layout lacks becomes a user message (spell.AsUser)
 	toolCallOn   map[session.Role]bool
 	signatures   map[session.BlockType]bool // block types that keep their signature
 }
@@ -614,7 +614,7 @@ func itemsOf(e *session.Entry, c capability) []item {
 		role = system
 	}
 	if !c.roles[role] && c.asUser && role != tool {
-		m, role = mapping.AsUser(m), user
+		m, role = spell.AsUser(m), user
 	}
 	if !c.roles[role] {
 		return nil
@@ -654,7 +654,7 @@ func itemsOf(e *session.Entry, c capability) []item {
 		}
 	}
 	if role == tool {
-		if c.answersCalls && m.Text() == claude.NoResult {
+		if c.answersCalls && m.Text() == convert.NoResult {
 			return nil
 		}
 		return []item{resultItem(m.ToolCallID, m.Text(), m.IsError, c)}
@@ -713,7 +713,7 @@ func allNoResult(texts []string) bool {
 	}
 	for _, t := range texts {
 		for _, l := range strings.Split(t, "\n") {
-			if l != claude.NoResult {
+			if l != convert.NoResult {
 				return false
 			}
 		}

@@ -11,10 +11,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/opencode"
+	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"github.com/sesstool/sesstool/internal/testkit/short"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 	"github.com/sesstool/sesstool/session/convtree"
 )
@@ -143,7 +143,7 @@ func sourceID(t *testing.T, f string, s sample) string {
 	t.Helper()
 	id := sessionsOf(t, "tree", f)[0].Meta.ID
 	for _, src := range sessionsOf(t, s.layout, s.source(t)) {
-		if src.Meta.ID == id || mapping.UUID("tree:"+src.Meta.ID) == id {
+		if src.Meta.ID == id || spell.UUID("tree:"+src.Meta.ID) == id {
 			return src.Meta.ID
 		}
 	}

@@ -10,7 +10,7 @@ import (
 
 // Caps is what a layout can hold, declared as data in the layout's caps.go,
 // as pandoc's writers declare their extensions. Conversion reads it twice:
-// mapping.Adapt reshapes a session from another layout to fit (active path,
+// convert.Adapt reshapes a session from another layout to fit (active path,
 // dropped entry kinds, role fallbacks) and counts what does not, and the
 // loss each writer reports is checked against it. A writer then spells only
 // its own layout.
@@ -37,7 +37,7 @@ type Caps struct {
 	// their own beside the session in its program's home (Gemini CLI's
 	// chats/<parentSessionId>/<sessionId>.jsonl). A linear target keeps
 	// each run whole besides its active path; a single file holds none
-	// (InFile), and mapping counts them lost there.
+	// (InFile), and convert.Adapt counts them lost there.
 	SidechainsInHome bool
 	// RunsHomeOnly marks the declaration InFile gives such a layout for a
 	// single file: the runs are lost there, and the reason says where the
@@ -47,7 +47,7 @@ type Caps struct {
 	Checkpoints bool
 	// Kinds are the entry kinds it holds (messages always);
 	// KindsConverted those it writes as something of its own (counted as
-	// converted: by mapping with the reason ConvertedWhy gives, else by
+	// converted: by convert.Adapt with the reason ConvertedWhy gives, else by
 	// its writer). Every other kind is dropped.
 	Kinds, KindsConverted []session.Kind
 	// Roles are the message roles it holds; Fallback says what becomes of
@@ -95,7 +95,7 @@ type Caps struct {
 	// The rest of a message's data it keeps: the reasoning token count,
 	// the provider beside the model, the API, the error text beside the
 	// stop reason, the tool's details, the author, the token count.
-	// mapping.Adapt counts every one of these, and each field above, that
+	// convert.Adapt counts every one of these, and each field above, that
 	// a session from another layout has and the layout does not keep.
 	ReasoningTokens, MessageProvider, MessageAPI, MessageError bool
 	MessageDetails, MessageAuthor, MessageTokens               bool
@@ -179,7 +179,7 @@ type Caps struct {
 	Times TimeStyle
 
 	// What becomes of the entries and links a writer used to place and
-	// count itself, so that the adaptation (package mapping, adapt_*.go)
+	// count itself, so that the adaptation (package convert, adapt_*.go)
 	// makes and counts every such loss before the writer sees the session.
 	// Each rule applies only where a layout declares it.
 	//
@@ -225,12 +225,12 @@ type Caps struct {
 	// right after it) (adapt_join.go).
 	TurnJoinsWhy string
 
-	// Losses its writer once counted, declared as rules package mapping
+	// Losses its writer once counted, declared as rules package convert
 	// applies to a session from another layout (mapping/adapt_<rule>.go);
 	// an unset rule does not apply. Each names the loss's action and the
 	// reason the report gives.
 
-	// Stops: stop reasons are spelled from mapping.Stop's neutral set; an
+	// Stops: stop reasons are spelled from spell.Stop's neutral set; an
 	// assistant message's reason no layout documents is written as "stop"
 	// and counted (mapping/adapt_stop.go).
 	Stops *Rule
@@ -262,12 +262,12 @@ type Fallback string
 
 const (
 	FallbackDrop Fallback = "drop" // not written
-	FallbackUser Fallback = "user" // a user message, as pi hands it to the model (mapping.AsUser)
+	FallbackUser Fallback = "user" // a user message, as pi hands it to the model (spell.AsUser)
 )
 
-// IDStyle is a layout's spelling of ids, declared as data: package mapping
+// IDStyle is a layout's spelling of ids, declared as data: package spell
 // derives every id a session from another layout is written with from it
-// (mapping.IDs), so no writer restyles ids with code of its own.
+// (spell.IDs), so no writer restyles ids with code of its own.
 type IDStyle struct {
 	// Form is the form of entry ids. The session id is a UUID in the
 	// hex8 and uuid forms; a layout with a form of its own names it here
@@ -294,7 +294,7 @@ const (
 )
 
 // IDMinter is a layout's own form of ids (IDStyle.Minter), so that no
-// layout's form is spelled outside its folder: package mapping asks it
+// layout's form is spelled outside its folder: package spell asks it
 // whether a source id may be kept and what a session from another layout
 // is called. An entry id it does not keep is derived as a UUID, which the
 // layout's writer renumbers in its own form as it writes.
@@ -311,7 +311,7 @@ type IDMinter interface {
 // shape of its session ids beyond a UUID (OpenCode's ses_ ids, sorted by
 // their time part): Distinct derives the n-th distinct id from id, an id
 // the minter Keeps, in that shape, for a second session of a run with the
-// same id (mapping.DistinctID). The same input gives the same id.
+// same id (convert.DistinctID). The same input gives the same id.
 type Distincter interface {
 	Distinct(id string, n int) string
 }

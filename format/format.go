@@ -197,7 +197,7 @@ type WriteOptions struct {
 	// when unknown.
 	Batch map[string]bool
 	// Reopen opens the session being written again, from its first entry.
-	// mapping.Adapt reads a session from another layout twice with it for a
+	// convert.Adapt reads a session from another layout twice with it for a
 	// linear target (ids and parent links to find the active path, then the
 	// entries), so memory does not grow with the session; nil when the input
 	// can be read only once, and the session is then held. convert adapts

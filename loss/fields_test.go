@@ -6,10 +6,10 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/model"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/registry"
 )
 
@@ -98,7 +98,7 @@ func TestFieldLossIsTrue(t *testing.T) {
 				if _, file := target.(format.Stream); file {
 					out = filepath.Join(out, "out")
 				}
-				if _, err := mapping.Write(target, r, out, format.WriteOptions{Loss: counted}); err != nil {
+				if _, err := convert.Write(target, r, out, format.WriteOptions{Loss: counted}); err != nil {
 					t.Fatal(err)
 				}
 				got := map[loss.Kind]int{}

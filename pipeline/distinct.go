@@ -3,8 +3,8 @@ package pipeline
 import (
 	"fmt"
 
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -12,7 +12,7 @@ import (
 // sessions with one id (two copies of a session in a store, a session and
 // its export) become two sessions in any target, never one overwriting or
 // merged into the other. The first session with an id keeps it; each
-// later one gets an id derived from it (mapping.DistinctID), which
+// later one gets an id derived from it (convert.DistinctID), which
 // Job.Open hands to the writer and UniqueNames names its file after. It
 // returns one line per renamed session, naming it, the session that kept
 // the id, and the new id.
@@ -35,7 +35,7 @@ func (in *Input) Distinct() []string {
 			continue
 		}
 		caps, _ := format.CapsOf(in.Jobs[i].Format)
-		d := mapping.DistinctID(id, 2, func(s string) bool { return used[s] }, caps.IDs)
+		d := convert.DistinctID(id, 2, func(s string) bool { return used[s] }, caps.IDs)
 		used[d] = true
 		in.Jobs[i].ID = d
 		notes = append(notes, fmt.Sprintf("%s: session %s has the same id as one in %s; it gets the id %s",

@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/session"
@@ -70,7 +70,7 @@ func write(t *testing.T, target format.Format, open, reopen func() (session.Read
 		out = filepath.Join(dir, "out")
 	}
 	loss := &loss.Counter{}
-	_, err = mapping.Write(target, r, out, format.WriteOptions{Loss: loss, Reopen: reopen})
+	_, err = convert.Write(target, r, out, format.WriteOptions{Loss: loss, Reopen: reopen})
 	r.Close()
 	if err != nil {
 		return nil, nil, err

@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/internal/testkit/golden"
 	"github.com/sesstool/sesstool/internal/testkit/shared"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
@@ -153,7 +153,7 @@ func TestRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := t.TempDir()
-			files, err := mapping.Write(Format{}, r, out, format.WriteOptions{})
+			files, err := convert.Write(Format{}, r, out, format.WriteOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -200,7 +200,7 @@ func TestCanonical(t *testing.T) {
 				}
 			}
 			out := t.TempDir()
-			files, err := mapping.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{})
+			files, err := convert.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/mapping"
+	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/report"
 )
 
@@ -36,7 +36,7 @@ func writeChain(t *testing.T, dir string, n int) {
 			t.Fatal(err)
 		}
 	}
-	id := func(i int) string { return mapping.UUID(fmt.Sprint(i)) }
+	id := func(i int) string { return spell.UUID(fmt.Sprint(i)) }
 	write(ContextFile, func(i int) string {
 		parent := ""
 		if i > 0 {

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
@@ -51,7 +51,7 @@ func TestUntiedSubagentRunLeftOut(t *testing.T) {
 			}
 			lost := &loss.Counter{}
 			out := t.TempDir()
-			files, err := mapping.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{Loss: lost})
+			files, err := convert.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{Loss: lost})
 			if err != nil {
 				t.Fatal(err)
 			}

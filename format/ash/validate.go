@@ -350,7 +350,7 @@ func (r *lineRules) Check(l validate.Line) {
 			c.parents[id] = link{parent: parent, at: at}
 		} else if c.version != "1" && r.kind == kindContext && c.lastMain != "" {
 			// read, a message of the conversation without parent_id
-			// continues from the one before it (mapping's linker), so a
+			// continues from the one before it (the conversation tree's linker), so a
 			// loop through that link is a loop of the session read
 			c.parents[id] = link{parent: c.lastMain, at: c.at(r.path, l.N), implicit: true}
 		}

@@ -12,9 +12,9 @@ import (
 
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
 )
@@ -24,7 +24,7 @@ import (
 // failure leaves nothing half-written; an existing session directory is
 // refused unless opt.Force.
 func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]string, error) {
-	defer r.Close() // adapted by mapping.For: entry kinds and roles ash lacks
+	defer r.Close() // adapted by convert.For: entry kinds and roles ash lacks
 	meta := r.Meta()
 	w := newWriter(meta)
 	key := w.key()
@@ -89,8 +89,8 @@ type writer struct {
 	meta    *session.Meta
 	own     bool // the session was read from ash: keep its ids and spelling
 	version string
-	sid     string       // header id
-	ids     *mapping.IDs // another layout's ids as ash's
+	sid     string     // header id
+	ids     *spell.IDs // another layout's ids as ash's
 	parents map[string]string
 	files   map[string]*outFile // by sidechain; "" is context.jsonl
 	history *outFile
@@ -120,7 +120,7 @@ func newWriter(meta *session.Meta) *writer {
 	if w.own {
 		w.sid = meta.ID
 	} else {
-		w.ids = mapping.NewIDs(caps.IDs, meta, 0)
+		w.ids = spell.NewIDs(caps.IDs, meta, 0)
 		w.sid = w.ids.Session()
 	}
 	return w
@@ -294,9 +294,9 @@ func (w *writer) when(t session.Time) string {
 	case w.own && t.Raw != "":
 		w.lastT = t.Raw
 	case !t.T.IsZero():
-		w.lastT = mapping.PyTime(t.T)
+		w.lastT = spell.PyTime(t.T)
 	case w.lastT == "":
-		w.lastT = mapping.PyTime(w.meta.Created.T)
+		w.lastT = spell.PyTime(w.meta.Created.T)
 	}
 	return w.lastT
 }
@@ -367,7 +367,7 @@ func (w *writer) entry(e *session.Entry) error {
 }
 
 // holds says what in e ash has no line for, before a sub-agent file is
-// opened for it. mapping.Adapt left out what ash's declaration lacks
+// opened for it. convert.Adapt left out what ash's declaration lacks
 // (entry kinds, extension messages, results without their call, runs no
 // tool call started), so what is left is an entry the declaration does
 // not describe: refused, never skipped unseen.
@@ -404,9 +404,9 @@ func (w *writer) message(of *outFile, e *session.Entry) error {
 	m := e.Message
 	id := w.id(e.ID)
 	w.parents[e.ID] = e.ID
-	role := string(m.Role) // mapping.Adapt gave it one ash has
+	role := string(m.Role) // convert.Adapt gave it one ash has
 	for _, b := range m.Content {
-		if !caps.HoldsBlock(b.Type) { // mapping.Adapt dropped what ash's declaration lacks
+		if !caps.HoldsBlock(b.Type) { // convert.Adapt dropped what ash's declaration lacks
 			return fmt.Errorf("entry %s: ash has no %s block", e.ID, b.Type)
 		}
 	}
@@ -614,7 +614,7 @@ func (w *writer) historyOf(e *session.Entry, role string) error {
 	}
 	if !w.own && string(e.Message.Role) != role {
 		// history.jsonl names the role context.jsonl wrote (a bash run is a user message)
-		c, m := *e, mapping.AsUser(e.Message)
+		c, m := *e, spell.AsUser(e.Message)
 		m.Role = session.Role(role)
 		c.Message = m
 		e = &c
@@ -683,7 +683,7 @@ func (w *writer) stateFile() ([]byte, bool) {
 	created := w.meta.Created.T.UTC()
 	var o jsonx.Obj
 	o.Str("provider", "cli").Str("chat_id", w.sid).Null("user_id").Null("thread_id").
-		Str("created_at", strings.TrimSuffix(strings.TrimSuffix(mapping.PyTime(created), "+00:00"), ".000000")+"Z").
+		Str("created_at", strings.TrimSuffix(strings.TrimSuffix(spell.PyTime(created), "+00:00"), ".000000")+"Z").
 		Null("active_stack").Raw("branches", []byte("[]"))
 	return pretty(o.Bytes()), true
 }

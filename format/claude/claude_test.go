@@ -7,12 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/format/tree"
 	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"github.com/sesstool/sesstool/internal/testkit/shared"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 	"github.com/sesstool/sesstool/session/convtree"
@@ -207,7 +208,7 @@ func TestFromPiKeepsBranches(t *testing.T) {
 	_, wantBranches := convtree.ActivePath(in.Entries, in.Meta.MessageLinks)
 	out := t.TempDir()
 	lost := &loss.Counter{}
-	written, err := mapping.Write(Format{}, &session.SliceReader{S: in}, out, format.WriteOptions{Loss: lost})
+	written, err := convert.Write(Format{}, &session.SliceReader{S: in}, out, format.WriteOptions{Loss: lost})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +227,7 @@ func TestFromPiKeepsBranches(t *testing.T) {
 	if _, b := convtree.ActivePath(got.Entries, got.Meta.MessageLinks); b != wantBranches || b < 2 {
 		t.Errorf("%d branches written, the pi session has %d", b, wantBranches)
 	}
-	if !strings.HasSuffix(filepath.Dir(written[0]), filepath.Join("projects", EncodeCwd(in.Meta.Cwd))) || !mapping.IsUUID(strings.TrimSuffix(filepath.Base(written[0]), ".jsonl")) {
+	if !strings.HasSuffix(filepath.Dir(written[0]), filepath.Join("projects", EncodeCwd(in.Meta.Cwd))) || !spell.IsUUID(strings.TrimSuffix(filepath.Base(written[0]), ".jsonl")) {
 		t.Errorf("written to %s", written[0])
 	}
 }
@@ -280,7 +281,7 @@ func TestSessionID(t *testing.T) {
 		t.Errorf("SessionID(%s) = %s", u, id(u))
 	}
 	a, b := id("ses_e03a7a64affe0wHc2prdw2R2s7"), id("ses_e03a7a64affe0wHc2prdw2R2s7")
-	if a != b || !mapping.IsUUID(a) || a == id("ses_other") {
+	if a != b || !spell.IsUUID(a) || a == id("ses_other") {
 		t.Errorf("derived ids %s, %s", a, b)
 	}
 }

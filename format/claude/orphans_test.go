@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
@@ -49,12 +49,12 @@ func TestToolCallsWithoutResultAnswered(t *testing.T) {
 				e.Origin = "codex"
 			}
 			lost := &loss.Counter{}
-			files, err := mapping.Write(Format{}, &session.SliceReader{S: s}, t.TempDir(), format.WriteOptions{Loss: lost})
+			files, err := convert.Write(Format{}, &session.SliceReader{S: s}, t.TempDir(), format.WriteOptions{Loss: lost})
 			if err != nil {
 				t.Fatal(err)
 			}
 			raw, _ := os.ReadFile(files[0])
-			if n := strings.Count(string(raw), NoResult); n != c.answered {
+			if n := strings.Count(string(raw), convert.NoResult); n != c.answered {
 				t.Errorf("%d calls answered with no result, want %d:\n%s", n, c.answered, raw)
 			}
 			if n := strings.Count(string(raw), `"type":"user"`); n != c.userLines {

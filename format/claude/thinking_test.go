@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -42,7 +42,7 @@ func TestForeignThinkingLeftOut(t *testing.T) {
 				e.Origin = "tree"
 			}
 			lost := &loss.Counter{}
-			files, err := mapping.Write(Format{}, &session.SliceReader{S: s}, t.TempDir(), format.WriteOptions{Loss: lost})
+			files, err := convert.Write(Format{}, &session.SliceReader{S: s}, t.TempDir(), format.WriteOptions{Loss: lost})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/tree"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
@@ -95,7 +95,7 @@ func TestToolResultsLostElsewhere(t *testing.T) {
 	lost := &loss.Counter{}
 	var buf bytes.Buffer
 	reopen := func() (session.Reader, error) { return (Format{}).Open(format.Ref{Path: trFile}) }
-	if err := mapping.WriteTo(tree.Format{}, &buf, r, format.WriteOptions{Loss: lost, Reopen: reopen}); err != nil {
+	if err := convert.WriteTo(tree.Format{}, &buf, r, format.WriteOptions{Loss: lost, Reopen: reopen}); err != nil {
 		t.Fatal(err)
 	}
 	n := 0

@@ -12,17 +12,17 @@ import (
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/exitcode"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 	"github.com/sesstool/sesstool/session/convtree"
 	"github.com/tidwall/gjson"
 )
 
 // SessionID is the id a session is written under: its own when it is a
-// UUID, else a UUID derived from it (mapping), as Claude Code lists only
+// UUID, else a UUID derived from it (package spell), as Claude Code lists only
 // <uuid>.jsonl files.
-func SessionID(m *session.Meta) string { return mapping.SessionID(caps.IDs, m, 0) }
+func SessionID(m *session.Meta) string { return spell.SessionID(caps.IDs, m, 0) }
 
 // Write writes one session under the store out (a CLAUDE_CONFIG_DIR):
 // projects/<encoded cwd>/<session uuid>.jsonl, with its sub-agent runs in
@@ -43,7 +43,7 @@ type writer struct {
 	own    bool
 	dir    string // the project folder
 	sid    string
-	ids    *mapping.IDs // another layout's ids as Claude Code's
+	ids    *spell.IDs // another layout's ids as Claude Code's
 	cwd    string
 	opt    format.WriteOptions
 	files  map[string]*outFile // by sidechain ("" for the session file)
@@ -93,7 +93,7 @@ type outFile struct {
 const maxOpen = 16
 
 func newWriter(m *session.Meta, out string, opt format.WriteOptions) *writer {
-	w := &writer{meta: m, own: m.Origin == Name, ids: mapping.NewIDs(caps.IDs, m, 0), cwd: m.Cwd, opt: opt,
+	w := &writer{meta: m, own: m.Origin == Name, ids: spell.NewIDs(caps.IDs, m, 0), cwd: m.Cwd, opt: opt,
 		files: map[string]*outFile{}, agents: map[string]string{}, tip: map[string]string{}}
 	w.sid = w.ids.Session()
 	if w.cwd == "" {
@@ -254,9 +254,9 @@ func (w *writer) flush() error {
 
 func (w *writer) newLine(e *session.Entry) line {
 	side := e.Sidechain
-	l := line{uuid: w.id(e.ID), time: mapping.ISO(e.Time.T), session: w.sid, cwd: w.cwd, sidechain: side != ""}
+	l := line{uuid: w.id(e.ID), time: spell.ISO(e.Time.T), session: w.sid, cwd: w.cwd, sidechain: side != ""}
 	if e.Time.T.IsZero() {
-		l.time = mapping.ISO(w.meta.Created.T)
+		l.time = spell.ISO(w.meta.Created.T)
 	}
 	if p := w.parentOf(e.ParentID); p != "" {
 		l.parent = w.id(p)
@@ -295,7 +295,7 @@ func (w *writer) ownMessage(e *session.Entry, nt *note) error {
 				l.parent = rawParent(e.Raw)
 			}
 			if l.time == "" {
-				l.time = mapping.ISO(e.Time.T)
+				l.time = spell.ISO(e.Time.T)
 			}
 			canon := encodeMessage(e, l, mine, true)
 			canon = w.restore(canon, e.Raw, nt)
@@ -356,7 +356,7 @@ func (w *writer) agent(side string) string {
 	}
 	a := strings.TrimPrefix(side, agentPrefix)
 	if format.UnsafeID(a) != "" || a == side {
-		a = "a" + strings.ReplaceAll(mapping.UUID(w.sid+":agent:"+side), "-", "")[:16]
+		a = "a" + strings.ReplaceAll(spell.UUID(w.sid+":agent:"+side), "-", "")[:16]
 	}
 	w.agents[side] = a
 	return a

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
 )
@@ -55,9 +55,9 @@ func (e *encoder) ts(t session.Time) string {
 		e.clock = e.meta.Created
 	}
 	if e.clock.T.IsZero() {
-		return mapping.ISO(time.Unix(0, 0))
+		return spell.ISO(time.Unix(0, 0))
 	}
-	return mapping.ISO(e.clock.T)
+	return spell.ISO(e.clock.T)
 }
 
 // rec is one {timestamp, type, payload} line.
@@ -88,7 +88,7 @@ func (e *encoder) header() error {
 	p.Str("cli_version", CLIVersion)
 	p.Str("source", "cli")
 	if par := m.Parent; par != nil && par.SessionID != "" {
-		p.Str("forked_from_id", mapping.ParentSessionID(caps.IDs, par.SessionID))
+		p.Str("forked_from_id", spell.ParentSessionID(caps.IDs, par.SessionID))
 	}
 	if e.doc {
 		// The document's own session members stay with the session.

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/codex"
 	"github.com/sesstool/sesstool/internal/testkit/golden"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
@@ -55,7 +55,7 @@ func TestWriterGolden(t *testing.T) {
 	lost := &loss.Counter{}
 	var b bytes.Buffer
 	opt := format.WriteOptions{Loss: lost, Reopen: func() (session.Reader, error) { return tree.Open(format.Ref{Path: src}) }}
-	if err := mapping.WriteTo(codex.Format{}, &b, r, opt); err != nil {
+	if err := convert.WriteTo(codex.Format{}, &b, r, opt); err != nil {
 		t.Fatal(err)
 	}
 	rep := &report.Report{}

@@ -15,11 +15,11 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/sesstool/sesstool/command"
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/codex"
 	"github.com/sesstool/sesstool/internal/testkit/hangwatch"
 	"github.com/sesstool/sesstool/internal/testkit/peers"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/session"
 )
@@ -156,7 +156,7 @@ func rewritten(t *testing.T, rel string) string {
 	}
 	home := t.TempDir()
 	tmp := filepath.Join(home, "pi.jsonl")
-	if _, err := mapping.Write(codex.Format{}, r, tmp, format.WriteOptions{Reopen: func() (session.Reader, error) { return tree.Open(format.Ref{Path: src}) }}); err != nil {
+	if _, err := convert.Write(codex.Format{}, r, tmp, format.WriteOptions{Reopen: func() (session.Reader, error) { return tree.Open(format.Ref{Path: src}) }}); err != nil {
 		t.Fatal(err)
 	}
 	back, err := codex.Format{}.Open(format.Ref{Path: tmp})

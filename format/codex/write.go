@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -26,7 +26,7 @@ func (f Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]
 // WriteTo writes one session to w as a rollout, line by line. A session
 // read from a rollout gives back its lines byte for byte (the TypeScript
 // era's document is written as the rollout Codex writes now); one from
-// another layout, adapted to the caps first (mapping.For), is spelt as
+// another layout, adapted to the caps first (convert.For), is spelt as
 // Codex 0.169 does.
 func (f Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
 	defer r.Close()
@@ -65,8 +65,8 @@ func RolloutPath(m *session.Meta) string {
 func (Format) Place(m *session.Meta) string { return RolloutPath(m) }
 
 // SessionID is the id a session is written under: its own when it is a
-// UUID (Codex's thread ids are), else one derived from it (mapping).
-func SessionID(m *session.Meta) string { return mapping.SessionID(caps.IDs, m, 0) }
+// UUID (Codex's thread ids are), else one derived from it (package spell).
+func SessionID(m *session.Meta) string { return spell.SessionID(caps.IDs, m, 0) }
 
 // native reports whether e was read from a rollout line this writer can
 // give back as it was.

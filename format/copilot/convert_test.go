@@ -6,11 +6,11 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/copilot"
 	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
@@ -35,7 +35,7 @@ var sources = []struct{ layout, path string }{
 // layout, written as Copilot's log, validates with sesstool and with ajv
 // against schema/copilot (derived from Copilot CLI 1.0.102's schema), and
 // reads back with the messages, tool calls and sub-agent runs the
-// conversion kept (the source as mapping.Adapt gives it to the writer).
+// conversion kept (the source as convert.Adapt gives it to the writer).
 func TestConvertedFromEveryLayout(t *testing.T) {
 	out := t.TempDir()
 	var files []string
@@ -57,7 +57,7 @@ func TestConvertedFromEveryLayout(t *testing.T) {
 			}
 			var buf bytes.Buffer
 			lost := &loss.Counter{}
-			if err := mapping.WriteTo(copilot.Format{}, &buf, r, format.WriteOptions{Loss: lost, Reopen: open}); err != nil {
+			if err := convert.WriteTo(copilot.Format{}, &buf, r, format.WriteOptions{Loss: lost, Reopen: open}); err != nil {
 				t.Fatalf("%s %s: write: %v", src.layout, ref.Path, err)
 			}
 			p := filepath.Join(out, src.layout+"-"+string(rune('a'+i))+".jsonl")
@@ -133,7 +133,7 @@ func adaptedCounts(t *testing.T, open func() (session.Reader, error)) kept {
 		t.Fatal(err)
 	}
 	caps := (copilot.Format{}).Caps()
-	a, err := mapping.Adapt(r, open, caps, caps.Display, nil)
+	a, err := convert.Adapt(r, open, caps, caps.Display, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

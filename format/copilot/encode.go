@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -19,7 +19,7 @@ import (
 type encoder struct {
 	w     *bufio.Writer
 	meta  *session.Meta
-	ids   *mapping.IDs
+	ids   *spell.IDs
 	prev  string
 	n     int
 	clock session.Time
@@ -37,7 +37,7 @@ type encoder struct {
 }
 
 func newEncoder(w *bufio.Writer, m *session.Meta, opt format.WriteOptions) *encoder {
-	return &encoder{w: w, meta: m, ids: mapping.NewIDs(caps.IDs, m, 0), clock: m.Created, calls: map[string]session.Block{}, agents: map[string]string{}, closed: map[string]bool{}, started: map[string]bool{}, untied: map[string]bool{}}
+	return &encoder{w: w, meta: m, ids: spell.NewIDs(caps.IDs, m, 0), clock: m.Created, calls: map[string]session.Block{}, agents: map[string]string{}, closed: map[string]bool{}, started: map[string]bool{}, untied: map[string]bool{}}
 }
 
 func (e *encoder) line(b []byte) {
@@ -57,9 +57,9 @@ func (e *encoder) ts(t session.Time) string {
 		e.clock = t
 	}
 	if e.clock.T.IsZero() {
-		return mapping.ISO(time.Unix(0, 0))
+		return spell.ISO(time.Unix(0, 0))
 	}
-	return mapping.ISO(e.clock.T)
+	return spell.ISO(e.clock.T)
 }
 
 // event writes one event: the envelope in Copilot's member order around

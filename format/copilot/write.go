@@ -10,7 +10,7 @@ import (
 
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/mapping"
+	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -28,7 +28,7 @@ func (f Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]
 
 // WriteTo writes one session to w as an event log, line by line. A session
 // read from Copilot's log gives back its lines byte for byte; one from
-// another layout, adapted to the caps first (mapping.For), is spelt as
+// another layout, adapted to the caps first (convert.For), is spelt as
 // Copilot CLI 1.0.102 does, each event chained to the one before.
 func (f Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
 	defer r.Close()
@@ -50,7 +50,7 @@ func (f Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) 
 
 // SessionID is the id a session is written under: its own when it is a
 // UUID (Copilot's session ids are), else one derived from it.
-func SessionID(m *session.Meta) string { return mapping.SessionID(caps.IDs, m, 0) }
+func SessionID(m *session.Meta) string { return spell.SessionID(caps.IDs, m, 0) }
 
 // Place is where convert writes a session into a directory, which is then
 // a Copilot home: session-state/<id>/events.jsonl, where Copilot CLI lists
@@ -99,12 +99,12 @@ func workspaceYAML(id string, m *session.Meta) string {
 	}
 	b.WriteString("user_named: false\nsummary_count: 0\n")
 	if !m.Created.T.IsZero() {
-		fmt.Fprintf(&b, "created_at: %s\n", mapping.ISO(m.Created.T))
+		fmt.Fprintf(&b, "created_at: %s\n", spell.ISO(m.Created.T))
 	}
 	if u := m.Updated; !u.T.IsZero() {
-		fmt.Fprintf(&b, "updated_at: %s\n", mapping.ISO(u.T))
+		fmt.Fprintf(&b, "updated_at: %s\n", spell.ISO(u.T))
 	} else if !m.Created.T.IsZero() {
-		fmt.Fprintf(&b, "updated_at: %s\n", mapping.ISO(m.Created.T))
+		fmt.Fprintf(&b, "updated_at: %s\n", spell.ISO(m.Created.T))
 	}
 	if m.Title != "" {
 		fmt.Fprintf(&b, "name: %s\n", yamlString(m.Title))

@@ -5,11 +5,11 @@ import (
 	"io"
 	"testing"
 
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/tree"
 	"github.com/sesstool/sesstool/internal/testkit/benchdata"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -27,7 +27,7 @@ func BenchmarkWriteFromTree(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := mapping.WriteTo(&Format{}, io.Discard, r, format.WriteOptions{Loss: &loss.Counter{}, Reopen: open}); err != nil {
+		if err := convert.WriteTo(&Format{}, io.Discard, r, format.WriteOptions{Loss: &loss.Counter{}, Reopen: open}); err != nil {
 			b.Fatal(err)
 		}
 	}

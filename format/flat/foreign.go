@@ -5,10 +5,10 @@ import (
 	"fmt"
 
 	"github.com/sesstool/sesstool/exitcode"
+	"github.com/sesstool/sesstool/format/spell"
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -16,9 +16,9 @@ import (
 // (the active path only), 8-hex ids chained by parent_id from "", and only
 // what flat can hold. Everything else is counted in the loss report.
 
-// writeForeign writes a session mapping.Adapt has adapted for flat (the
+// writeForeign writes a session convert.Adapt has adapted for flat (the
 // active path, the roles flat has): the writer is handed it adapted
-// (mapping.For).
+// (convert.For).
 func writeForeign(w *bufio.Writer, r session.Reader, opt format.WriteOptions) error {
 	return writePath(w, r, opt.Loss)
 }
@@ -27,10 +27,10 @@ func writeForeign(w *bufio.Writer, r session.Reader, opt format.WriteOptions) er
 func writePath(w *bufio.Writer, r session.Reader, lost *loss.Counter) error {
 	m := *r.Meta()
 	meta := m
-	ids := mapping.NewIDs(caps.IDs, &m, 0)
+	ids := spell.NewIDs(caps.IDs, &m, 0)
 	meta.ID = ids.Session()
 	fs := newForeignState(ids, lost)
-	mapping.PathIDs(r, func(id string) {
+	format.PathIDs(r, func(id string) {
 		if ids.Keeps(id) {
 			fs.ids.reserve(id) // keep pi-style ids; never derive them for another entry
 		}
@@ -82,19 +82,19 @@ func (s *foreignState) header(lw *lineWriter, meta *session.Meta, parent *sessio
 
 // foreignState carries the chain across written lines.
 type foreignState struct {
-	restyle   *mapping.IDs // flat's form of ids
+	restyle   *spell.IDs // flat's form of ids
 	lost      *loss.Counter
-	ids       idTable       // ids taken in the output, reserved, and source id -> written id
-	toolNames toolNames     // tool call id -> tool name, for results that lack one
-	calls     mapping.Calls // for a compaction that keeps the entry before it
-	last      string        // the previous written entry's id ("" before the first)
+	ids       idTable     // ids taken in the output, reserved, and source id -> written id
+	toolNames toolNames   // tool call id -> tool name, for results that lack one
+	calls     spell.Calls // for a compaction that keeps the entry before it
+	last      string      // the previous written entry's id ("" before the first)
 	lastTime  session.Time
 	lines     int
 }
 
-func newForeignState(ids *mapping.IDs, lost *loss.Counter) *foreignState {
+func newForeignState(ids *spell.IDs, lost *loss.Counter) *foreignState {
 	// a compaction keeps the entry written last, never an earlier one
-	return &foreignState{restyle: ids, lost: lost, lines: 1, calls: mapping.Calls{OnlyLast: true}}
+	return &foreignState{restyle: ids, lost: lost, lines: 1, calls: spell.Calls{OnlyLast: true}}
 }
 
 // newID keeps an unused 8-hex source id, else derives one.
@@ -240,7 +240,7 @@ func (s *foreignState) convertBlock(b *session.Block) (session.Block, bool) {
 	case session.BlockThinking:
 		out.Text = b.Text
 	case session.BlockImage, session.BlockFile:
-		// inline data only, without a file name (mapping: caps.ImagesInline, ImageFileName)
+		// inline data only, without a file name (convert.Adapt: caps.ImagesInline, ImageFileName)
 		out.Type, out.Data, out.MimeType = session.BlockImage, b.Data, b.MimeType
 	case session.BlockToolCall:
 		out.ToolCallID, out.ToolName, out.Arguments = b.ToolCallID, b.ToolName, b.Arguments
@@ -252,8 +252,8 @@ func (s *foreignState) convertBlock(b *session.Block) (session.Block, bool) {
 }
 
 // stopReason maps other layouts' spellings onto flat's five values, which
-// are mapping's neutral ones.
+// are spell's neutral ones.
 func (s *foreignState) stopReason(m *session.Message) string {
-	r, _ := mapping.Stop(m) // flattened to the neutral set by mapping (caps.Stops)
+	r, _ := spell.Stop(m) // flattened to the neutral set by convert.Adapt (caps.Stops)
 	return r
 }

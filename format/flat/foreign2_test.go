@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
@@ -39,7 +39,7 @@ func TestStopReasonMapping(t *testing.T) {
 		in := &session.Session{Meta: session.Meta{Cwd: "/w", Created: tm("2026-02-09T10:15:26Z"), Source: session.Source{Origin: "goat"}},
 			Entries: []*session.Entry{{Kind: session.KindMessage, ID: "e1", Message: m}}}
 		var out bytes.Buffer
-		if err := mapping.WriteTo(New(), &out, &session.SliceReader{S: in}, format.WriteOptions{Loss: lost}); err != nil {
+		if err := convert.WriteTo(New(), &out, &session.SliceReader{S: in}, format.WriteOptions{Loss: lost}); err != nil {
 			t.Fatal(err)
 		}
 		got := strings.Contains(out.String(), `"stop_reason":"`+c.want+`"`)
@@ -71,7 +71,7 @@ func TestWriteForeignParentAndIDs(t *testing.T) {
 	lost := &loss.Counter{}
 	var out bytes.Buffer
 	p := &session.Parent{Path: "/s/parent.jsonl", EntryID: "aaaaaaa1", Summary: "why"}
-	if err := mapping.WriteTo(New(), &out, &session.SliceReader{S: mk(p)}, format.WriteOptions{Loss: lost}); err != nil {
+	if err := convert.WriteTo(New(), &out, &session.SliceReader{S: mk(p)}, format.WriteOptions{Loss: lost}); err != nil {
 		t.Fatal(err)
 	}
 	l := lines(out.Bytes())
@@ -103,7 +103,7 @@ func TestWriteForeignParentAndIDs(t *testing.T) {
 	// A parent known only by session id cannot become a branch line.
 	lost = &loss.Counter{}
 	out.Reset()
-	if err := mapping.WriteTo(New(), &out, &session.SliceReader{S: mk(&session.Parent{SessionID: "p"})}, format.WriteOptions{Loss: lost}); err != nil {
+	if err := convert.WriteTo(New(), &out, &session.SliceReader{S: mk(&session.Parent{SessionID: "p"})}, format.WriteOptions{Loss: lost}); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(lines(out.Bytes())); n != 2 || !strings.Contains(lost.Items()[1].String(), "parent-link dropped") {
@@ -125,7 +125,7 @@ func TestWriteNativeWithAppendedEntry(t *testing.T) {
 	s.Entries = append(s.Entries, &session.Entry{Kind: session.KindMessage, ID: "6b158526", ParentID: "0bce3d6c",
 		Time: tm("2026-11-21T05:00:00Z"), Message: &session.Message{Role: session.RoleUser, Content: []session.Block{text("more")}}})
 	var out bytes.Buffer
-	if err := mapping.WriteTo(New(), &out, &session.SliceReader{S: s}, format.WriteOptions{}); err != nil {
+	if err := convert.WriteTo(New(), &out, &session.SliceReader{S: s}, format.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	l := lines(out.Bytes())

@@ -8,10 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/internal/testkit/golden"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
@@ -59,7 +60,7 @@ func foreignSession() *session.Session {
 func TestWriteForeign(t *testing.T) {
 	lost := &loss.Counter{}
 	var out bytes.Buffer
-	if err := mapping.WriteTo(New(), &out, &session.SliceReader{S: foreignSession()}, format.WriteOptions{Loss: lost}); err != nil {
+	if err := convert.WriteTo(New(), &out, &session.SliceReader{S: foreignSession()}, format.WriteOptions{Loss: lost}); err != nil {
 		t.Fatal(err)
 	}
 	golden.Assert(t, "foreign/out.jsonl", out.Bytes())
@@ -96,7 +97,7 @@ func TestWriteForeign(t *testing.T) {
 
 	// Writing is deterministic.
 	var again bytes.Buffer
-	if err := mapping.WriteTo(New(), &again, &session.SliceReader{S: foreignSession()}, format.WriteOptions{}); err != nil {
+	if err := convert.WriteTo(New(), &again, &session.SliceReader{S: foreignSession()}, format.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(again.Bytes(), out.Bytes()) {
@@ -107,7 +108,7 @@ func TestWriteForeign(t *testing.T) {
 // A converted session reads back into the same conversation.
 func TestWriteForeignReadsBack(t *testing.T) {
 	var out bytes.Buffer
-	if err := mapping.WriteTo(New(), &out, &session.SliceReader{S: foreignSession()}, format.WriteOptions{}); err != nil {
+	if err := convert.WriteTo(New(), &out, &session.SliceReader{S: foreignSession()}, format.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	r, err := New().OpenReader("out", bytes.NewReader(out.Bytes()))
@@ -130,7 +131,7 @@ func TestWriteForeignReadsBack(t *testing.T) {
 	if got := strings.Join(roles, " "); got != want {
 		t.Errorf("entries: %s\nwant     %s", got, want)
 	}
-	if s.Meta.ID != mapping.UUID("flat:sess-1") || s.Meta.Cwd != "/w" || s.Meta.Created.Raw != "2026-01-11T10:00:00Z" {
+	if s.Meta.ID != spell.UUID("flat:sess-1") || s.Meta.Cwd != "/w" || s.Meta.Created.Raw != "2026-01-11T10:00:00Z" {
 		t.Errorf("meta: %+v", s.Meta)
 	}
 	c := s.Entries[3].Compaction

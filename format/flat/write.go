@@ -6,8 +6,8 @@ import (
 	"io"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -77,7 +77,7 @@ func writeNative(w *bufio.Writer, r session.Reader, opt format.WriteOptions, mer
 	if p := m.Parent; p != nil {
 		lw.line(p.Raw, encodeBranch(p, p.Raw != nil))
 	}
-	fw := newForeignState(mapping.NewIDs(caps.IDs, m, 0), opt.Loss)
+	fw := newForeignState(spell.NewIDs(caps.IDs, m, 0), opt.Loss)
 	for lw.err == nil {
 		e, err := r.Next()
 		if errors.Is(err, io.EOF) {

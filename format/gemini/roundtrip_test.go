@@ -8,12 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/gemini"
 	"github.com/sesstool/sesstool/internal/testkit/golden"
 	"github.com/sesstool/sesstool/internal/testkit/shared"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
@@ -39,7 +39,7 @@ func jsonlSamples(t *testing.T) []string {
 func write(t *testing.T, r session.Reader, lost *loss.Counter) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := mapping.WriteTo(gemini.Format{}, &b, r, format.WriteOptions{Loss: lost}); err != nil {
+	if err := convert.WriteTo(gemini.Format{}, &b, r, format.WriteOptions{Loss: lost}); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
@@ -206,7 +206,7 @@ func TestWriterGolden(t *testing.T) {
 	lost := &loss.Counter{}
 	var b bytes.Buffer
 	opt := format.WriteOptions{Loss: lost, Reopen: func() (session.Reader, error) { return tree.Open(format.Ref{Path: src}) }}
-	if err := mapping.WriteTo(gemini.Format{}, &b, r, opt); err != nil {
+	if err := convert.WriteTo(gemini.Format{}, &b, r, opt); err != nil {
 		t.Fatal(err)
 	}
 	rep := &report.Report{}

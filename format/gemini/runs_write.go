@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 
 	"github.com/sesstool/sesstool/atomicfile"
+	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -41,9 +41,9 @@ func (s *runSet) get(side string, parent *encoder) *runFile {
 		return r
 	}
 	sid := side
-	if !mapping.IsUUID(sid) {
+	if !spell.IsUUID(sid) {
 		// Gemini CLI names the file after the id: a UUID, as its own are
-		sid = mapping.UUID("gemini:" + s.parent + ":agent:" + side)
+		sid = spell.UUID("gemini:" + s.parent + ":agent:" + side)
 	}
 	r := &runFile{sid: sid}
 	r.enc = &encoder{meta: parent.meta, ids: parent.ids, names: map[string]string{}, run: true}

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
 )
@@ -83,7 +83,7 @@ func (f Format) writeTo(w io.Writer, r session.Reader, opt format.WriteOptions, 
 		}
 		return flush(bw)
 	}
-	enc := &encoder{w: bw, meta: m, names: map[string]string{}, agents: map[string]string{}, ids: mapping.NewIDs(caps.IDs, m, m.Created.UnixMilli())}
+	enc := &encoder{w: bw, meta: m, names: map[string]string{}, agents: map[string]string{}, ids: spell.NewIDs(caps.IDs, m, m.Created.UnixMilli())}
 	if home != nil {
 		enc.runs = home(m)
 	}
@@ -149,7 +149,7 @@ func SessionID(m *session.Meta) string {
 	if m.Origin == Name {
 		return m.ID
 	}
-	return mapping.SessionID(caps.IDs, m, 0)
+	return spell.SessionID(caps.IDs, m, 0)
 }
 
 var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
@@ -180,7 +180,7 @@ func ProjectHash(cwd string) string {
 type encoder struct {
 	w       *bufio.Writer
 	meta    *session.Meta
-	ids     *mapping.IDs
+	ids     *spell.IDs
 	names   map[string]string // tool call id -> the tool's name
 	started bool
 	last    session.Time // the last time written, for an entry with none
@@ -440,7 +440,7 @@ func (enc *encoder) callID(e *session.Entry, n int, id string) string {
 	if id != "" {
 		return id
 	}
-	return mapping.CallID(enc.ids.Session(), e.ID, n)
+	return spell.CallID(enc.ids.Session(), e.ID, n)
 }
 
 // toolCall is one ToolCallRecord with its result, as the agent records a

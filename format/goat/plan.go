@@ -1,9 +1,10 @@
 package goat
 
 import (
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -20,7 +21,7 @@ type plan struct {
 	cost       float64
 	calls      map[string]bool // tool call ids written in assistant messages
 	first      bool            // no entry of the active path seen yet
-	clock      mapping.Clock   // entry times (an ash tool result has none)
+	clock      spell.Clock     // entry times (an ash tool result has none)
 	now        session.Time    // the time of the entry being written
 	forkPoint  string          // the uuid written for the entry a fork names as its fork point
 }
@@ -52,7 +53,7 @@ func (w *writer) plan(walk walkFunc) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if first, last, ok := mapping.PathTimes(w.entries); ok {
+	if first, last, ok := format.PathTimes(w.entries); ok {
 		// the session's span, though goat keeps only its messages
 		if m.Created.IsZero() && !first.IsZero() {
 			p.created = first
@@ -252,7 +253,7 @@ func foreignMessage(src *session.Message, lost *loss.Counter) (*session.Message,
 			images = append(images, b)
 		case session.BlockToolCall:
 			calls = append(calls, b)
-		default: // mapping.Adapt dropped what goat's declaration lacks
+		default: // convert.Adapt dropped what goat's declaration lacks
 			lost.Add(loss.Block(b.Type), loss.Dropped, "goat has no such content part", 1)
 		}
 	}
@@ -309,7 +310,7 @@ func dropCalls(calls []session.Block, lost *loss.Counter) {
 }
 
 // countMetaLoss counts the links to other sessions goat's metadata.json
-// has no slot for (mapping.Adapt counts the rest of the session's data).
+// has no slot for (convert.Adapt counts the rest of the session's data).
 func countMetaLoss(m *session.Meta, lost *loss.Counter) {
 	if m.Parent != nil && m.Parent.Path != "" {
 		lost.Add(loss.ParentPath, loss.Dropped, "goat links a fork by parent session id only", 1)

@@ -13,10 +13,10 @@ import (
 
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/internal/regfile"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 	"github.com/sesstool/sesstool/session/convtree"
 	"github.com/tidwall/gjson"
@@ -32,7 +32,7 @@ import (
 // without it is held in memory.
 func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]string, error) {
 	meta := *r.Meta()
-	ids := mapping.NewIDs(caps.IDs, &meta, 0)
+	ids := spell.NewIDs(caps.IDs, &meta, 0)
 	if meta.Origin != Name {
 		goatIDs(&meta, ids)
 	}
@@ -77,7 +77,7 @@ func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]st
 type walkFunc func(f func(e *session.Entry, on bool) error) error
 
 // entriesOf is how the entries of r are walked. A session from another
-// layout is what mapping.Adapt kept of it for goat (the active path, the
+// layout is what convert.Adapt kept of it for goat (the active path, the
 // roles goat has), all of it written; goat's own is indexed apart from its
 // transcript, which goat writes beside the conversation.
 func entriesOf(r session.Reader, opt format.WriteOptions) (walkFunc, session.Reader, error) {
@@ -105,13 +105,13 @@ func addEntry(x *convtree.PathIndex, e *session.Entry) {
 }
 
 // goatIDs gives a session from another layout goat's own id form (a UUID,
-// mapping.SessionID); a fork's parent id is derived the same way, so it
+// spell.SessionID); a fork's parent id is derived the same way, so it
 // names the parent converted alongside it.
-func goatIDs(m *session.Meta, ids *mapping.IDs) {
+func goatIDs(m *session.Meta, ids *spell.IDs) {
 	m.ID = ids.Session()
 	if m.Parent != nil && m.Parent.SessionID != "" {
 		p := *m.Parent
-		p.SessionID = mapping.ParentSessionID(caps.IDs, p.SessionID)
+		p.SessionID = spell.ParentSessionID(caps.IDs, p.SessionID)
 		m.Parent = &p
 	}
 }
@@ -120,7 +120,7 @@ type writer struct {
 	dir     string
 	opt     format.WriteOptions
 	meta    *session.Meta
-	ids     *mapping.IDs   // message ids of another layout's session
+	ids     *spell.IDs     // message ids of another layout's session
 	entries session.Reader // what is walked
 	written []string
 }
@@ -372,7 +372,7 @@ func forkPoint(m *session.Meta, p *plan) string {
 	switch {
 	case m.Parent == nil || m.Parent.EntryID == "":
 		return ""
-	case m.Origin == Name || mapping.IsUUID(m.Parent.EntryID):
+	case m.Origin == Name || spell.IsUUID(m.Parent.EntryID):
 		return m.Parent.EntryID
 	}
 	return p.forkPoint

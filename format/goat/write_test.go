@@ -13,10 +13,11 @@ import (
 	"time"
 
 	"github.com/sesstool/sesstool/atomicfile"
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/internal/testkit/golden"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
@@ -58,7 +59,7 @@ func foreign() *session.Session {
 func TestWriteForeign(t *testing.T) {
 	out := t.TempDir()
 	lost := &loss.Counter{}
-	written, err := mapping.Write(Format{}, &session.SliceReader{S: foreign()}, out, format.WriteOptions{Loss: lost})
+	written, err := convert.Write(Format{}, &session.SliceReader{S: foreign()}, out, format.WriteOptions{Loss: lost})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func TestWriteForeign(t *testing.T) {
 
 	// Deterministic: a second write gives the same bytes.
 	out2 := t.TempDir()
-	if _, err := mapping.Write(Format{}, &session.SliceReader{S: foreign()}, out2, format.WriteOptions{}); err != nil {
+	if _, err := convert.Write(Format{}, &session.SliceReader{S: foreign()}, out2, format.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, n := range []string{MessagesFile, MetadataFile} {
@@ -100,14 +101,14 @@ func TestWriteForeign(t *testing.T) {
 func TestWriteRefuses(t *testing.T) {
 	out := t.TempDir()
 	s := foreign()
-	if _, err := mapping.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{}); err != nil {
+	if _, err := convert.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := mapping.Write(Format{}, &session.SliceReader{S: foreign()}, out, format.WriteOptions{})
+	_, err := convert.Write(Format{}, &session.SliceReader{S: foreign()}, out, format.WriteOptions{})
 	if !errors.Is(err, atomicfile.ErrExists) {
 		t.Errorf("second write without Force: err = %v, want ErrExists", err)
 	}
-	if _, err := mapping.Write(Format{}, &session.SliceReader{S: foreign()}, out, format.WriteOptions{Force: true}); err != nil {
+	if _, err := convert.Write(Format{}, &session.SliceReader{S: foreign()}, out, format.WriteOptions{Force: true}); err != nil {
 		t.Errorf("write with Force: %v", err)
 	}
 	for _, bad := range []string{"../escape", "a/b", "..", "", "."} {
@@ -115,14 +116,14 @@ func TestWriteRefuses(t *testing.T) {
 		s := foreign()
 		s.Meta.ID = bad
 		sub := filepath.Join(t.TempDir(), "out")
-		if paths, err := mapping.Write(Format{}, &session.SliceReader{S: s}, sub, format.WriteOptions{}); err != nil || len(paths) == 0 || filepath.Dir(paths[0]) != sub {
+		if paths, err := convert.Write(Format{}, &session.SliceReader{S: s}, sub, format.WriteOptions{}); err != nil || len(paths) == 0 || filepath.Dir(paths[0]) != sub {
 			t.Errorf("foreign id %q: wrote %v, %v; want a UUID directory in %s", bad, paths, err, sub)
 		}
 		// A goat session's own id is used as it is, so a bad one is refused.
 		s = foreign()
 		s.Meta.ID, s.Meta.Origin = bad, Name
 		sub = filepath.Join(t.TempDir(), "out")
-		if _, err := mapping.Write(Format{}, &session.SliceReader{S: s}, sub, format.WriteOptions{}); err == nil || !strings.Contains(err.Error(), "directory name") {
+		if _, err := convert.Write(Format{}, &session.SliceReader{S: s}, sub, format.WriteOptions{}); err == nil || !strings.Contains(err.Error(), "directory name") {
 			t.Errorf("id %q: err = %v, want a refusal", bad, err)
 		}
 		if _, err := os.Stat(filepath.Dir(sub)); err == nil {
@@ -134,7 +135,7 @@ func TestWriteRefuses(t *testing.T) {
 	s = foreign()
 	s.Meta.ID = "cp"
 	s.Meta.Checkpoints = []session.Checkpoint{{ID: "../../x"}}
-	if _, err := mapping.Write(Format{}, &session.SliceReader{S: s}, t.TempDir(), format.WriteOptions{}); err == nil {
+	if _, err := convert.Write(Format{}, &session.SliceReader{S: s}, t.TempDir(), format.WriteOptions{}); err == nil {
 		t.Errorf("checkpoint id ../../x accepted")
 	}
 }
@@ -146,7 +147,7 @@ func TestWriteBadBlob(t *testing.T) {
 	s := foreign()
 	s.Meta.Checkpoints = []session.Checkpoint{{ID: "session-end", Files: []session.FileState{{Path: "/a", Exists: true,
 		Hash: "df1d036cbbf3df46e2045071e082245ece204c7f53ecf0a4e022bff9bb228f47", Size: 13, Blob: blob}}}}
-	_, err := mapping.Write(Format{}, &session.SliceReader{S: s}, t.TempDir(), format.WriteOptions{})
+	_, err := convert.Write(Format{}, &session.SliceReader{S: s}, t.TempDir(), format.WriteOptions{})
 	if err == nil || !strings.Contains(err.Error(), "SHA-256") {
 		t.Errorf("err = %v, want a SHA-256 mismatch", err)
 	}
@@ -177,7 +178,7 @@ func TestWriteForkPoint(t *testing.T) {
 			}
 			out := t.TempDir()
 			lost := &loss.Counter{}
-			if _, err := mapping.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{Loss: lost}); err != nil {
+			if _, err := convert.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{Loss: lost}); err != nil {
 				t.Fatal(err)
 			}
 			dir := filepath.Join(out, s.Meta.ID)
@@ -199,7 +200,7 @@ func TestWriteForkPoint(t *testing.T) {
 				if err := json.Unmarshal([]byte(lines[i]), &line); err != nil {
 					t.Fatal(err)
 				}
-				if *meta.ForkPoint != line.UUID || !mapping.IsUUID(*meta.ForkPoint) {
+				if *meta.ForkPoint != line.UUID || !spell.IsUUID(*meta.ForkPoint) {
 					t.Errorf("fork_point_uuid = %q, want the uuid of the fork message, %q", *meta.ForkPoint, line.UUID)
 				}
 			}

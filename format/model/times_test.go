@@ -7,9 +7,9 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/session"
 )
@@ -57,7 +57,7 @@ func TestNoZeroTimes(t *testing.T) {
 				if _, single := target.(format.Stream); single {
 					out = filepath.Join(out, "session.out")
 				}
-				if _, err := mapping.Write(target, r, out, format.WriteOptions{Loss: &loss.Counter{}, Reopen: open}); err != nil {
+				if _, err := convert.Write(target, r, out, format.WriteOptions{Loss: &loss.Counter{}, Reopen: open}); err != nil {
 					t.Fatalf("write: %v", err)
 				}
 				err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {

@@ -10,11 +10,11 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/model"
 	"github.com/sesstool/sesstool/internal/testkit/golden"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/report"
@@ -67,7 +67,7 @@ func writeDump(t *testing.T, path string, target format.Format) []byte {
 		out = filepath.Join(dir, "session.out")
 	}
 	lost := &loss.Counter{}
-	if _, err := mapping.Write(target, r, out, format.WriteOptions{Loss: lost, Reopen: open}); err != nil {
+	if _, err := convert.Write(target, r, out, format.WriteOptions{Loss: lost, Reopen: open}); err != nil {
 		t.Fatalf("write: %v", err)
 	}
 	checkValid(t, target, dir)

@@ -7,9 +7,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -171,7 +171,7 @@ func TestDatabaseAndExportToTree(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := mapping.Write(Format{}, r, out, format.WriteOptions{Extra: sampleProject}); err != nil {
+			if _, err := convert.Write(Format{}, r, out, format.WriteOptions{Extra: sampleProject}); err != nil {
 				t.Fatal(err)
 			}
 		}

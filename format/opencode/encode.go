@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
 )
@@ -70,7 +70,7 @@ type encoder struct {
 	results   map[string]*session.Entry // tool results by part id and by call id
 	used      map[*session.Entry]bool
 	// the messages before a compaction: what a summary message keeps when
-	// read back (mapping.Calls)
+	// read back (spell.Calls)
 	// the model in force where the encoder is: the last one a message
 	// or a model change named, else the session's first (model.go)
 	model inForce
@@ -131,7 +131,7 @@ func toDocEach(s *session.Session, rs *resultScan, next func() (*session.Entry, 
 	e := &encoder{s: s, first: rs.first, lost: lost, results: map[string]*session.Entry{}, used: map[*session.Entry]bool{}}
 	m := &s.Meta
 	own := ours(m.Origin)
-	e.sid = mapping.SessionID(caps.IDs, m, e.first)
+	e.sid = spell.SessionID(caps.IDs, m, e.first)
 	// A session of ours written under another id than it was read with (a
 	// second copy of one session in a run: pipeline.Distinct) gets new
 	// message and part ids as well: OpenCode files parts by message id,
@@ -160,7 +160,7 @@ func toDocEach(s *session.Session, rs *resultScan, next func() (*session.Entry, 
 	for _, en := range rs.results {
 		e.addResult(en)
 	}
-	// a session of another layout is its active path (mapping.Adapt)
+	// a session of another layout is its active path (convert.Adapt)
 	for {
 		en, err := next()
 		if errors.Is(err, io.EOF) {
@@ -213,7 +213,7 @@ func (e *encoder) info(project string) []byte {
 	// earlier time (a year 0026 that another layout allows) is replaced as
 	// a message's is, by the first time of the session it can hold.
 	created, updated := m.Created.UnixMilli(), m.Updated.UnixMilli()
-	if created <= 0 { // unset by mapping.Adapt when before 1970 (TimesAfter1970)
+	if created <= 0 { // unset by convert.Adapt when before 1970 (TimesAfter1970)
 		created = e.first
 	}
 	if updated <= 0 {
@@ -249,7 +249,7 @@ func timeVal(t session.Time, ms int64) []byte {
 }
 
 // ms is t in OpenCode's milliseconds after 1970. A time missing takes the
-// one before it (mapping.Clock's rule); mapping.Adapt left unset another
+// one before it (spell.Clock's rule); convert.Adapt left unset another
 // layout's times before 1970 (TimesAfter1970), and an own session's keep
 // their spelling (timeVal).
 func (e *encoder) ms(t session.Time) int64 {
@@ -265,14 +265,14 @@ func (e *encoder) ms(t session.Time) int64 {
 // live in their call's tool part) and for what OpenCode cannot hold.
 func (e *encoder) entry(en *session.Entry) (*Msg, error) {
 	if en.Message == nil && en.Kind == session.KindCompaction && en.Compaction != nil {
-		// a summary message (counted by mapping.Adapt: CompactionConverted, FirstKeptMoved)
+		// a summary message (counted by convert.Adapt: CompactionConverted, FirstKeptMoved)
 		m := &session.Message{Role: session.RoleAssistant, Content: []session.Block{{Type: session.BlockText, Text: en.Compaction.Summary}}}
 		return e.message(en, m, true)
 	}
 	if n := modelNamed(en); n.ModelID != "" {
 		e.model = n
 	}
-	if en.Message == nil { // mapping.Adapt dropped the kinds OpenCode lacks
+	if en.Message == nil { // convert.Adapt dropped the kinds OpenCode lacks
 		return nil, fmt.Errorf("entry %s: OpenCode has no message for a %s entry", en.ID, loss.Entry(en))
 	}
 	if en.Message.Role == session.RoleTool || onlyResults(en.Message) {
@@ -302,7 +302,7 @@ func (e *encoder) message(en *session.Entry, m *session.Message, summary bool) (
 	if !own && ms < e.lastMsgMS {
 		// OpenCode orders a session's messages by their time: one
 		// stamped before the message it follows (a Claude Code prompt
-		// queued while a tool ran) would move ahead of it. mapping.Adapt
+		// queued while a tool ran) would move ahead of it. convert.Adapt
 		// raised every stamped one (TimesForward, counted); a missing
 		// time that took an earlier result's is raised here.
 		ms, created = e.lastMsgMS, session.Time{}
@@ -319,7 +319,7 @@ func (e *encoder) message(en *session.Entry, m *session.Message, summary bool) (
 	if role != "user" && role != "assistant" {
 		if own && m.SourceRole != "" {
 			role = m.SourceRole
-		} else { // mapping.Adapt gave another layout's messages a role OpenCode has
+		} else { // convert.Adapt gave another layout's messages a role OpenCode has
 			return nil, fmt.Errorf("entry %s: OpenCode has no %s role", en.ID, m.Role)
 		}
 	}
@@ -483,7 +483,7 @@ func (e *encoder) part(b session.Block, mid string, ms int64, i int, own bool) (
 	case session.BlockToolResult:
 		return nil, nil // carried into its call's tool part (or counted as lost in toDocEach)
 	}
-	// mapping.Adapt dropped the blocks OpenCode's declaration lacks
+	// convert.Adapt dropped the blocks OpenCode's declaration lacks
 	return nil, fmt.Errorf("OpenCode has no part for a %s block", b.Type)
 }
 

@@ -13,7 +13,7 @@ import (
 const idForm = "opencode"
 
 // minter is OpenCode's form of ids, declared in its caps
-// (format.IDStyle.Minter): package mapping keeps an entry id of this form
+// (format.IDStyle.Minter): package spell keeps an entry id of this form
 // and asks here for a session's id; the encoder numbers every other
 // message and part in ascending order (ascending).
 type minter struct{}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sesstool/sesstool/mapping"
+	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -70,7 +70,7 @@ func TestOpenCodeIDTable(t *testing.T) {
 	}
 }
 
-// The session id OpenCode's minter gives a session (mapping.SessionID with
+// The session id OpenCode's minter gives a session (spell.SessionID with
 // its caps): a ses_ id is kept, any other becomes a descending ses_ id for
 // the session's first time.
 func TestSessionIDs(t *testing.T) {
@@ -83,11 +83,11 @@ func TestSessionIDs(t *testing.T) {
 		{"msg_ id derived", "msg_e03a7a64affe0wHc2prdw2R2s7", newID("ses", 5, 1, true, "msg_e03a7a64affe0wHc2prdw2R2s7")},
 		{"uuid derived", u, newID("ses", 5, 1, true, u)},
 	} {
-		if got := mapping.SessionID(caps.IDs, &session.Meta{ID: c.id}, 5); got != c.want {
+		if got := spell.SessionID(caps.IDs, &session.Meta{ID: c.id}, 5); got != c.want {
 			t.Errorf("%s: SessionID = %s, want %s", c.name, got, c.want)
 		}
 	}
-	x := mapping.NewIDs(caps.IDs, &session.Meta{ID: u}, 5)
+	x := spell.NewIDs(caps.IDs, &session.Meta{ID: u}, 5)
 	if !x.Keeps("prt_e03a7a64affe0wHc2prdw2R2s7") || x.Keeps(u) {
 		t.Errorf("OpenCode keeps an id of its form and no other: %v %v", x.Keeps("prt_e03a7a64affe0wHc2prdw2R2s7"), x.Keeps(u))
 	}

@@ -3,9 +3,9 @@ package opencode
 import (
 	"testing"
 
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -27,7 +27,7 @@ func TestWriteKeepsOrder(t *testing.T) {
 	}}
 	lost := &loss.Counter{}
 	out := t.TempDir()
-	if _, err := mapping.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{Loss: lost}); err != nil {
+	if _, err := convert.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{Loss: lost}); err != nil {
 		t.Fatal(err)
 	}
 	refs, err := Format{}.Sessions(out)

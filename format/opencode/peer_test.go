@@ -2,14 +2,15 @@ package opencode
 
 import (
 	"encoding/json"
-	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/sesstool/sesstool/convert"
+	"github.com/sesstool/sesstool/internal/testkit/peers"
+
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
 )
@@ -35,7 +36,7 @@ func TestOpenCodeReadsOurStore(t *testing.T) {
 	legacy := load(t, Format{}, "testdata/samples/legacy-v0.5.29", "ses_e03a1a3d1ffevytanlsDRtnqmV")
 	sessions = append(sessions, native, foreignSession(), legacy)
 	for _, s := range sessions {
-		paths, err := mapping.Write(Format{}, &session.SliceReader{S: s}, store, format.WriteOptions{Extra: "global"})
+		paths, err := convert.Write(Format{}, &session.SliceReader{S: s}, store, format.WriteOptions{Extra: "global"})
 		if err != nil {
 			t.Fatal(err)
 		}

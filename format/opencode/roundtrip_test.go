@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -77,7 +77,7 @@ func TestTreeRoundTrip(t *testing.T) {
 			if canonical {
 				stripRaw(s)
 			}
-			if _, err := mapping.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{Extra: sampleProject}); err != nil {
+			if _, err := convert.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{Extra: sampleProject}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -130,7 +130,7 @@ func TestExportRoundTrip(t *testing.T) {
 					stripRaw(s)
 				}
 				var buf bytes.Buffer
-				if err := mapping.WriteTo(Export{}, &buf, &session.SliceReader{S: s}, format.WriteOptions{}); err != nil {
+				if err := convert.WriteTo(Export{}, &buf, &session.SliceReader{S: s}, format.WriteOptions{}); err != nil {
 					t.Fatal(err)
 				}
 				if !canonical && !bytes.Equal(buf.Bytes(), in) {

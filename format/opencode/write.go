@@ -20,7 +20,6 @@ import (
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
 )
@@ -508,7 +507,7 @@ func encodeInput(r session.Reader, opt format.WriteOptions) (*session.Session, *
 	}
 	// The results and the first time come first, from a reading of the
 	// same entries the writing pass gets (the adaptation's, not made again).
-	first, err := mapping.Again(r, opt.Reopen)
+	first, err := format.ReadAgain(r, opt.Reopen)
 	if err != nil {
 		r.Close()
 		return nil, nil, nil, nil, err

@@ -6,9 +6,9 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -66,7 +66,7 @@ func TestWriteMemory(t *testing.T) {
 		opt := format.WriteOptions{Loss: &loss.Counter{}, Extra: "global", Reopen: reopen}
 		r := newGenSession(n, halfway)
 		out := t.TempDir()
-		if _, err := mapping.Write(Format{}, r, out, opt); err != nil {
+		if _, err := convert.Write(Format{}, r, out, opt); err != nil {
 			t.Fatal(err)
 		}
 		if got := len(treeFiles(t, out)); got != 2*n+2 {

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
@@ -123,7 +123,7 @@ func TestWriteForeign(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			lost := &loss.Counter{}
 			var out bytes.Buffer
-			if err := mapping.WriteTo(Format{}, &out, &session.SliceReader{S: c.s}, format.WriteOptions{Loss: lost}); err != nil {
+			if err := convert.WriteTo(Format{}, &out, &session.SliceReader{S: c.s}, format.WriteOptions{Loss: lost}); err != nil {
 				t.Fatal(err)
 			}
 			var got []string

@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/exitcode"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
@@ -37,7 +37,7 @@ func TestWriteRefusesNoConversation(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out.jsonl")
-			_, err := mapping.Write(Format{}, &session.SliceReader{S: c.s}, out, format.WriteOptions{Loss: &loss.Counter{}})
+			_, err := convert.Write(Format{}, &session.SliceReader{S: c.s}, out, format.WriteOptions{Loss: &loss.Counter{}})
 			_, statErr := os.Stat(out)
 			if !c.refuse {
 				if err != nil {

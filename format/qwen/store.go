@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/mapping"
+	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -28,11 +28,11 @@ var nonAlnum = regexp.MustCompile(`[^a-zA-Z0-9]`)
 // Qwen Code takes a session id to resume only in the form of a UUID of
 // version 1 to 5 (qwenID): another form (Codex's UUIDv7) is derived anew.
 func SessionID(m *session.Meta) string {
-	id := mapping.SessionID(caps.IDs, m, 0)
+	id := spell.SessionID(caps.IDs, m, 0)
 	if qwenID.MatchString(id) {
 		return id
 	}
-	return mapping.UUID(caps.IDs.Seed + id)
+	return spell.UUID(caps.IDs.Seed + id)
 }
 
 // qwenID is the session id Qwen Code 0.24.4 resumes (session-id.ts).

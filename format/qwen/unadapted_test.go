@@ -9,7 +9,7 @@ import (
 	"github.com/sesstool/sesstool/session"
 )
 
-// What mapping drops or joins for Qwen Code (caps: NoLineWhy,
+// What convert.Adapt drops or joins for Qwen Code (caps: NoLineWhy,
 // TurnJoinsWhy) is an error naming the entry when it reaches the writer
 // unadapted, never skipped or joined silently.
 func TestWriterRefusesUnadapted(t *testing.T) {

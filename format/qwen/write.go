@@ -7,8 +7,8 @@ import (
 
 	"github.com/sesstool/sesstool/exitcode"
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
 )
@@ -55,7 +55,7 @@ func (f Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) 
 type encoder struct {
 	w     *bufio.Writer
 	meta  *session.Meta
-	ids   *mapping.IDs
+	ids   *spell.IDs
 	sid   string
 	cwd   string
 	opt   format.WriteOptions
@@ -77,7 +77,7 @@ type encoder struct {
 }
 
 func newEncoder(w *bufio.Writer, m *session.Meta, opt format.WriteOptions, merge bool) *encoder {
-	enc := &encoder{w: w, meta: m, ids: mapping.NewIDs(caps.IDs, m, 0), cwd: cwdOf(m), opt: opt, merge: merge}
+	enc := &encoder{w: w, meta: m, ids: spell.NewIDs(caps.IDs, m, 0), cwd: cwdOf(m), opt: opt, merge: merge}
 	enc.sid = SessionID(m)
 	return enc
 }
@@ -187,7 +187,7 @@ func (enc *encoder) ownEnvelope(e *session.Entry, nt *note) envelope {
 		}
 	}
 	if l.time == "" && !e.Time.T.IsZero() {
-		l.time = mapping.ISO(e.Time.T)
+		l.time = spell.ISO(e.Time.T)
 	}
 	return l
 }
@@ -203,7 +203,7 @@ type heldLine struct {
 
 // hold takes e into the held turn when it belongs there. Qwen Code (as
 // the APIs it speaks) answers a turn's calls right after the turn, and
-// fills in a failure for a call it finds unanswered there. mapping has
+// fills in a failure for a call it finds unanswered there. convert.Adapt has
 // joined to the turn the assistant messages among its results
 // (TurnJoinsWhy); a result of one of its calls waits with it, and the turn
 // is written when every call is answered, or by the first entry of another
@@ -216,7 +216,7 @@ func (enc *encoder) hold(e *session.Entry, l envelope) bool {
 	}
 	switch m := e.Message; {
 	case m.Role == session.RoleAssistant && len(h.open) > 0:
-		// mapping joins such a message to the turn (TurnJoinsWhy)
+		// convert.Adapt joins such a message to the turn (TurnJoinsWhy)
 		if enc.err == nil {
 			enc.err = fmt.Errorf("session %s: entry %q: an assistant message among the results of a turn's calls, which Qwen Code cannot record", enc.meta.ID, e.ID)
 		}
@@ -261,7 +261,7 @@ func (enc *encoder) foreign(e *session.Entry) {
 	if t.IsZero() {
 		t = enc.meta.Created.T
 	}
-	l.time = mapping.ISO(t)
+	l.time = spell.ISO(t)
 	if enc.held != nil {
 		if e.Kind == session.KindMessage && e.Message != nil {
 			c, cl := enc.prepare(e, l)
@@ -278,7 +278,7 @@ func (enc *encoder) foreign(e *session.Entry) {
 		l.typ, l.provenance = "system", "system"
 		enc.line(nil, encodeTitle(l, e.Title))
 	case e.Kind == session.KindCompaction && e.Message != nil:
-		// the summary of another layout, as the user line mapping made
+		// the summary of another layout, as the user line convert.Adapt made
 		// it (CompactionAsUser), marked isCompactSummary
 		c := *e
 		c.Extra = session.Extras{{Key: compactMark, Value: []byte("true")}}
@@ -289,7 +289,7 @@ func (enc *encoder) foreign(e *session.Entry) {
 			return // its line is written, and becomes the last, with the next entry
 		}
 	default:
-		// mapping drops what Qwen Code has no line for (NoLineWhy)
+		// convert.Adapt drops what Qwen Code has no line for (NoLineWhy)
 		if enc.err == nil {
 			enc.err = fmt.Errorf("session %s: entry %q: Qwen Code has no line for a %s entry like it", enc.meta.ID, e.ID, e.Kind)
 		}
@@ -330,7 +330,7 @@ func (enc *encoder) prepare(e *session.Entry, l envelope) (*session.Entry, envel
 		l.typ, l.provenance = "user", "real_user"
 	}
 	c := *e
-	c.Extra = nil // counted lost by mapping.Adapt; never spelt as Qwen's
+	c.Extra = nil // counted lost by convert.Adapt; never spelt as Qwen's
 	if e.Kind == session.KindCompaction {
 		c.Extra = e.Extra // the mark of a compaction summary
 	}
@@ -358,9 +358,9 @@ func (enc *encoder) finish() {
 		return
 	}
 	l := envelope{parent: enc.last, session: enc.sid, cwd: enc.cwd, version: WriteVersion, typ: "system", provenance: "system",
-		uuid: enc.ids.Mint(enc.n), time: mapping.ISO(enc.meta.Updated.T), members: map[string]bool{"sessionId": true, "cwd": true, "version": true}}
+		uuid: enc.ids.Mint(enc.n), time: spell.ISO(enc.meta.Updated.T), members: map[string]bool{"sessionId": true, "cwd": true, "version": true}}
 	if enc.meta.Updated.T.IsZero() {
-		l.time = mapping.ISO(enc.meta.Created.T)
+		l.time = spell.ISO(enc.meta.Created.T)
 	}
 	enc.line(nil, encodeTitle(l, enc.meta.Title))
 }

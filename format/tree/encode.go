@@ -4,9 +4,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -81,7 +81,7 @@ type encoder struct {
 	n       int
 	foreign bool          // the session did not come from this format
 	lost    *loss.Counter // a foreign message time pi cannot spell
-	clock   mapping.Clock // a foreign entry's time when it has none (an ash tool result)
+	clock   spell.Clock   // a foreign entry's time when it has none (an ash tool result)
 	now     session.Time  // the time of the entry being encoded
 }
 

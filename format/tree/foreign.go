@@ -1,28 +1,28 @@
 package tree
 
 import (
+	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/session"
 	"github.com/sesstool/sesstool/session/convtree"
 )
 
 // foreign maps another layout's entries onto pi's tree before they are
-// encoded (see package mapping): ids become 8-hex ids (kept when already
+// encoded (see package spell): ids become 8-hex ids (kept when already
 // so), every reference is rewritten through the same map, ash's
 // message-only links are re-chained so tool results stay on the path, and
 // a compaction without a first kept entry keeps the entry before it, as
 // pi's compaction must name one.
 type foreign struct {
-	ids   *mapping.IDs
+	ids   *spell.IDs
 	chain *convtree.Chain // nil unless the source links messages only
-	calls mapping.Calls
+	calls spell.Calls
 	lost  *loss.Counter
 	n     int // entries mapped so far
 }
 
 func newForeign(m *session.Meta, lost *loss.Counter) *foreign {
-	f := &foreign{ids: mapping.NewIDs(caps.IDs, m, 0), lost: lost}
+	f := &foreign{ids: spell.NewIDs(caps.IDs, m, 0), lost: lost}
 	if m.MessageLinks {
 		f.chain = &convtree.Chain{}
 	}
@@ -97,8 +97,8 @@ func (f *foreign) message(m *session.Message) *session.Message {
 		}
 	}
 	if c.Role == session.RoleAssistant {
-		r, _ := mapping.Stop(m) // flattened to the neutral set by mapping (caps.Stops)
-		if r == mapping.StopToolUse {
+		r, _ := spell.Stop(m) // flattened to the neutral set by mapping (caps.Stops)
+		if r == spell.StopToolUse {
 			r = "toolUse"
 		}
 		c.StopReason = r

@@ -6,9 +6,9 @@ import (
 	"os"
 	"testing"
 
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
@@ -101,7 +101,7 @@ func TestRoundTripMutations(t *testing.T) {
 			}
 		}
 		var out bytes.Buffer
-		if err := mapping.WriteTo(Format{}, &out, &session.SliceReader{S: s}, format.WriteOptions{}); err != nil || !bytes.Equal(out.Bytes(), in) {
+		if err := convert.WriteTo(Format{}, &out, &session.SliceReader{S: s}, format.WriteOptions{}); err != nil || !bytes.Equal(out.Bytes(), in) {
 			fails++
 			ol := bytes.Split(out.Bytes(), []byte("\n"))
 			for j := range lines {

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/jsonl"
-	"github.com/sesstool/sesstool/mapping"
 
 	"github.com/sesstool/sesstool/export/html"
 	"github.com/sesstool/sesstool/format"
@@ -113,7 +113,7 @@ func FuzzTree(f *testing.F) {
 			return
 		}
 		var out bytes.Buffer
-		if err := mapping.WriteTo(Format{}, &out, &session.SliceReader{S: s}, format.WriteOptions{}); err != nil {
+		if err := convert.WriteTo(Format{}, &out, &session.SliceReader{S: s}, format.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		renderTrusted(t, in)

@@ -25,7 +25,7 @@ const Newest = "3"
 // the bytes they were read from, so what the model did not change keeps its
 // source spelling byte for byte.
 func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
-	// r is adapted for pi already (mapping.For): sub-agent runs and side
+	// r is adapted for pi already (convert.For): sub-agent runs and side
 	// files have no place in pi's file
 	defer r.Close()
 	bw := bufio.NewWriterSize(w, 1<<16)
@@ -48,7 +48,7 @@ func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) er
 		}
 	}
 	if !own {
-		meta.Extra = nil // counted by mapping.Adapt
+		meta.Extra = nil // counted by convert.Adapt
 	}
 	var fx *foreign
 	if !own {

@@ -8,7 +8,7 @@ import (
 	"io"
 	"regexp"
 
-	"github.com/sesstool/sesstool/mapping"
+	"github.com/sesstool/sesstool/format/spell"
 )
 
 var (
@@ -39,7 +39,7 @@ func apiID(k int, u []byte) []byte {
 // one before, so the file is one long conversation.
 func Claude(w io.Writer, sample []byte, size int64) error {
 	lines := bytes.Split(bytes.TrimRight(sample, "\n"), []byte("\n"))
-	sid := []byte(`"sessionId":"` + mapping.UUID("bench-claude") + `"`)
+	sid := []byte(`"sessionId":"` + spell.UUID("bench-claude") + `"`)
 	bw := bufio.NewWriterSize(w, 1<<20)
 	var written int64
 	last := []byte("null")
@@ -47,7 +47,7 @@ func Claude(w io.Writer, sample []byte, size int64) error {
 		var tail []byte
 		for _, l := range lines {
 			l = uuidRE.ReplaceAllFunc(l, func(u []byte) []byte {
-				return []byte(`"` + mapping.UUID(fmt.Sprintf("%d:%s", k, u)) + `"`)
+				return []byte(`"` + spell.UUID(fmt.Sprintf("%d:%s", k, u)) + `"`)
 			})
 			l = apiIDRE.ReplaceAllFunc(l, func(u []byte) []byte { return apiID(k, u) })
 			l = sidRE.ReplaceAll(l, sid)

@@ -19,9 +19,9 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/atomicfile"
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
-	"github.com/sesstool/sesstool/mapping"
 	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/report"
@@ -90,7 +90,7 @@ func check(t testing.TB, f format.Format, path string, to func(format.Format) bo
 		}
 		for _, target := range Writers() {
 			if to(target) {
-				convert(t, f, ref, target)
+				convertTo(t, f, ref, target)
 			}
 		}
 	}
@@ -122,8 +122,8 @@ func readAll(f format.Format, ref format.Ref) (*session.Session, error) {
 	return session.ReadAll(r)
 }
 
-// convert writes one valid session as target and validates what was written.
-func convert(t testing.TB, src format.Format, ref format.Ref, target format.Format) {
+// convertTo writes one valid session as target and validates what was written.
+func convertTo(t testing.TB, src format.Format, ref format.Ref, target format.Format) {
 	t.Helper()
 	conversions = append(conversions, target.Name())
 	// A throwaway directory needs no fsync, and on a busy disk the syncs
@@ -148,7 +148,7 @@ func convert(t testing.TB, src format.Format, ref format.Ref, target format.Form
 	// a linear writer may read the session a second time.
 	batch := map[string]bool{r.Meta().ID: true}
 	reopen := func() (session.Reader, error) { return src.Open(ref) }
-	_, err = mapping.Write(target, r, out, format.WriteOptions{Force: true, Loss: &loss.Counter{}, Batch: batch, Reopen: reopen})
+	_, err = convert.Write(target, r, out, format.WriteOptions{Force: true, Loss: &loss.Counter{}, Batch: batch, Reopen: reopen})
 	r.Close()
 	if errors.Is(err, format.ErrNothingToWrite) || errors.Is(err, format.ErrNoTime) {
 		return // a documented refusal: the layout's program keeps no such session

@@ -1,0 +1,20 @@
+package convert
+
+import (
+	"slices"
+
+	"github.com/sesstool/sesstool/loss"
+	"github.com/sesstool/sesstool/session"
+)
+
+// dropsKind reports whether e is of a kind the target declares dropped
+// (Caps.KindsDropped) and neither holds nor converts, and counts it so,
+// in the layout's words when it declares them.
+func (a *adapted) dropsKind(e *session.Entry) bool {
+	if !slices.Contains(a.to.KindsDropped, e.Kind) || a.to.HoldsKind(e.Kind) || a.to.ConvertsKind(e.Kind) {
+		return false
+	}
+	k := loss.Entry(e)
+	a.lost.Drop(k, ownReason(a.to, k, a.layout+" has "+kinds(a.to)+" entries only"), 1)
+	return true
+}

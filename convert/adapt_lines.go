@@ -1,0 +1,45 @@
+package convert
+
+import (
+	"github.com/sesstool/sesstool/loss"
+	"github.com/sesstool/sesstool/session"
+)
+
+// lines drops the entries a writer would otherwise meet with no line to
+// write them as, by the target's declaration, and counts them:
+//   - an extension message, where the target has none (Caps.NoCustomWhy);
+//   - an extension message or a message carrying no message, a compaction
+//     without its summary where the target writes it as one
+//     (CompactionAsUser), and a compaction the target neither holds nor
+//     converts (Caps.NoLineWhy).
+//
+// What hung from a dropped entry hangs from its parent. A target that
+// declares neither reason gets such entries as they were read.
+func (a *adapted) lines(e *session.Entry) *session.Entry {
+	switch e.Kind {
+	case session.KindCustomMessage:
+		if a.to.NoCustomWhy != "" {
+			a.lost.Drop(loss.CustomMessage, a.to.NoCustomWhy, 1)
+			return a.drop(e)
+		}
+		if a.to.CustomAsMessage && e.Message != nil {
+			return e
+		}
+	case session.KindMessage:
+		if e.Message != nil {
+			return e
+		}
+	case session.KindCompaction:
+		held := a.to.HoldsKind(e.Kind) || a.to.ConvertsKind(e.Kind)
+		if held && (e.Compaction != nil || !a.to.CompactionAsUser) {
+			return e
+		}
+	default:
+		return e
+	}
+	if a.to.NoLineWhy == "" {
+		return e
+	}
+	a.lost.Drop(loss.Entry(e), a.to.NoLineWhy, 1)
+	return a.drop(e)
+}

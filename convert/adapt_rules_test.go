@@ -1,0 +1,210 @@
+package convert
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/format/spell"
+	"github.com/sesstool/sesstool/loss"
+	"github.com/sesstool/sesstool/session"
+)
+
+// adaptAll adapts entries of layout "src" for to and returns what Adapt
+// gives and the losses it counted, as the report prints them.
+func adaptAll(t *testing.T, to format.Caps, entries ...*session.Entry) ([]*session.Entry, []string) {
+	t.Helper()
+	lost := &loss.Counter{}
+	r, err := Adapt(&session.SliceReader{S: &session.Session{Meta: session.Meta{ID: "s", Source: session.Source{Origin: "src"}}, Entries: entries}}, nil, to, "tgt", lost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := session.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range lost.Items() {
+		got = append(got, it.String())
+	}
+	return s.Entries, got
+}
+
+func stopped(reason string) *session.Entry {
+	e := msg("a", "", session.RoleAssistant)
+	e.Message.StopReason = reason
+	return e
+}
+
+// A declared Stops rule writes a stop reason no layout documents as
+// "stop", counted as the target declares; a known one passes as it is.
+func TestAdaptStops(t *testing.T) {
+	rule := &format.Rule{Action: loss.Flattened, Why: "tgt knows five"}
+	for _, c := range []struct {
+		name  string
+		stops *format.Rule
+		in    *session.Entry
+		want  string
+		lost  []string
+	}{
+		{"unknown", rule, stopped("refusal"), spell.StopEnd, []string{"1 stop-reason flattened (tgt knows five)"}},
+		{"known spelling", rule, stopped("end_turn"), "end_turn", nil},
+		{"user message", rule, func() *session.Entry { e := stopped("refusal"); e.Message.Role = session.RoleUser; return e }(), "refusal", nil},
+		{"undeclared", nil, stopped("refusal"), "refusal", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			to := format.Caps{Roles: []session.Role{session.RoleUser, session.RoleAssistant}, Blocks: []session.BlockType{session.BlockText}, StopReason: true, Stops: c.stops}
+			out, lost := adaptAll(t, to, c.in)
+			if len(out) != 1 || out[0].Message.StopReason != c.want {
+				t.Errorf("stop reason: got %v, want %q", out, c.want)
+			}
+			if diff := cmp.Diff(c.lost, lost); diff != "" {
+				t.Errorf("losses (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// An entry of a kind the target converts is counted as converted with the
+// reason the target declares for the kind, and kept for its writer.
+func TestAdaptConvertedKinds(t *testing.T) {
+	to := format.Caps{Roles: []session.Role{session.RoleUser}, Blocks: []session.BlockType{session.BlockText},
+		Kinds:          []session.Kind{session.KindLabel},
+		KindsConverted: []session.Kind{session.KindOther, session.KindSubagent},
+		ConvertedWhy:   map[session.Kind]string{session.KindOther: "tgt keeps it as a custom entry"}}
+	other := kind("o", "", session.KindOther)
+	other.Type = "weird"
+	for _, c := range []struct {
+		name string
+		in   *session.Entry
+		lost []string
+	}{
+		{"converted with a reason", other, []string{"1 weird-entry converted (tgt keeps it as a custom entry)"}},
+		{"converted without a reason", kind("s", "", session.KindSubagent), nil},
+		{"held", kind("l", "", session.KindLabel), nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, lost := adaptAll(t, to, c.in)
+			if len(out) != 1 {
+				t.Errorf("the entry was not kept: %v", out)
+			}
+			if diff := cmp.Diff(c.lost, lost); diff != "" {
+				t.Errorf("losses (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// png is a 1x1 PNG image, base64.
+const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+
+// The declared image rules: a block without inline data dropped, a missing
+// MIME type read from the data (a block that is no image dropped), a file
+// name dropped; each counted as declared, and none without a declaration.
+func TestAdaptImages(t *testing.T) {
+	inline := &format.Rule{Action: loss.Dropped, Why: "inline only"}
+	mime := &format.Rule{Action: loss.Dropped, Why: "no image"}
+	name := &format.Rule{Action: loss.Dropped, Why: "no name"}
+	all := func(c *format.Caps) { c.ImagesInline, c.ImageMIME, c.ImageFileName = inline, mime, name }
+	for _, c := range []struct {
+		name  string
+		rules func(*format.Caps)
+		block session.Block
+		want  []session.Block
+		lost  []string
+	}{
+		{"url only", all, session.Block{Type: session.BlockFile, URL: "https://x/a.png", MimeType: "image/png"}, nil,
+			[]string{"1 file-without-data dropped (inline only)"}},
+		{"mime sniffed", all, session.Block{Type: session.BlockImage, Data: png},
+			[]session.Block{{Type: session.BlockImage, Data: png, MimeType: "image/png"}}, nil},
+		{"not an image", all, session.Block{Type: session.BlockFile, Data: "aGVsbG8gd29ybGQ="}, nil,
+			[]string{"1 file-block dropped (no image)"}},
+		{"file name", all, session.Block{Type: session.BlockImage, Data: png, MimeType: "image/png", Filename: "a.png"},
+			[]session.Block{{Type: session.BlockImage, Data: png, MimeType: "image/png"}}, []string{"1 file-name dropped (no name)"}},
+		{"undeclared", func(*format.Caps) {}, session.Block{Type: session.BlockImage, Filename: "a.png"},
+			[]session.Block{{Type: session.BlockImage, Filename: "a.png"}}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			to := format.Caps{Roles: []session.Role{session.RoleUser},
+				Blocks: []session.BlockType{session.BlockImage}, BlocksConverted: []session.BlockType{session.BlockFile}}
+			c.rules(&to)
+			e := msg("u", "", session.RoleUser)
+			e.Message.Content = []session.Block{c.block}
+			out, lost := adaptAll(t, to, e)
+			if diff := cmp.Diff(c.want, out[0].Message.Content, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("blocks (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(c.lost, lost); diff != "" {
+				t.Errorf("losses (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// A declared ToolCallsOnlyOn drops the tool calls of a message whose role
+// may carry none, counted; the rest of the message stays.
+func TestAdaptToolCallsOnlyOn(t *testing.T) {
+	rule := &format.Rule{Action: loss.Dropped, Why: "calls in assistant messages only"}
+	for _, c := range []struct {
+		name string
+		rule *format.Rule
+		role session.Role
+		want int // blocks left
+		lost []string
+	}{
+		{"user message", rule, session.RoleUser, 1, []string{"2 tool-call dropped (calls in assistant messages only)"}},
+		{"assistant message", rule, session.RoleAssistant, 3, nil},
+		{"undeclared", nil, session.RoleUser, 3, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			to := format.Caps{Roles: []session.Role{session.RoleUser, session.RoleAssistant}, ToolCallOn: []session.Role{session.RoleAssistant},
+				Blocks: []session.BlockType{session.BlockText, session.BlockToolCall}, ToolCallsOnlyOn: c.rule}
+			out, lost := adaptAll(t, to, with(msg("m", "", c.role), session.BlockToolCall, session.BlockToolCall))
+			if got := len(out[0].Message.Content); got != c.want {
+				t.Errorf("got %d blocks, want %d", got, c.want)
+			}
+			if diff := cmp.Diff(c.lost, lost); diff != "" {
+				t.Errorf("losses (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// A declared ParentNeedsPath drops a parent link without the parent's file
+// path or fork entry, counted; a whole one is kept.
+func TestAdaptParentNeedsPath(t *testing.T) {
+	rule := &format.Rule{Action: loss.Dropped, Why: "needs path and entry"}
+	for _, c := range []struct {
+		name   string
+		rule   *format.Rule
+		parent *session.Parent
+		kept   bool
+		lost   []string
+	}{
+		{"no path", rule, &session.Parent{SessionID: "p", EntryID: "e"}, false, []string{"1 parent-link dropped (needs path and entry)"}},
+		{"no entry", rule, &session.Parent{Path: "/p.jsonl"}, false, []string{"1 parent-link dropped (needs path and entry)"}},
+		{"whole", rule, &session.Parent{Path: "/p.jsonl", EntryID: "e"}, true, nil},
+		{"undeclared", nil, &session.Parent{SessionID: "p"}, true, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			to := format.Caps{Roles: []session.Role{session.RoleUser}, Blocks: []session.BlockType{session.BlockText}, ParentNeedsPath: c.rule}
+			lost := &loss.Counter{}
+			in := &session.Session{Meta: session.Meta{ID: "s", Parent: c.parent, Source: session.Source{Origin: "src"}}}
+			r, err := Adapt(&session.SliceReader{S: in}, nil, to, "tgt", lost)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if kept := r.Meta().Parent != nil; kept != c.kept {
+				t.Errorf("parent kept: %v, want %v", kept, c.kept)
+			}
+			var got []string
+			for _, it := range lost.Items() {
+				got = append(got, it.String())
+			}
+			if diff := cmp.Diff(c.lost, got); diff != "" {
+				t.Errorf("losses (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

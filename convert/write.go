@@ -1,0 +1,62 @@
+package convert
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/session"
+)
+
+// For is the session layout f's writer is given: r adapted to what f
+// declares it holds (Adapt), as convert's stage does it. It is the one way
+// into Adapt, for convert and for every test or fuzzer that writes another
+// layout's session, so that a writer is always handed an adapted session
+// and never adapts, or counts a loss, itself.
+//   - Written outside the layout's home (opt.Home unset), a single file
+//     holds no sub-agent run the layout keeps only in its home (InFile).
+//   - A writer that holds the whole session anyway (format.Holder) gets it
+//     read once; every other gets opt.Reopen, so a linear target's
+//     adaptation reads the session twice and its memory stays flat.
+//
+// A layout that declares nothing (the model dump) gets r as it was read.
+func For(f format.Format, r session.Reader, opt format.WriteOptions) (session.Reader, error) {
+	caps, ok := format.CapsOf(f)
+	if !ok {
+		return r, nil
+	}
+	if !opt.Home {
+		caps = caps.InFile()
+	}
+	reopen := opt.Reopen
+	if _, holds := f.(format.Holder); holds {
+		reopen = nil
+	}
+	return Adapt(r, reopen, caps, caps.Called(f.Name()), opt.Loss)
+}
+
+// Write adapts r for f (For), then writes it to out with f's writer.
+func Write(f format.Format, r session.Reader, out string, opt format.WriteOptions) ([]string, error) {
+	w, ok := f.(format.Writer)
+	if !ok {
+		return nil, fmt.Errorf("%s: sesstool does not write this layout", f.Name())
+	}
+	a, err := For(f, r, opt)
+	if err != nil {
+		return nil, err
+	}
+	return w.Write(a, out, opt)
+}
+
+// WriteTo adapts r for f (For), then writes it to w with f's stream writer.
+func WriteTo(f format.Format, w io.Writer, r session.Reader, opt format.WriteOptions) error {
+	s, ok := f.(format.Stream)
+	if !ok {
+		return fmt.Errorf("%s: not a single-file layout: it writes no stream", f.Name())
+	}
+	a, err := For(f, r, opt)
+	if err != nil {
+		return err
+	}
+	return s.WriteTo(w, a, opt)
+}
