@@ -1,7 +1,6 @@
 package session
 
 import (
-	"encoding/json"
 	"strings"
 	"sync"
 )
@@ -75,15 +74,6 @@ func Note(e *Entry) string {
 		return ""
 	}
 	return f(*e.Custom)
-}
-
-// RecordMember is a member of a record's body, for a layout's notes.
-func RecordMember(c Custom, key string) json.RawMessage {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(c.Data, &m) != nil {
-		return nil
-	}
-	return m[key]
 }
 
 var compactionRuns = struct {

@@ -301,10 +301,3 @@ func thousands(n int64) string {
 	}
 	return s
 }
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return thousands(int64(n)) + " " + what + "s"
-}

@@ -79,14 +79,6 @@ func (c *conv) setMeta(key string, val []byte) {
 	c.meta = append(c.meta, member{key, val})
 }
 
-// mergeMeta merges the members of object v, as {...metadata, ...v} does.
-func (c *conv) mergeMeta(v gjson.Result) {
-	v.ForEach(func(k, val gjson.Result) bool {
-		c.setMeta(k.String(), []byte(val.Raw))
-		return true
-	})
-}
-
 func (c *conv) put(m *msg) {
 	if c.index == nil {
 		c.index = map[string]int{}

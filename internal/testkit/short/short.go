@@ -32,14 +32,6 @@ func Cases[T any](t testing.TB, all []T, representative func(T) bool) []T {
 	return all[pick : pick+1]
 }
 
-// Skip skips t under -short, naming the command that runs it.
-func Skip(t testing.TB, why string) {
-	t.Helper()
-	if testing.Short() {
-		t.Skipf("-short: %s; the full run (go test -run '^%s$' without -short, or scripts/test) runs it", why, t.Name())
-	}
-}
-
 // Size returns full, or small under -short: the size of a big input.
 func Size(full, small int) int {
 	if testing.Short() {
