@@ -257,6 +257,14 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 		return nil
 	}
 	countEntry(e, a.to, a.layout, a.lost)
+	// the rules below drop or change what was counted above as the source
+	// had it: a datum of what they drop is lost too
+	if a.dropsKind(e) {
+		return a.drop(e)
+	}
+	if e.Kind == session.KindMessage && e.Message != nil {
+		e = a.images(a.callsOn(a.stop(e)))
+	}
 	if a.to.CallBeforeResult {
 		if e = a.needCall(e); e == nil { // after its count: what the writer dropped was counted so
 			return nil
@@ -297,9 +305,6 @@ func (a *adapted) adapt(e *session.Entry) *session.Entry {
 		a.lost.Add(loss.Entry(e), loss.Dropped, a.layout+" has "+kinds(a.to)+" entries only", 1)
 		return a.drop(e)
 	}
-	if a.dropsKind(e) {
-		return a.drop(e)
-	}
 	if p, ok := a.up[e.ParentID]; ok && e.ParentID != "" {
 		c := *e
 		c.ParentID = p
@@ -316,7 +321,7 @@ func (a *adapted) adapt(e *session.Entry) *session.Entry {
 			return nil
 		}
 	}
-	return a.images(a.blocks(a.callsOn(a.stop(e))))
+	return a.blocks(e)
 }
 
 // blocks gives tool calls without an id one (CallID), and drops the content blocks the target neither holds (for the
