@@ -14,24 +14,9 @@ func (a *adapted) callsOn(e *session.Entry) *session.Entry {
 	if r == nil || a.to.CallsOn(m.Role) {
 		return e
 	}
-	n := 0
-	for _, b := range m.Content {
-		if b.Type == session.BlockToolCall {
-			n++
-		}
+	c, n := keepBlocks(e, func(b session.Block) bool { return b.Type != session.BlockToolCall })
+	if n > 0 {
+		a.lost.Add(loss.ToolCall, r.Action, r.Why, n)
 	}
-	if n == 0 {
-		return e
-	}
-	a.lost.Add(loss.ToolCall, r.Action, r.Why, n)
-	cm := *m
-	cm.Content = make([]session.Block, 0, len(m.Content)-n)
-	for _, b := range m.Content {
-		if b.Type != session.BlockToolCall {
-			cm.Content = append(cm.Content, b)
-		}
-	}
-	c := *e
-	c.Message = &cm
-	return &c
+	return c
 }

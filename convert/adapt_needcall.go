@@ -35,24 +35,11 @@ func (a *adapted) needCall(e *session.Entry) *session.Entry {
 		}
 		return e
 	}
-	orphans := 0
-	for _, b := range m.Content {
-		if b.Type == session.BlockToolResult && !a.madeCalls[b.ToolCallID] {
-			orphans++
-		}
+	c, orphans := keepBlocks(e, func(b session.Block) bool {
+		return b.Type != session.BlockToolResult || a.madeCalls[b.ToolCallID]
+	})
+	if orphans > 0 {
+		a.lost.Drop(loss.ToolResult, why, orphans)
 	}
-	if orphans == 0 {
-		return e
-	}
-	a.lost.Drop(loss.ToolResult, why, orphans)
-	cm := *m
-	cm.Content = make([]session.Block, 0, len(m.Content)-orphans)
-	for _, b := range m.Content {
-		if b.Type != session.BlockToolResult || a.madeCalls[b.ToolCallID] {
-			cm.Content = append(cm.Content, b)
-		}
-	}
-	c := *e
-	c.Message = &cm
-	return &c
+	return c
 }

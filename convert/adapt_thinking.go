@@ -17,13 +17,7 @@ func (a *adapted) ownThinking(e *session.Entry) *session.Entry {
 	if !a.to.ThinkingOwnOnly || e.Message == nil {
 		return e
 	}
-	m := e.Message
-	n := 0
-	for _, b := range m.Content {
-		if b.Type == session.BlockThinking {
-			n++
-		}
-	}
+	c, n := keepBlocks(e, func(b session.Block) bool { return b.Type != session.BlockThinking })
 	if n == 0 {
 		return e
 	}
@@ -32,17 +26,8 @@ func (a *adapted) ownThinking(e *session.Entry) *session.Entry {
 		why = a.layout + " takes back only the thinking of its own sessions"
 	}
 	a.lost.Drop(loss.Block(session.BlockThinking), why, n)
-	if n == len(m.Content) {
+	if len(c.Message.Content) == 0 {
 		return a.drop(e)
 	}
-	cm := *m
-	cm.Content = make([]session.Block, 0, len(m.Content)-n)
-	for _, b := range m.Content {
-		if b.Type != session.BlockThinking {
-			cm.Content = append(cm.Content, b)
-		}
-	}
-	c := *e
-	c.Message = &cm
-	return &c
+	return c
 }
