@@ -19,11 +19,13 @@ import (
 //     read once; every other gets opt.Reopen, so a linear target's
 //     adaptation reads the session twice and its memory stays flat.
 //
-// A layout that declares nothing (the model dump) gets r as it was read.
+// A layout that declares nothing (the model dump) holds every slot of the
+// model: it gets r as it was read, with what the source keeps outside the
+// model counted (unmodelled.go).
 func For(f format.Format, r session.Reader, opt format.WriteOptions) (session.Reader, error) {
 	caps, ok := format.CapsOf(f)
 	if !ok {
-		return r, nil
+		return countUnmodelled(r, opt.Loss), nil
 	}
 	if !opt.Home {
 		caps = caps.InFile()

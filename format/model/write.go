@@ -8,7 +8,6 @@ import (
 	"io"
 
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -20,11 +19,10 @@ func (f Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]
 
 // WriteTo dumps one session to w, streaming: the meta line, then each entry
 // as the reader yields it. The dump has a slot for everything the model
-// holds, Extras included, so the only loss it counts is what a layout keeps
-// of its source outside the model (Source.Unmodelled: an ash history line's
-// members, an OpenCode side file), which it counts but does not show. Source
-// bytes and a layout's notes on its own spelling are no content of the
-// session and are not counted.
+// holds, Extras included; what a layout keeps of its source outside the
+// model (Source.Unmodelled) it cannot show, and convert's stage counts
+// that (convert.For). Source bytes and a layout's notes on its own spelling
+// are no content of the session.
 func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
 	defer r.Close()
 	bw := bufio.NewWriterSize(w, 1<<16)
@@ -33,31 +31,18 @@ func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) er
 	if err := enc.Encode(encodeMeta(meta)); err != nil {
 		return fmt.Errorf("meta: %w", err)
 	}
-	opt.Loss.Drop(loss.SessionField, unmodelledReason, meta.Unmodelled())
 	n := 0
 	err := session.Each(r, func(e *session.Entry) error {
 		n++
 		if err := enc.Encode(encodeEntry(e, meta.Origin)); err != nil {
 			return fmt.Errorf("entry %d (id %q): %w", n, e.ID, err)
 		}
-		countUnmodelled(opt.Loss, e)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
 	return bw.Flush()
-}
-
-const unmodelledReason = "kept by the source's layout outside the model: the dump counts it (source.unmodelled) but cannot show it"
-
-func countUnmodelled(c *loss.Counter, e *session.Entry) {
-	c.Drop(loss.EntryField, unmodelledReason, e.Unmodelled())
-	if e.Message != nil {
-		for i := range e.Message.Content {
-			c.Drop(loss.BlockField, unmodelledReason, e.Message.Content[i].Unmodelled())
-		}
-	}
 }
 
 // newEncoder writes one compact object per line and leaves <, > and & as

@@ -1,4 +1,4 @@
-package model_test
+package convert_test
 
 import (
 	"io"
@@ -7,16 +7,18 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/model"
 	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/registry"
 )
 
-// TestLossCountsOnlyUnmodelled: the dump holds a source's unknown members
-// that are extras, so converting to it loses none of them; what a layout
-// keeps of its source outside the model (an ash history line's members, the
-// members of its tool_use line) the dump only counts, and reports as lost.
+// TestLossCountsOnlyUnmodelled: the model dump, which declares no
+// capabilities, holds a source's unknown members that are extras, so
+// converting to it loses none of them; what a layout keeps of its source
+// outside the model (an ash history line's members, the members of its
+// tool_use line) the stage counts, and reports as lost.
 func TestLossCountsOnlyUnmodelled(t *testing.T) {
 	header := `{"type":"session","version":"2","id":"s1","created_at":"2026-03-02T09:00:00+00:00","provider":"cli","mood":"calm"}` + "\n"
 	context := header +
@@ -56,7 +58,7 @@ func TestLossCountsOnlyUnmodelled(t *testing.T) {
 				t.Fatal(err)
 			}
 			counted := &loss.Counter{}
-			if err := (model.Format{}).WriteTo(io.Discard, r, format.WriteOptions{Loss: counted}); err != nil {
+			if err := convert.WriteTo(model.Format{}, io.Discard, r, format.WriteOptions{Loss: counted}); err != nil {
 				t.Fatal(err)
 			}
 			got := map[loss.Kind]int{}
