@@ -222,13 +222,13 @@ func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage,
 			if fi, serr := os.Lstat(out); serr == nil && fi.Mode().IsRegular() {
 				os.Remove(out) // the session's own staged file, left empty by its refusal
 			}
-			sk := pipeline.Skip{Path: in.Show(j.Ref.Path), Rule: pipeline.RuleNotWritten, Message: err.Error()}
+			sk := pipeline.Skip{Path: in.Show(j.Ref.Path), Rule: pipeline.RuleNotWritten, Message: pl.Unstaged(st, err).Error()}
 			fmt.Fprintln(env.Stderr, sk.Finding().Text())
 			bar.Add()
 			continue
 		}
 		if err != nil {
-			return nil, nil, 0, IO(fmt.Errorf("convert %s: %w", in.Show(j.Ref.Path), err))
+			return nil, nil, 0, IO(fmt.Errorf("convert %s: %w", in.Show(j.Ref.Path), pl.Unstaged(st, err)))
 		}
 		if len(paths) > 0 {
 			written = append(written, paths[0]) // the session's own file or directory

@@ -373,3 +373,36 @@ func exists(p string) bool {
 	_, err := os.Lstat(p)
 	return err == nil
 }
+
+// Unstaged is err with every path inside the stage it names spelt as the
+// output it stands for (Final): a writer names the file it writes, which
+// is the staged one, and a user knows only the output they asked for.
+func (pl *Plan) Unstaged(st *Stage, err error) error {
+	if err == nil || st == nil {
+		return err
+	}
+	dir := filepath.Clean(st.Dir) // as a path joined under it names it
+	if !strings.Contains(err.Error(), dir) {
+		return err
+	}
+	msg := err.Error()
+	if pl.ToStdout && len(pl.Names) > 0 {
+		msg = strings.ReplaceAll(msg, filepath.Join(dir, pl.Names[0]), "<stdout>")
+	}
+	root := strings.TrimSuffix(pl.Root, string(filepath.Separator)) + string(filepath.Separator)
+	if pl.Root == "" || pl.Root == "." {
+		root = ""
+	}
+	msg = strings.ReplaceAll(msg, dir+string(filepath.Separator), root)
+	return &unstaged{msg: msg, err: err}
+}
+
+// unstaged is an error told in the outputs' names; it is still the error
+// it was (errors.Is, errors.As).
+type unstaged struct {
+	msg string
+	err error
+}
+
+func (u *unstaged) Error() string { return u.msg }
+func (u *unstaged) Unwrap() error { return u.err }
