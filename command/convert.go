@@ -173,6 +173,13 @@ func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage,
 		if err != nil {
 			return nil, nil, 0, OpenFailed(in.Show(j.Ref.Path), err)
 		}
+		if m := r.Meta(); inParent(m, j, w, opt) {
+			// the parent, converted in this run, holds the run
+			r.Close()
+			fmt.Fprintf(env.Stderr, "%s: a sub-agent run of session %s: written inside it, not as a session of its own\n", in.Show(j.Ref.Path), m.Parent.SessionID)
+			bar.Add()
+			continue
+		}
 		o := opt
 		o.Reopen = trusting(j.Open) // standard input is spooled to a file
 		ar, err := adapt(r, w, o)
@@ -402,4 +409,25 @@ func strictLoss(env *Env, o ConvertOptions, in *pipeline.Input, lost *loss.Count
 // would keep no such session of (rather than failed to write it).
 func refused(err error) bool {
 	return errors.Is(err, format.ErrNothingToWrite) || errors.Is(err, format.ErrNoTime)
+}
+
+// inParent reports whether the session is a sub-agent's run that its
+// parent, converted in the same run (opt.Batch), holds as a run, into a
+// layout w that keeps runs inside their parent: it is written there, and
+// would be written twice as a session of its own too. A layout that keeps
+// such a session as a file of its own (its own layout: Gemini CLI writes
+// the parent without its runs) writes it, as does one that keeps no runs.
+func inParent(m *session.Meta, j pipeline.Job, w format.Writer, opt format.WriteOptions) bool {
+	if m.Parent == nil || !m.Parent.Run || !opt.Batch[m.Parent.SessionID] || j.ID != "" {
+		return false
+	}
+	f, _ := w.(format.Format)
+	caps, ok := format.CapsOf(f)
+	if !ok {
+		return true // the model dump keeps every run
+	}
+	if !opt.Home {
+		caps = caps.InFile()
+	}
+	return !caps.Owns(m.Origin) && (caps.Sidechains || caps.SidechainsInHome)
 }

@@ -368,7 +368,7 @@ func roundTrip(t *testing.T, src, a, b string) {
 	l2, _ := convertCLI(t, ConvertOptions{From: b, To: a, Out: back, Paths: []string{mid}})
 	predict(inB, capsOf(t, a), isDir(back)).check(t, b+" -> "+a, l2.Losses)
 	ret := sessionsOf(t, a, back)
-	if n := len(orig) + runsOfTheirOwn(inB); len(ret) != n {
+	if n := len(orig) + runsOfTheirOwn(inB, capsOf(t, a), isDir(back)); len(ret) != n {
 		t.Fatalf("%d sessions came back, want %d", len(ret), n)
 	}
 	hold := holdsOf(capsOf(t, a)).and(holdsOf(capsOf(t, b)))
@@ -390,9 +390,14 @@ func roundTrip(t *testing.T, src, a, b string) {
 
 // runsOfTheirOwn counts the sessions of ss that are sub-agent runs another
 // session of ss holds too (Gemini CLI's chats/<parentSessionId>/ files,
-// sessions of their own as well as runs of their parent's): they come
-// back as sessions of their own besides the originals.
-func runsOfTheirOwn(ss []*session.Session) int {
+// sessions of their own as well as runs of their parent's) that come back
+// as sessions of their own besides the originals: into a target that keeps
+// runs inside their parent (to, in a home when home), convert writes them
+// there only, unless the target is their own layout.
+func runsOfTheirOwn(ss []*session.Session, to format.Caps, home bool) int {
+	if !home {
+		to = to.InFile()
+	}
 	runs := map[string]bool{}
 	for _, s := range ss {
 		for _, e := range s.Entries {
@@ -403,7 +408,8 @@ func runsOfTheirOwn(ss []*session.Session) int {
 	}
 	n := 0
 	for _, s := range ss {
-		if s.Meta.Parent != nil && runs[s.Meta.ID] {
+		inParent := !to.Owns(s.Meta.Origin) && (to.Sidechains || to.SidechainsInHome)
+		if s.Meta.Parent != nil && runs[s.Meta.ID] && !inParent {
 			n++
 		}
 	}

@@ -45,6 +45,12 @@ type Parent struct {
 	Path      string // the parent's file path, when the source stores a path
 	EntryID   string // the fork point in the parent (flat fork_entry_id, goat fork_point_uuid)
 	Summary   string // flat branch_summary
+	// Run: the session is a sub-agent's run that its parent's reader also
+	// brings into the parent, as a run (Gemini CLI's
+	// chats/<parentSessionId>/<sessionId>.jsonl). Converted with its parent
+	// into a layout that keeps runs inside their parent, it is written
+	// there, not again as a session of its own.
+	Run bool
 
 	// The fork record itself, for layouts that store one (flat's branch line).
 	ID    string // the record's own id

@@ -102,8 +102,10 @@ func build(name string, c *conv) *reader {
 		m.Cwd = root
 	}
 	if note.kind == "subagent" {
-		// chats/<parentSessionId>/<sessionId>.jsonl
-		m.Parent = &session.Parent{SessionID: filepath.Base(filepath.Dir(name))}
+		// chats/<parentSessionId>/<sessionId>.jsonl, which the parent's
+		// reader brings in as a run (runs)
+		dir := filepath.Dir(name)
+		m.Parent = &session.Parent{SessionID: filepath.Base(dir), Run: filepath.Base(filepath.Dir(dir)) == ChatsDir}
 	}
 	for _, k := range []string{"memoryScratchpad", "directories"} {
 		if v := c.get(k); v.Exists() {

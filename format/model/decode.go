@@ -25,7 +25,7 @@ func decodeMeta(j *metaJSON) (*session.Meta, error) {
 		return nil, fmt.Errorf("updated: %w", err)
 	}
 	if p := j.Parent; p != nil {
-		m.Parent = &session.Parent{SessionID: p.SessionID, Path: p.Path, EntryID: p.EntryID, Summary: p.Summary, ID: p.ID, Extra: decodeExtras(p.Extras)}
+		m.Parent = &session.Parent{SessionID: p.SessionID, Path: p.Path, EntryID: p.EntryID, Summary: p.Summary, Run: p.Run, ID: p.ID, Extra: decodeExtras(p.Extras)}
 		if m.Parent.Time, err = decodeTime(p.Time); err != nil {
 			return nil, fmt.Errorf("parent time: %w", err)
 		}

@@ -33,7 +33,7 @@ func encodeParent(p *session.Parent) *parentJSON {
 		return nil
 	}
 	return &parentJSON{
-		SessionID: p.SessionID, Path: p.Path, EntryID: p.EntryID, Summary: p.Summary,
+		SessionID: p.SessionID, Path: p.Path, EntryID: p.EntryID, Summary: p.Summary, Run: p.Run,
 		ID: p.ID, Time: encodeTime(p.Time), Extras: encodeExtras(p.Extra),
 	}
 }

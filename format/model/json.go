@@ -51,6 +51,7 @@ type parentJSON struct {
 	Path      string     `json:"path,omitempty"`
 	EntryID   string     `json:"entry_id,omitempty"`
 	Summary   string     `json:"summary,omitempty"`
+	Run       bool       `json:"run,omitempty"`
 	ID        string     `json:"id,omitempty"`
 	Time      *timeJSON  `json:"time,omitempty"`
 	Extras    extrasJSON `json:"extras,omitempty"`

@@ -61,7 +61,7 @@ func full() *session.Session {
 		Meta: session.Meta{
 			ID: "s1", Title: "A title", Cwd: "/w", Created: at("2026-01-02T03:04:05.123456+01:00"), Updated: at("2026-01-02T04:00:00Z"),
 			Version: "3",
-			Parent: &session.Parent{SessionID: "s0", Path: "/p.jsonl", EntryID: "e0", Summary: "fork", ID: "b1",
+			Parent: &session.Parent{SessionID: "s0", Path: "/p.jsonl", EntryID: "e0", Summary: "fork", Run: true, ID: "b1",
 				Time: at("2026-01-01T00:00:00Z"), Extra: x, Raw: []byte(`{}`)},
 			Provider: "openai", Model: "gpt", ThinkingLevel: "high",
 			Checkpoints: []session.Checkpoint{{ID: "c1", MessageID: "m1", Created: at("2026-01-02T03:04:05Z"),
