@@ -1,7 +1,6 @@
 package oracle
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -9,26 +8,15 @@ import (
 	"github.com/sesstool/sesstool/format/claude"
 	"github.com/sesstool/sesstool/internal/testkit/convo"
 	"github.com/sesstool/sesstool/internal/testkit/peers"
-	"github.com/sesstool/sesstool/internal/testkit/shared"
 	"github.com/sesstool/sesstool/internal/testkit/short"
 	"github.com/sesstool/sesstool/session"
 	"github.com/sesstool/sesstool/session/convtree"
 )
 
-// claudeSource is a session of one layout that the resume tests convert
-// to Claude Code's.
-type claudeSource struct {
-	name, layout string
-	path         string // under the repository, or under ../shared when shared
-	session      string // the session's id, where path holds several
-	shared       bool
-	unknown      []string // line types of the source sesstool rightly does not know
-}
-
 // claudeSources are one session of every layout sesstool reads, and the
 // real ones that stress the writer: Claude Code's with sub-agents, Codex's
 // with reasoning and web searches, pi's with branches, OpenCode's.
-var claudeSources = []claudeSource{
+var claudeSources = []source{
 	{name: "tree", layout: "tree", path: "testdata/samples/tree/pi-v3-branches.jsonl"},
 	{name: "flat", layout: "flat", path: "testdata/samples/flat/20261121-042424-f487536d.jsonl"},
 	{name: "ash", layout: "ash", path: "testdata/samples/ash/generated-v2/sessions/cli"},
@@ -57,41 +45,30 @@ func TestClaudeResumesConverted(t *testing.T) {
 	peers.ClaudeCode(t)
 	// under -short, the first source only: pi's tree with branches, the
 	// layout furthest from the agent's own
-	for _, src := range short.Cases(t, claudeSources, nil) {
-		t.Run(src.name, func(t *testing.T) {
-			t.Parallel()
-			path := filepath.Join(peers.RepoRoot(), src.path)
-			if src.shared {
-				path = filepath.Join(shared.Dir(), src.path)
-				if _, err := os.Stat(path); err != nil {
-					peers.Need(t, "real-world session not found (set SESSTOOL_SHARED): "+err.Error())
-				}
+	eachSource(t, short.Cases(t, claudeSources, nil), func(t *testing.T, src source, path string, s *session.Session) {
+		home, dir := newClaudeDirs(t)
+		store := filepath.Join(home, ".claude")
+		args := []string{"convert", "--from", src.layout, "--to", "claude", "-o", store}
+		if src.session != "" {
+			args = append(args, "--session", src.session)
+		}
+		sesstool(t, append(args, path)...)
+		file := claudeSessionFile(t, home)
+		if s.Meta.Cwd != "" {
+			if got, want := filepath.Dir(file), filepath.Join(store, "projects", claude.EncodeCwd(s.Meta.Cwd)); got != want {
+				t.Errorf("written to %s, Claude Code looks in %s", got, want)
 			}
-			s := pickSession(t, src.layout, path, src.session)
-			home, dir := newClaudeDirs(t)
-			store := filepath.Join(home, ".claude")
-			args := []string{"convert", "--from", src.layout, "--to", "claude", "-o", store}
-			if src.session != "" {
-				args = append(args, "--session", src.session)
-			}
-			sesstool(t, append(args, path)...)
-			file := claudeSessionFile(t, home)
-			if s.Meta.Cwd != "" {
-				if got, want := filepath.Dir(file), filepath.Join(store, "projects", claude.EncodeCwd(s.Meta.Cwd)); got != want {
-					t.Errorf("written to %s, Claude Code looks in %s", got, want)
-				}
-			}
-			var trusted func(string) bool
-			if src.layout == "claude" {
-				trusted = signaturesOf(s) // Anthropic's own, written by Claude Code
-			}
-			id := strings.TrimSuffix(filepath.Base(file), ".jsonl")
-			r := runClaude(t, home, dir, "--resume", id, "-p", "continue", "--allowedTools", "Bash")
-			checkClaudeResume(t, r, claudeExpected(s, src.layout == "claude"), trusted)
-			validateClean(t, file, src.unknown...)
-			sesstool(t, "convert", "--from", "claude", "--to", src.layout, "-o", filepath.Join(t.TempDir(), "back"), file)
-		})
-	}
+		}
+		var trusted func(string) bool
+		if src.layout == "claude" {
+			trusted = signaturesOf(s) // Anthropic's own, written by Claude Code
+		}
+		id := strings.TrimSuffix(filepath.Base(file), ".jsonl")
+		r := runClaude(t, home, dir, "--resume", id, "-p", "continue", "--allowedTools", "Bash")
+		checkClaudeResume(t, r, claudeExpected(s, src.layout == "claude"), trusted)
+		validateClean(t, file, src.unknown...)
+		sesstool(t, "convert", "--from", "claude", "--to", src.layout, "-o", filepath.Join(t.TempDir(), "back"), file)
+	})
 }
 
 // claudeExpected is what Claude Code sends the model on resuming s: the

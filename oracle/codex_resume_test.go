@@ -10,23 +10,15 @@ import (
 
 	"github.com/sesstool/sesstool/internal/testkit/convo"
 	"github.com/sesstool/sesstool/internal/testkit/mockmodel"
-	"github.com/sesstool/sesstool/internal/testkit/peers"
-	"github.com/sesstool/sesstool/internal/testkit/shared"
 	"github.com/sesstool/sesstool/internal/testkit/short"
 	"github.com/sesstool/sesstool/session"
 	"github.com/sesstool/sesstool/session/convtree"
 )
 
-// codexSource is a session to convert into Codex and resume there.
-type codexSource struct {
-	name, layout, path string
-	shared             bool // under ../shared (skipped without it)
-}
-
 // codexSources: one session of every layout sesstool reads, and the real
 // sessions the issue names (Claude Code with sub-agents, Codex with
 // reasoning and with web searches, pi with branches, OpenCode).
-var codexSources = []codexSource{
+var codexSources = []source{
 	{name: "tree", layout: "tree", path: "testdata/samples/tree/pi-v3-branches.jsonl"},
 	{name: "flat", layout: "flat", path: "testdata/samples/flat/20261121-042424-f487536d.jsonl"},
 	{name: "ash", layout: "ash", path: "testdata/samples/ash/generated-v2"},
@@ -51,33 +43,22 @@ var codexSources = []codexSource{
 func TestCodexResume(t *testing.T) {
 	// under -short, the first source only: pi's tree with branches, the
 	// layout furthest from the agent's own
-	for _, src := range short.Cases(t, codexSources, nil) {
-		t.Run(src.name, func(t *testing.T) {
-			t.Parallel()
-			path := filepath.Join(peers.RepoRoot(), filepath.FromSlash(src.path))
-			if src.shared {
-				path = filepath.Join(shared.Dir(), filepath.FromSlash(src.path))
-				if _, err := os.Stat(path); err != nil {
-					peers.Need(t, "shared session "+path+" not found")
-				}
-			}
-			s := mainSession(t, src.layout, path)
-			provider := "mock"
-			if s.Meta.Provider == "openai" {
-				provider = "openai"
-			}
-			env := newCodexEnvFor(t, provider)
-			sesstool(t, "convert", "--from", src.layout, "--to", "codex", "--session", s.Meta.ID, "-o", env.codexHome, path)
-			rollout, id := mainRollout(t, env)
-			env.run(t, "exec", "--skip-git-repo-check", "resume", id, "continue")
-			checkResumed(t, env, 0, s, rollout, trustedIn(t, path))
-			if rs := env.rollouts(t); len(rs) != len(env.rolloutsBefore) {
-				t.Errorf("resume wrote a new rollout (%d, had %d): Codex did not find the session", len(rs), len(env.rolloutsBefore))
-			}
-			back := filepath.Join(t.TempDir(), "back")
-			sesstool(t, "convert", "--from", "codex", "--to", src.layout, "-o", back, rollout)
-		})
-	}
+	eachSource(t, short.Cases(t, codexSources, nil), func(t *testing.T, src source, path string, s *session.Session) {
+		provider := "mock"
+		if s.Meta.Provider == "openai" {
+			provider = "openai"
+		}
+		env := newCodexEnvFor(t, provider)
+		sesstool(t, "convert", "--from", src.layout, "--to", "codex", "--session", s.Meta.ID, "-o", env.codexHome, path)
+		rollout, id := mainRollout(t, env)
+		env.run(t, "exec", "--skip-git-repo-check", "resume", id, "continue")
+		checkResumed(t, env, 0, s, rollout, trustedIn(t, path))
+		if rs := env.rollouts(t); len(rs) != len(env.rolloutsBefore) {
+			t.Errorf("resume wrote a new rollout (%d, had %d): Codex did not find the session", len(rs), len(env.rolloutsBefore))
+		}
+		back := filepath.Join(t.TempDir(), "back")
+		sesstool(t, "convert", "--from", "codex", "--to", src.layout, "-o", back, rollout)
+	})
 }
 
 // checkResumed checks Codex's first request after a resume (the from-th

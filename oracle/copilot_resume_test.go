@@ -1,14 +1,11 @@
 package oracle
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/sesstool/sesstool/internal/testkit/convo"
 	"github.com/sesstool/sesstool/internal/testkit/mockmodel"
-	"github.com/sesstool/sesstool/internal/testkit/peers"
-	"github.com/sesstool/sesstool/internal/testkit/shared"
 	"github.com/sesstool/sesstool/internal/testkit/short"
 	"github.com/sesstool/sesstool/session"
 )
@@ -17,7 +14,7 @@ import (
 // sessions of other agents (Claude Code with sub-agents, pi with
 // branches) and of Copilot CLI itself (an older version, with a sub-agent
 // and opaque reasoning).
-var copilotSources = []codexSource{
+var copilotSources = []source{
 	{name: "tree", layout: "tree", path: "testdata/samples/tree/pi-v3-branches.jsonl"},
 	{name: "flat", layout: "flat", path: "testdata/samples/flat/20261121-042424-f487536d.jsonl"},
 	{name: "ash", layout: "ash", path: "testdata/samples/ash/generated-v2"},
@@ -40,31 +37,20 @@ var copilotSources = []codexSource{
 func TestCopilotResume(t *testing.T) {
 	// under -short, the first source only: pi's tree with branches, the
 	// layout furthest from the agent's own
-	for _, src := range short.Cases(t, copilotSources, nil) {
-		t.Run(src.name, func(t *testing.T) {
-			t.Parallel()
-			path := filepath.Join(peers.RepoRoot(), filepath.FromSlash(src.path))
-			if src.shared {
-				path = filepath.Join(shared.Dir(), filepath.FromSlash(src.path))
-				if _, err := os.Stat(path); err != nil {
-					peers.Need(t, "shared session "+path+" not found")
-				}
-			}
-			s := mainSession(t, src.layout, path)
-			e := newCopilotEnv(t)
-			sesstool(t, "convert", "--from", src.layout, "--to", "copilot", "--session", s.Meta.ID, "-o", e.copilotHome()+"/", path)
-			logs := e.sessions(t)
-			if len(logs) != 1 {
-				t.Fatalf("convert wrote %v into the Copilot home, want one log", logs)
-			}
-			id := filepath.Base(filepath.Dir(logs[0]))
-			e.run(t, "--resume="+id, "-p", "continue")
-			if after := e.sessions(t); len(after) != 1 {
-				t.Errorf("the resume wrote a new session (%v): Copilot did not find the converted one", after)
-			}
-			copilotCheckResumed(t, e, 0, copilotExpected(s), logs[0])
-		})
-	}
+	eachSource(t, short.Cases(t, copilotSources, nil), func(t *testing.T, src source, path string, s *session.Session) {
+		e := newCopilotEnv(t)
+		sesstool(t, "convert", "--from", src.layout, "--to", "copilot", "--session", s.Meta.ID, "-o", e.copilotHome()+"/", path)
+		logs := e.sessions(t)
+		if len(logs) != 1 {
+			t.Fatalf("convert wrote %v into the Copilot home, want one log", logs)
+		}
+		id := filepath.Base(filepath.Dir(logs[0]))
+		e.run(t, "--resume="+id, "-p", "continue")
+		if after := e.sessions(t); len(after) != 1 {
+			t.Errorf("the resume wrote a new session (%v): Copilot did not find the converted one", after)
+		}
+		copilotCheckResumed(t, e, 0, copilotExpected(s), logs[0])
+	})
 }
 
 // copilotExpected is what Copilot sends for a session it resumes: the

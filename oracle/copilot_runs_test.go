@@ -2,14 +2,11 @@ package oracle
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/sesstool/sesstool/internal/testkit/convo"
-	"github.com/sesstool/sesstool/internal/testkit/peers"
-	"github.com/sesstool/sesstool/internal/testkit/shared"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -17,7 +14,7 @@ import (
 // (subagents/agent-*.jsonl): the project's fixture (a run started by a
 // Task call and a warm-up run no call started) and a real session with
 // five runs started by Task calls.
-var copilotRunSources = []codexSource{
+var copilotRunSources = []source{
 	{name: "claude-subagents", layout: "claude", path: "testdata/subagents/claude"},
 	{name: "real-claude-5-runs", layout: "claude", path: "real-world/claude/moredip+session-share__0ccf1a04", shared: true},
 }
@@ -45,55 +42,44 @@ func runMessages(s *session.Session) []int {
 // run with its messages, and converts back to Claude Code with each run in
 // a subagents/agent-*.jsonl file again. The runs were dropped before.
 func TestCopilotResumeRuns(t *testing.T) {
-	for _, src := range copilotRunSources {
-		t.Run(src.name, func(t *testing.T) {
-			t.Parallel()
-			path := filepath.Join(peers.RepoRoot(), filepath.FromSlash(src.path))
-			if src.shared {
-				path = filepath.Join(shared.Dir(), filepath.FromSlash(src.path))
-				if _, err := os.Stat(path); err != nil {
-					peers.Need(t, "shared session "+path+" not found")
-				}
-			}
-			s := mainSession(t, src.layout, path)
-			want := runMessages(s)
-			if len(want) == 0 {
-				t.Fatalf("%s has no sub-agent runs", path)
-			}
-			e := newCopilotEnv(t)
-			sesstool(t, "convert", "--from", src.layout, "--to", "copilot", "--session", s.Meta.ID, "-o", e.copilotHome()+"/", path)
-			logs := e.sessions(t)
-			if len(logs) != 1 {
-				t.Fatalf("convert wrote %v into the Copilot home, want one log", logs)
-			}
-			id := filepath.Base(filepath.Dir(logs[0]))
-			e.run(t, "--resume="+id, "-p", "continue")
-			copilotCheckResumed(t, e, 0, copilotExpected(s), logs[0])
+	eachSource(t, copilotRunSources, func(t *testing.T, src source, path string, s *session.Session) {
+		want := runMessages(s)
+		if len(want) == 0 {
+			t.Fatalf("%s has no sub-agent runs", path)
+		}
+		e := newCopilotEnv(t)
+		sesstool(t, "convert", "--from", src.layout, "--to", "copilot", "--session", s.Meta.ID, "-o", e.copilotHome()+"/", path)
+		logs := e.sessions(t)
+		if len(logs) != 1 {
+			t.Fatalf("convert wrote %v into the Copilot home, want one log", logs)
+		}
+		id := filepath.Base(filepath.Dir(logs[0]))
+		e.run(t, "--resume="+id, "-p", "continue")
+		copilotCheckResumed(t, e, 0, copilotExpected(s), logs[0])
 
-			resumed := convo.Sessions(t, "copilot", logs[0])
-			if len(resumed) != 1 {
-				t.Fatalf("%s reads as %d sessions", logs[0], len(resumed))
-			}
-			if got := runMessages(resumed[0]); fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Errorf("after the resume the log holds runs of %v messages, the source %v", got, want)
-			}
-			back := filepath.Join(t.TempDir(), "claude")
-			sesstool(t, "convert", "--to", "claude", "-o", back+"/", logs[0])
-			files, err := filepath.Glob(filepath.Join(back, "projects", "*", "*", "subagents", "agent-*.jsonl"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(files) != len(want) {
-				t.Errorf("converted back to Claude Code, %d sub-agent files %v, want %d", len(files), files, len(want))
-			}
-			var got []int
-			for _, bs := range convo.Sessions(t, "claude", back) {
-				got = append(got, runMessages(bs)...)
-			}
-			slices.Sort(got)
-			if fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Errorf("converted back, runs of %v messages, the source %v", got, want)
-			}
-		})
-	}
+		resumed := convo.Sessions(t, "copilot", logs[0])
+		if len(resumed) != 1 {
+			t.Fatalf("%s reads as %d sessions", logs[0], len(resumed))
+		}
+		if got := runMessages(resumed[0]); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("after the resume the log holds runs of %v messages, the source %v", got, want)
+		}
+		back := filepath.Join(t.TempDir(), "claude")
+		sesstool(t, "convert", "--to", "claude", "-o", back+"/", logs[0])
+		files, err := filepath.Glob(filepath.Join(back, "projects", "*", "*", "subagents", "agent-*.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(files) != len(want) {
+			t.Errorf("converted back to Claude Code, %d sub-agent files %v, want %d", len(files), files, len(want))
+		}
+		var got []int
+		for _, bs := range convo.Sessions(t, "claude", back) {
+			got = append(got, runMessages(bs)...)
+		}
+		slices.Sort(got)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("converted back, runs of %v messages, the source %v", got, want)
+		}
+	})
 }

@@ -7,15 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sesstool/sesstool/internal/testkit/peers"
-	"github.com/sesstool/sesstool/internal/testkit/shared"
 	"github.com/sesstool/sesstool/internal/testkit/short"
+	"github.com/sesstool/sesstool/session"
 )
 
 // geminiSources: one session of every other layout sesstool reads, and
 // the real sessions: a legacy Gemini CLI document, Claude Code with
 // sub-agents, Codex with reasoning, pi with branches.
-var geminiSources = []codexSource{
+var geminiSources = []source{
 	{name: "tree", layout: "tree", path: "testdata/samples/tree/pi-v3-branches.jsonl"},
 	{name: "flat", layout: "flat", path: "testdata/samples/flat/20261121-042424-f487536d.jsonl"},
 	{name: "ash", layout: "ash", path: "testdata/samples/ash/generated-v2"},
@@ -41,32 +40,21 @@ var geminiSources = []codexSource{
 func TestGeminiResume(t *testing.T) {
 	// under -short, the first source only: pi's tree with branches, the
 	// layout furthest from the agent's own
-	for _, src := range short.Cases(t, geminiSources, nil) {
-		t.Run(src.name, func(t *testing.T) {
-			t.Parallel()
-			path := filepath.Join(peers.RepoRoot(), filepath.FromSlash(src.path))
-			if src.shared {
-				path = filepath.Join(shared.Dir(), filepath.FromSlash(src.path))
-				if _, err := os.Stat(path); err != nil {
-					peers.Need(t, "shared session "+path+" not found")
-				}
-			}
-			s := mainSession(t, src.layout, path)
-			env := newGeminiEnv(t)
-			sesstool(t, "convert", "--from", src.layout, "--to", "gemini", "--session", s.Meta.ID, "-o", env.geminiHome+"/", path)
-			file, id := env.claim(t)
-			env.run(t, "--resume", id, "-p", "continue", "--yolo")
-			checkGeminiResumed(t, env, 0, s, file, false)
-			// The agent appends the resumed turn to the session it was
-			// given (it also starts a file of its own at start-up, which
-			// holds only its session context).
-			if !strings.Contains(readFile(t, file), `"content":[{"text":"continue"}]`) {
-				t.Errorf("%s: the resumed turn was not appended: Gemini CLI did not resume the converted session", file)
-			}
-			back := filepath.Join(t.TempDir(), "back")
-			sesstool(t, "convert", "--from", "gemini", "--to", src.layout, "-o", back, file)
-		})
-	}
+	eachSource(t, short.Cases(t, geminiSources, nil), func(t *testing.T, src source, path string, s *session.Session) {
+		env := newGeminiEnv(t)
+		sesstool(t, "convert", "--from", src.layout, "--to", "gemini", "--session", s.Meta.ID, "-o", env.geminiHome+"/", path)
+		file, id := env.claim(t)
+		env.run(t, "--resume", id, "-p", "continue", "--yolo")
+		checkGeminiResumed(t, env, 0, s, file, false)
+		// The agent appends the resumed turn to the session it was
+		// given (it also starts a file of its own at start-up, which
+		// holds only its session context).
+		if !strings.Contains(readFile(t, file), `"content":[{"text":"continue"}]`) {
+			t.Errorf("%s: the resumed turn was not appended: Gemini CLI did not resume the converted session", file)
+		}
+		back := filepath.Join(t.TempDir(), "back")
+		sesstool(t, "convert", "--from", "gemini", "--to", src.layout, "-o", back, file)
+	})
 }
 
 // claim finds the one session convert filed into the home (its sub-agent

@@ -9,7 +9,6 @@ import (
 	"github.com/sesstool/sesstool/format/qwen"
 	"github.com/sesstool/sesstool/internal/testkit/convo"
 	"github.com/sesstool/sesstool/internal/testkit/peers"
-	"github.com/sesstool/sesstool/internal/testkit/shared"
 	"github.com/sesstool/sesstool/internal/testkit/short"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/session"
@@ -17,7 +16,7 @@ import (
 
 // qwenSources are one session of every layout sesstool reads, and a real
 // Claude Code session with sub-agents and a compaction.
-var qwenSources = []claudeSource{
+var qwenSources = []source{
 	{name: "tree", layout: "tree", path: "testdata/samples/tree/pi-v3-branches.jsonl"},
 	{name: "flat", layout: "flat", path: "testdata/samples/flat/20261121-042424-f487536d.jsonl"},
 	{name: "ash", layout: "ash", path: "testdata/samples/ash/generated-v2/sessions/cli"},
@@ -42,43 +41,32 @@ func TestQwenResumesConverted(t *testing.T) {
 	peers.QwenCode(t)
 	// under -short, the first source only: pi's tree with branches, the
 	// layout furthest from the agent's own
-	for _, src := range short.Cases(t, qwenSources, nil) {
-		t.Run(src.name, func(t *testing.T) {
-			t.Parallel()
-			path := filepath.Join(peers.RepoRoot(), src.path)
-			if src.shared {
-				path = filepath.Join(shared.Dir(), src.path)
-				if _, err := os.Stat(path); err != nil {
-					peers.Need(t, "real-world session not found (set SESSTOOL_SHARED): "+err.Error())
-				}
-			}
-			s := pickSession(t, src.layout, path, src.session)
-			e := newQWEnv(t)
-			store := filepath.Join(t.TempDir(), ".qwen")
-			args := []string{"convert", "--from", src.layout, "--to", "qwen", "-o", store + "/"}
-			if src.session != "" {
-				args = append(args, "--session", src.session)
-			}
-			sesstool(t, append(args, path)...)
-			files, _ := filepath.Glob(filepath.Join(store, qwen.ProjectsDir, "*", qwen.ChatsDir, "*.jsonl"))
-			if len(files) != 1 {
-				t.Fatalf("convert wrote %v, want one session file", files)
-			}
-			cwd := s.Meta.Cwd
-			if cwd == "" {
-				cwd = "/"
-			}
-			if got, want := filepath.Base(filepath.Dir(filepath.Dir(files[0]))), qwen.ProjectDir(cwd); got != want {
-				t.Errorf("filed under projects/%s, Qwen Code looks in projects/%s", got, want)
-			}
-			file := filepath.Join(e.chats(), filepath.Base(files[0]))
-			moveProject(t, files[0], file, cwd, e.work)
-			id := strings.TrimSuffix(filepath.Base(file), ".jsonl")
-			before := e.mock.Count()
-			e.run(t, "--resume", id, "-p", "continue", "--yolo")
-			qwCheckResumed(t, e, before, qwenExpected(s), file)
-		})
-	}
+	eachSource(t, short.Cases(t, qwenSources, nil), func(t *testing.T, src source, path string, s *session.Session) {
+		e := newQWEnv(t)
+		store := filepath.Join(t.TempDir(), ".qwen")
+		args := []string{"convert", "--from", src.layout, "--to", "qwen", "-o", store + "/"}
+		if src.session != "" {
+			args = append(args, "--session", src.session)
+		}
+		sesstool(t, append(args, path)...)
+		files, _ := filepath.Glob(filepath.Join(store, qwen.ProjectsDir, "*", qwen.ChatsDir, "*.jsonl"))
+		if len(files) != 1 {
+			t.Fatalf("convert wrote %v, want one session file", files)
+		}
+		cwd := s.Meta.Cwd
+		if cwd == "" {
+			cwd = "/"
+		}
+		if got, want := filepath.Base(filepath.Dir(filepath.Dir(files[0]))), qwen.ProjectDir(cwd); got != want {
+			t.Errorf("filed under projects/%s, Qwen Code looks in projects/%s", got, want)
+		}
+		file := filepath.Join(e.chats(), filepath.Base(files[0]))
+		moveProject(t, files[0], file, cwd, e.work)
+		id := strings.TrimSuffix(filepath.Base(file), ".jsonl")
+		before := e.mock.Count()
+		e.run(t, "--resume", id, "-p", "continue", "--yolo")
+		qwCheckResumed(t, e, before, qwenExpected(s), file)
+	})
 }
 
 // moveProject copies the session file from to to, its cwd now dir.
