@@ -164,9 +164,7 @@ func convertCmd(env *command.Env) *cli.Command {
 			&cli.StringFlag{Name: "session", Usage: "only the session with this id"},
 			&cli.StringFlag{Name: "loss-report", Usage: "write what the target could not hold, as JSON, to FILE"},
 			&cli.BoolFlag{Name: "strict", Usage: "refuse a conversion that would lose anything"},
-			&cli.StringFlag{Name: "project", Usage: registry.ProjectUsage()},
-			&cli.BoolFlag{Name: "truncate-messages", Usage: "cut a message longer than the target can read (goat: a 10 MiB line) to fit, counted as lost, instead of refusing it"},
-		}, selectFlags()...),
+		}, append(writeOptionFlags(), selectFlags()...)...),
 		func(_ context.Context, c *cli.Command) error {
 			sel, err := selectionOf(c)
 			if err != nil {
@@ -175,7 +173,7 @@ func convertCmd(env *command.Env) *cli.Command {
 			return command.Convert(env, command.ConvertOptions{Select: sel,
 				From: c.String("format"), To: c.String("to"), Out: c.String("o"), Force: c.Bool("force"),
 				Session: c.String("session"), LossReport: c.String("loss-report"), Strict: c.Bool("strict"),
-				Project: c.String("project"), Paths: c.Args().Slice(), TruncateMessages: c.Bool("truncate-messages"),
+				Options: writeOptionValues(c), Paths: c.Args().Slice(),
 			})
 		})
 }

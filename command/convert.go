@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/sesstool/sesstool/atomicfile"
@@ -34,6 +35,10 @@ func sameLayout(in *pipeline.Input, target format.Format) bool {
 // never pairs layouts directly.
 func Convert(env *Env, o ConvertOptions) error {
 	target, w, err := convertTarget(o.To)
+	if err != nil {
+		return err
+	}
+	given, err := writeOptions(target, o.Options)
 	if err != nil {
 		return err
 	}
@@ -93,7 +98,7 @@ func Convert(env *Env, o ConvertOptions) error {
 	}
 	out := &report.Report{MaxErrors: 20}
 	ix, _ := w.(format.Indexer)
-	opt := format.WriteOptions{Loss: lost, Extra: o.Project, Batch: batch, Truncate: o.TruncateMessages, Home: ix != nil && pl.Placed()}
+	opt := format.WriteOptions{Loss: lost, Options: given, Batch: batch, Home: ix != nil && pl.Placed()}
 	var homed []*session.Meta // what the home's index records, once committed
 	written, done, notWritten, err := writeAll(env, in, w, st, pl, opt, out, &homed)
 	if cerr := <-checked; cerr != nil {
@@ -155,6 +160,20 @@ func convertTarget(name string) (format.Format, format.Writer, error) {
 		return nil, nil, Usage("sesstool cannot write %s", f.Name())
 	}
 	return f, w, nil
+}
+
+// writeOptions are the values of the layouts' own write options given
+// (v) that the target's writer takes, so that a writer reads no option it
+// does not declare. An option only other layouts take (--project with
+// --to tree) is refused as a usage error before anything is read: passed
+// over, it would leave the user believing it had an effect.
+func writeOptions(target format.Format, v format.OptionValues) (format.OptionValues, error) {
+	for _, o := range registry.WriteOptions() {
+		if _, ok := v[o.Name]; ok && !slices.Contains(o.Layouts, target.Name()) {
+			return nil, Usage("--%s applies only to --to %s, not %s", o.Name, strings.Join(o.Layouts, " or "), target.Name())
+		}
+	}
+	return format.TraitsOf(target).Given(v), nil
 }
 
 // writeAll writes every session into the stage and returns, per session,

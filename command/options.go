@@ -1,6 +1,9 @@
 package command
 
-import "github.com/sesstool/sesstool/selection"
+import (
+	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/selection"
+)
 
 // MigrateOptions are migrate's flags.
 type MigrateOptions struct {
@@ -24,10 +27,10 @@ type ConvertOptions struct {
 	Session    string
 	LossReport string
 	Strict     bool
-	Project    string
 	Select     selection.Filter
 	Paths      []string
-	// TruncateMessages cuts a message the target cannot read whole (goat:
-	// a 10 MiB line) to fit, counted as lost, instead of refusing it.
-	TruncateMessages bool
+	// Options are the values of the layouts' own write options given as
+	// flags (registry.WriteOptions: --project, --truncate-messages), by
+	// name; the target's writer is handed those it declares.
+	Options format.OptionValues
 }

@@ -208,7 +208,7 @@ func TestOpenCodeExportsWhatWeWrite(t *testing.T) {
 		if !haveLayout(s.layout) {
 			continue
 		}
-		convertCLI(t, ConvertOptions{From: s.layout, To: "opencode", Out: store, Project: "global", Force: true, Paths: []string{s.source(t)}})
+		convertCLI(t, ConvertOptions{From: s.layout, To: "opencode", Out: store, Options: format.OptionValues{opencode.OptProject: "global"}, Force: true, Paths: []string{s.source(t)}})
 	}
 	refs, err := opencode.Format{}.Sessions(store)
 	if err != nil {

@@ -15,7 +15,7 @@ import (
 // and never adapts, or counts a loss, itself.
 //   - Written outside the layout's home (opt.Home unset), a single file
 //     holds no sub-agent run the layout keeps only in its home (InFile).
-//   - A writer that holds the whole session anyway (format.Holder) gets it
+//   - A writer that holds the whole session anyway (Traits.HoldsSession) gets it
 //     read once; every other gets opt.Reopen, so a linear target's
 //     adaptation reads the session twice and its memory stays flat.
 //
@@ -31,7 +31,7 @@ func For(f format.Format, r session.Reader, opt format.WriteOptions) (session.Re
 		caps = caps.InFile()
 	}
 	reopen := opt.Reopen
-	if _, holds := f.(format.Holder); holds {
+	if format.TraitsOf(f).HoldsSession {
 		reopen = nil
 	}
 	return Adapt(r, reopen, caps, caps.Called(f.Name()), opt.Loss)

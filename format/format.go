@@ -1,9 +1,12 @@
 // Package format defines the one small interface every session layout
 // implements (detect, list, read into the model, validate), the optional
 // interfaces a layout adds when they apply to it (write, stream, default
-// store, load, migrate, hold, copy, file extension), and the options those calls
-// share. Layouts live in sub-packages, one folder each with the same files
-// (docs/adding-a-layout.md), and are listed once in package registry.
+// store, load, migrate, copy, file extension), and the options those calls
+// share. What a layout declares as data sits beside them: what it holds
+// (Caps) and how it is handled (Traits: holding a session, validating to
+// the file's end, its own write options). Layouts live in sub-packages,
+// one folder each with the same files (docs/adding-a-layout.md), and are
+// listed once in package registry.
 //
 // As age declares its optional interfaces beside Recipient, the optional
 // ones are declared here beside Format, and the registry and the pipeline
@@ -93,28 +96,6 @@ type Migrator interface {
 	Migrate(path, to string, opt MigrateOptions) (MigrateResult, error)
 }
 
-// Holder is implemented by writers that hold a whole session in memory
-// before writing it (a directory layout whose files are written together,
-// or one JSON document): converting to one lifts the memory limit set for
-// streaming commands, which would otherwise keep the collector running all
-// the time. A writer whose memory stays flat in the session's size (a JSONL
-// file written line by line) does not implement it.
-type Holder interface {
-	Writer
-	// HoldsSession only marks the writer; it does nothing.
-	HoldsSession()
-}
-
-// Accumulator is implemented by single-file layouts whose validator keeps
-// a few bytes per entry until the file's end, for rules across the file
-// (OpenCode's export: its message ids): an input of such a layout is
-// validated before it is read, not alongside (pipeline.GatherOptions), so
-// what the validator keeps and what the reader's caller keeps do not add up.
-type Accumulator interface {
-	// AccumulatesWhenValidating only marks the layout; it does nothing.
-	AccumulatesWhenValidating()
-}
-
 // Copier is implemented by writers that write a session read by their own
 // layout, which nothing has changed, as a copy of its source lines (blank
 // lines left out) instead of encoding it. Verbatim reports whether WriteTo
@@ -184,17 +165,21 @@ type ValidateOptions struct {
 	Tee *jsonl.Feed
 }
 
-// WriteOptions tune writing.
+// WriteOptions tune writing. Each field is a fact of every write, which
+// any writer may need; a choice that serves one layout is that layout's
+// option (Traits.Options), carried in Options.
 type WriteOptions struct {
 	Force bool          // replace existing files
 	Loss  *loss.Counter // where to count what the layout cannot hold; may be nil
-	Extra string        // layout-specific choice (OpenCode --project)
-	// Truncate lets a writer cut a message longer than its target can read
-	// (goat: a 10 MiB line) to fit, counted as lost, instead of refusing it.
-	Truncate bool
+	// Options are the values given to the target's own options
+	// (Traits.Options), by name: OpenCode's "project", goat's
+	// "truncate-messages". nil when none was given.
+	Options OptionValues
 	// Batch holds the source ids of every session written in the same run,
 	// so a writer can tell whether a child's parent travels with it; nil
-	// when unknown.
+	// when unknown. It is a fact of the run, not a layout's choice: which
+	// sessions are written together, for any layout that links a session
+	// to its parent (OpenCode's parentID today).
 	Batch map[string]bool
 	// Reopen opens the session being written again, from its first entry.
 	// convert.Adapt reads a session from another layout twice with it for a
@@ -206,6 +191,10 @@ type WriteOptions struct {
 	Reopen func() (session.Reader, error)
 	// Home is set when the session is written into its program's home at
 	// its Placer path, and the layout's Indexer records it there after.
+	// It is a fact of where the write goes, not a layout's choice: what a
+	// layout keeps only in its home (Caps.TitleInHome, SidechainsInHome)
+	// is kept there and counted lost in a lone file, for any such layout
+	// (Codex's index, Copilot's workspace, Gemini's runs).
 	Home bool
 }
 

@@ -56,6 +56,8 @@ type GatherOptions struct {
 	// Input.Check, which the caller runs at the same time as it reads
 	// them, so the file is read once by each instead of one after the
 	// other. The caller must commit nothing unless Check returns nil.
+	// A layout whose validator keeps state until the file's end
+	// (Traits.AccumulatesWhenValidating) is validated here all the same.
 	Alongside bool
 	// Select, when set, keeps only the sessions it selects (SelectUnits);
 	// none selected ends the run with exit 1.
@@ -135,7 +137,8 @@ func (in *Input) load(units []Unit, o GatherOptions) error {
 	for i, u := range units {
 		opt := format.ValidateOptions{Size: u.Size}
 		l, loader := u.Format.(format.Loader)
-		if _, acc := u.Format.(format.Accumulator); o.Alongside && isStream(u.Format) && !loader && !acc {
+		acc := format.TraitsOf(u.Format).AccumulatesWhenValidating
+		if o.Alongside && isStream(u.Format) && !loader && !acc {
 			in.deferred = append(in.deferred, u)
 			continue
 		}

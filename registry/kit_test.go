@@ -23,9 +23,9 @@ var kit = map[string]string{
 	"Sessions": "store.go", "DefaultStore": "store.go", "Load": "store.go",
 	"Open": "read.go", "OpenReader": "read.go", "OpenTeed": "read.go",
 	"Validate": "validate.go", "ValidateReader": "validate.go",
-	"Write": "write.go", "WriteTo": "write.go", "HoldsSession": "write.go",
+	"Write": "write.go", "WriteTo": "write.go",
 	"Versions": "migrate.go", "Version": "migrate.go", "Migrate": "migrate.go",
-	"Caps": "caps.go",
+	"Caps": "caps.go", "Traits": "caps.go",
 }
 
 // Every registered layout's package has the kit's files, and each method
@@ -51,7 +51,9 @@ func TestLayoutKit(t *testing.T) {
 			if _, ok := l.Format.(format.Migrator); ok {
 				files = append(files, "migrate.go")
 			}
-			if _, ok := reflect.PointerTo(typ).MethodByName("Caps"); ok {
+			_, caps := reflect.PointerTo(typ).MethodByName("Caps")
+			_, traits := reflect.PointerTo(typ).MethodByName("Traits")
+			if caps || traits {
 				files = append(files, "caps.go")
 			}
 			for _, f := range files {

@@ -29,9 +29,6 @@ type Layout struct {
 	// Default marks the layout used when neither PATH nor --format/--from
 	// names one (its default store is read). Exactly one layout has it.
 	Default bool
-	// Project, for a layout that files sessions under a project, is the
-	// help of convert's --project flag.
-	Project string
 }
 
 // Layouts is every layout, in detection order: directory layouts with
@@ -39,7 +36,7 @@ type Layout struct {
 var Layouts = []Layout{
 	{Format: goat.Format{}},
 	{Format: ash.Format{}},
-	{Format: opencode.Format{}, Project: "project id to file sessions under"},
+	{Format: opencode.Format{}},
 	{Format: opencode.Export{}},
 	{Format: codex.Format{}},
 	// Before Claude Code, whose envelope Qwen Code's lines share.
@@ -126,16 +123,15 @@ func names(keep func(format.Format) bool) []string {
 }
 
 // Streams reports whether writing the named layout keeps memory flat in
-// the session's size: a writer that is not a format.Holder (false for an
-// unknown name).
+// the session's size: a writer whose Traits do not say it holds the
+// session (false for an unknown name).
 func Streams(name string) bool {
 	f, err := Lookup(name)
 	if err != nil {
 		return false
 	}
 	_, w := f.(format.Writer)
-	_, holds := f.(format.Holder)
-	return w && !holds
+	return w && !format.TraitsOf(f).HoldsSession
 }
 
 // Detect returns the layout of path itself, or nil.
@@ -161,20 +157,6 @@ func DetectHead(head []byte) format.Format {
 		}
 	}
 	return nil
-}
-
-// ProjectUsage is the help of convert's --project flag, naming the layouts
-// that use it.
-func ProjectUsage() string {
-	var usage string
-	var names []string
-	for _, f := range All {
-		if l := layoutOf(f); l.Project != "" {
-			usage = l.Project
-			names = append(names, f.Name())
-		}
-	}
-	return usage + " (" + strings.Join(names, ", ") + ")"
 }
 
 // FileExt is the extension of a file a single-file layout writes.

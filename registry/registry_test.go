@@ -69,16 +69,13 @@ func TestPolicy(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(ProjectUsage(), "(") {
-		t.Errorf("--project help %q names no layout", ProjectUsage())
-	}
 	if _, err := LookupExporter("pdf"); err == nil {
 		t.Error("LookupExporter(pdf) found one")
 	}
 }
 
-// writer is a test layout sesstool can write; holder also holds a whole
-// session in memory to write it.
+// writer is a test layout sesstool can write; holder also declares that it
+// holds a whole session in memory to write it.
 type writer struct{ marker }
 
 func (writer) Name() string      { return "writer" }
@@ -89,12 +86,14 @@ func (writer) Write(session.Reader, string, format.WriteOptions) ([]string, erro
 
 type holder struct{ writer }
 
-func (holder) Name() string  { return "holder" }
-func (holder) HoldsSession() {}
+func (holder) Name() string { return "holder" }
+func (holder) Traits() format.Traits {
+	return format.Traits{HoldsSession: true}
+}
 
-// The streaming policy is the layout's own declaration (format.Holder),
-// not a flag in the registry's list.
-func TestStreamsFollowsHolder(t *testing.T) {
+// The streaming policy is the layout's own declaration
+// (Traits.HoldsSession), not a flag in the registry's list.
+func TestStreamsFollowsTraits(t *testing.T) {
 	saved := All
 	All = []format.Format{marker{}, writer{}, holder{}}
 	defer func() { All = saved }()

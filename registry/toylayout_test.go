@@ -16,7 +16,9 @@ import (
 // nothing else of sesstool changes. The binary built so must name the
 // layout in its --to choices, detect its files, validate them (an error is
 // a finding and exit 1) and convert both ways, the losses counted from its
-// caps alone (its writer counts none).
+// caps alone (its writer counts none). Its writer's own option (Traits) is
+// one of convert's flags, handed to its writer, and refused with another
+// target.
 func TestToyLayout(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds sesstool with an extra layout")
@@ -97,6 +99,10 @@ func TestToyLayout(t *testing.T) {
 			"out.toy", `{"role":"user","text":"The tests in ./calc fail since yesterday.`},
 		{"converted from", []string{"convert", "--to", "tree", "-o", "back.jsonl", "a.toy"}, 0, nil,
 			"back.jsonl", `"role":"assistant","content":[{"type":"text","text":"hello"}]`},
+		{"option offered", []string{"convert", "--help"}, 0, []string{"--shout", "write every message in capitals (toy)"}, "", ""},
+		{"option taken", []string{"convert", "--to", "toy", "--shout", "-o", "loud.toy", "a.toy"}, 0, nil,
+			"loud.toy", `{"role":"assistant","text":"HELLO"}`},
+		{"option refused", []string{"convert", "--to", "tree", "--shout", "-o", "no.jsonl", "a.toy"}, 2, []string{"--shout applies only to --to toy, not tree"}, "", ""},
 	} {
 		cmd := exec.Command(bin, c.args...)
 		cmd.Dir = dir

@@ -27,3 +27,18 @@ var caps = format.Caps{
 
 // Caps declares what the layout holds.
 func (Format) Caps() format.Caps { return caps }
+
+// OptTruncate is the option that lets the writer cut a message whose line
+// goat could not read (MaxLine) to fit, counted as lost, instead of
+// refusing it (convert --truncate-messages).
+const OptTruncate = "truncate-messages"
+
+// traits is how sesstool handles goat's layout: its writer takes the cut
+// of a line too long for goat.
+var traits = format.Traits{
+	Options: []format.Option{{Name: OptTruncate, Switch: true,
+		Usage: "cut a message longer than the target can read (goat: a 10 MiB line) to fit, counted as lost, instead of refusing it"}},
+}
+
+// Traits declares how the layout is handled.
+func (Format) Traits() format.Traits { return traits }

@@ -19,14 +19,14 @@ const MaxLine = 10<<20 - 1
 // ruleLongLine is validate's finding for such a line.
 const ruleLongLine = "line-too-long"
 
-// fitMessage makes one messages.jsonl line fit MaxLine: with Truncate,
+// fitMessage makes one messages.jsonl line fit MaxLine: with OptTruncate,
 // its longest strings are cut (counted as lost), else the conversion is
 // refused, naming the entry.
 func (w *writer) fitMessage(e *session.Entry, b []byte) ([]byte, error) {
 	if len(b) <= MaxLine {
 		return b, nil
 	}
-	if !w.opt.Truncate {
+	if !w.opt.Options.Bool(OptTruncate) {
 		return nil, &exitcode.Error{Code: exitcode.Invalid, Err: fmt.Errorf(
 			"entry %s is a message of %d bytes as a goat messages.jsonl line; goat reads lines of at most %d bytes (10 MiB) and could not open the session (--truncate-messages cuts it to fit, counted as lost)",
 			e.ID, len(b), MaxLine)}

@@ -38,3 +38,28 @@ func (Format) Caps() format.Caps { return caps }
 
 // Caps declares what the layout holds: the same as the store's.
 func (Export) Caps() format.Caps { return caps }
+
+// OptProject is the option naming the project a session is filed under
+// (convert --project): the store's session/<project>/ directory, and the
+// session's projectID in either layout.
+const OptProject = "project"
+
+// traits is how sesstool handles OpenCode's store: its writer reads a
+// session twice rather than hold it, and takes the project to file it
+// under.
+var traits = format.Traits{
+	Options: []format.Option{{Name: OptProject, Usage: "project id to file sessions under"}},
+}
+
+// Traits declares how the store is handled.
+func (Format) Traits() format.Traits { return traits }
+
+// Traits declares how the export document is handled: as the store, and
+// its validator keeps the ids and lines of every message and part for the
+// rules across messages, so convert and export validate an export
+// document before reading it, not alongside.
+func (Export) Traits() format.Traits {
+	t := traits
+	t.AccumulatesWhenValidating = true
+	return t
+}

@@ -26,19 +26,15 @@ func (Format) Detect(path string) bool {
 }
 
 var (
-	_ format.Format      = Format{}
-	_ format.Writer      = Format{}
-	_ format.Unreader    = Format{}
-	_ format.Format      = Export{}
-	_ format.Writer      = Export{}
-	_ format.Stream      = Export{}
-	_ format.Accumulator = Export{}
+	_ format.Format   = Format{}
+	_ format.Writer   = Format{}
+	_ format.Unreader = Format{}
+	_ format.Format   = Export{}
+	_ format.Writer   = Export{}
+	_ format.Stream   = Export{}
+	_ format.Declared = Format{}
+	_ format.Declared = Export{}
 )
-
-// AccumulatesWhenValidating: validate keeps the ids and lines of every
-// message and part for the rules across messages, so convert and export
-// validate an export document before reading it, not alongside.
-func (Export) AccumulatesWhenValidating() {}
 
 // Export is the `opencode export` / `opencode import` document
 // {info, messages:[{info, parts}]}, pretty-printed with 2 spaces.

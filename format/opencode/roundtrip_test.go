@@ -77,7 +77,7 @@ func TestTreeRoundTrip(t *testing.T) {
 			if canonical {
 				stripRaw(s)
 			}
-			if _, err := convert.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{Extra: sampleProject}); err != nil {
+			if _, err := convert.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{Options: format.OptionValues{OptProject: sampleProject}}); err != nil {
 				t.Fatal(err)
 			}
 		}

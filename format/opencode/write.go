@@ -346,11 +346,11 @@ func (t *treeWriter) syncFiles() error {
 func fileExists(p string) bool { _, err := os.Lstat(p); return err == nil }
 
 // Write writes one session into the storage root out (out/session/...),
-// filed under opt.Extra's project id, or the one OpenCode would choose for
-// the session's directory. With opt.Reopen the session is read twice (its
-// tool results and first time, then its entries: encodeInput) and each
-// message's files are written as it is made; without it the session is
-// held.
+// filed under the project id given as its option (OptProject), or the one
+// OpenCode would choose for the session's directory. With opt.Reopen the
+// session is read twice (its tool results and first time, then its
+// entries: encodeInput) and each message's files are written as it is
+// made; without it the session is held.
 //
 // It returns the session's own file, then the other files it wrote but
 // the messages' and parts' (under message/<session>/ and part/<message>/):
@@ -371,7 +371,7 @@ func writeTree(r session.Reader, out string, opt format.WriteOptions) (*treeWrit
 		return nil, err
 	}
 	defer done()
-	project := opt.Extra
+	project := opt.Options.String(OptProject)
 	if project == "" && (!ours(s.Meta.Origin) || fromDB(s)) {
 		// A session read from an OpenCode JSON tree or export keeps the
 		// project it is filed under (toDocEach takes it from the session), so
@@ -454,7 +454,7 @@ func encodeTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
 		_, err := bw.WriteString(",\n  \"messages\": ")
 		return err
 	}
-	d, err := toDocEach(s, rs, next, opt.Extra, opt.Loss, func(d *Doc, m *Msg) error {
+	d, err := toDocEach(s, rs, next, opt.Options.String(OptProject), opt.Loss, func(d *Doc, m *Msg) error {
 		if n == 0 {
 			if err := head(d); err != nil {
 				return err

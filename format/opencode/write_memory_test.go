@@ -63,7 +63,7 @@ func TestWriteMemory(t *testing.T) {
 		// writer's.
 		halfway := func() { runtime.GC(); runtime.ReadMemStats(&mid) }
 		reopen := func() (session.Reader, error) { return newGenSession(n, halfway), nil }
-		opt := format.WriteOptions{Loss: &loss.Counter{}, Extra: "global", Reopen: reopen}
+		opt := format.WriteOptions{Loss: &loss.Counter{}, Options: format.OptionValues{OptProject: "global"}, Reopen: reopen}
 		r := newGenSession(n, halfway)
 		out := t.TempDir()
 		if _, err := convert.Write(Format{}, r, out, opt); err != nil {

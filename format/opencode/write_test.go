@@ -94,7 +94,7 @@ func TestWriteNoClobber(t *testing.T) {
 	}
 	writeForeign(t, out, format.WriteOptions{Force: true})
 	for _, bad := range []string{"../x", "a/b", "x\x00y", ".."} {
-		_, err := convert.Write(Format{}, &session.SliceReader{S: foreignSession()}, t.TempDir(), format.WriteOptions{Extra: bad})
+		_, err := convert.Write(Format{}, &session.SliceReader{S: foreignSession()}, t.TempDir(), format.WriteOptions{Options: format.OptionValues{OptProject: bad}})
 		if err == nil {
 			t.Errorf("project %q accepted", bad)
 		}

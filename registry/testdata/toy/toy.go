@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/report"
@@ -137,6 +138,9 @@ func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) er
 				text += b.Text
 			}
 		}
+		if opt.Options.Bool(OptShout) {
+			text = strings.ToUpper(text)
+		}
 		return enc.Encode(line{Role: string(e.Message.Role), Text: text})
 	})
 }
@@ -152,4 +156,13 @@ func (Format) Caps() format.Caps {
 		IDs:      format.IDStyle{Form: format.IDUUID},
 		Times:    format.TimeISO,
 	}
+}
+
+// OptShout is the writer's own option: every message in capitals.
+const OptShout = "shout"
+
+// Traits declares how the layout is handled: its writer streams, and takes
+// --shout, which convert offers from this declaration alone.
+func (Format) Traits() format.Traits {
+	return format.Traits{Options: []format.Option{{Name: OptShout, Switch: true, Usage: "write every message in capitals"}}}
 }
