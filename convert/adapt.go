@@ -61,6 +61,7 @@ func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Ca
 	countMeta(a.meta, to, layout, lost)
 	countLinks(a.meta, to, lost)
 	a.parentLink()
+	a.parentID()
 	if !to.Checkpoints {
 		lost.Add(loss.Checkpoint, loss.Dropped, layout+" has no file snapshots", len(a.meta.Checkpoints))
 	}
@@ -263,7 +264,7 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 		return a.drop(e)
 	}
 	if e.Kind == session.KindMessage && e.Message != nil {
-		e = a.images(a.callsOn(a.stop(e)))
+		e = a.images(a.roleBlocks(a.callsOn(a.stop(e))))
 	}
 	if a.to.CallBeforeResult {
 		if e = a.needCall(e); e == nil { // after its count: what the writer dropped was counted so
