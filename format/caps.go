@@ -159,10 +159,21 @@ type Caps struct {
 	// rule's generic reason would say less (where it keeps what is lost);
 	// a kind it does not name gets the rule's reason.
 	LossReasons map[loss.Kind]string
-	// CompactionSummaryOnly: a compaction keeps its summary only; its
-	// first kept entry, token count after, details and branch are dropped
-	// (Codex's compacted line).
-	CompactionSummaryOnly bool
+	// CompactionLacks are the compaction fields the layout has no slot
+	// for, named by the kind their loss is counted as: loss.FirstKept,
+	// CompactionTokensAfter, CompactionDetails and CompactionBranch (Codex's
+	// compacted line keeps the summary only; flat's compaction entry has
+	// a first kept entry and none of the others). Each that a compaction
+	// sets is dropped and counted, once the compaction is placed
+	// (convert/adapt_compaction.go).
+	CompactionLacks []loss.Kind
+	// FirstKeptEarlier: the layout's compaction names its first kept
+	// entry, which must be one written before it (flat): a compaction
+	// naming any other is given none, which its writer spells as the
+	// entry before it (a tool result's call's message), counted moved;
+	// one with nothing written before it is dropped, counted
+	// (convert/adapt_compaction.go).
+	FirstKeptEarlier bool
 	// CallBeforeResult: a tool result, a tool message or a tool_result
 	// block, is kept only after a message of a role that carries calls
 	// made its call (Codex's function_call_output names a function_call

@@ -39,7 +39,7 @@ var caps = format.Caps{
 		loss.Kind(session.KindCustomMessage) + "-entry": "Codex has message and compaction lines only",
 		loss.ToolResult:                                 "its tool call is not in an assistant reply Codex can write",
 	},
-	CompactionSummaryOnly: true,
+	CompactionLacks:       []loss.Kind{loss.FirstKept, loss.CompactionTokensAfter, loss.CompactionDetails, loss.CompactionBranch},
 	CallBeforeResult:      true,
 	KindsDropped:          []session.Kind{session.KindCustomMessage},
 	IDs:                   format.IDStyle{Form: format.IDUUID, Seed: "codex:"}, Times: format.TimeISO,

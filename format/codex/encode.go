@@ -163,7 +163,7 @@ func (e *encoder) entry(en *session.Entry) error {
 }
 
 func (e *encoder) compaction(en *session.Entry) {
-	c := en.Compaction // the summary only (Caps.CompactionSummaryOnly)
+	c := en.Compaction // the summary only (Caps.CompactionLacks)
 	var o jsonx.Obj
 	o.Str("message", c.Summary)
 	e.rec(en.Time, "compacted", o.Bytes())
