@@ -39,10 +39,10 @@ var caps = format.Caps{
 		loss.Kind(session.KindCustomMessage) + "-entry": "Codex has message and compaction lines only",
 		loss.ToolResult:                                 "its tool call is not in an assistant reply Codex can write",
 	},
-	CompactionLacks:       []loss.Kind{loss.FirstKept, loss.CompactionTokensAfter, loss.CompactionDetails, loss.CompactionBranch},
-	CallBeforeResult:      true,
-	KindsDropped:          []session.Kind{session.KindCustomMessage},
-	IDs:                   format.IDStyle{Form: format.IDUUID, Seed: "codex:"}, Times: format.TimeISO,
+	CompactionLacks:  []loss.Kind{loss.FirstKept, loss.CompactionTokensAfter, loss.CompactionDetails, loss.CompactionBranch},
+	CallBeforeResult: true,
+	KindsDropped:     []session.Kind{session.KindCustomMessage},
+	IDs:              format.IDStyle{Form: format.IDUUID, Seed: "codex:"}, Times: format.TimeISO,
 
 	// A reply's response items are text and function calls; the items of
 	// every other role's message are input text and input images, with the

@@ -76,7 +76,7 @@ func (s *foreignState) header(lw *lineWriter, meta *session.Meta, parent *sessio
 
 // foreignState carries the chain across written lines.
 type foreignState struct {
-	restyle   *spell.IDs // flat's form of ids
+	restyle   *spell.IDs  // flat's form of ids
 	ids       idTable     // ids taken in the output, reserved, and source id -> written id
 	toolNames toolNames   // tool call id -> tool name, for results that lack one
 	calls     spell.Calls // for a compaction that keeps the entry before it
