@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/session"
@@ -26,7 +25,7 @@ type encoder struct {
 	err   error
 }
 
-func newEncoder(w *bufio.Writer, m *session.Meta, opt format.WriteOptions) *encoder {
+func newEncoder(w *bufio.Writer, m *session.Meta) *encoder {
 	e := &encoder{w: w, meta: m, id: SessionID(m), clock: m.Created, calls: map[string]bool{}}
 	if n, ok := m.Private.(*metaNote); ok && m.Origin == Name {
 		e.doc = n.doc

@@ -24,7 +24,7 @@ func (f *Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions)
 	bw := bufio.NewWriterSize(w, 1<<16)
 	var err error
 	if r.Meta().Origin == Name {
-		err = writeNative(bw, r, opt, true)
+		err = writeNative(bw, r, true)
 	} else {
 		err = writeForeign(bw, r)
 	}
@@ -65,7 +65,7 @@ func (lw *lineWriter) line(raw, canon []byte) {
 
 // writeNative writes a session that came from a flat file: ids, parent ids
 // and spellings are the source's, so the output is the input byte for byte.
-func writeNative(w *bufio.Writer, r session.Reader, opt format.WriteOptions, merge bool) error {
+func writeNative(w *bufio.Writer, r session.Reader, merge bool) error {
 	lw := &lineWriter{w: w, merge: merge}
 	m := r.Meta()
 	version := m.Version
