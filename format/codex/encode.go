@@ -163,6 +163,10 @@ func (e *encoder) entry(en *session.Entry) error {
 
 func (e *encoder) compaction(en *session.Entry) {
 	c := en.Compaction // the summary only (Caps.CompactionLacks)
+	if c.FirstKeptID != "" || c.TokensAfter != nil || len(c.Details) > 0 && string(c.Details) != "null" || c.BranchID != "" {
+		e.fail(en, "Codex's compacted line keeps the summary only")
+		return
+	}
 	var o jsonx.Obj
 	o.Str("message", c.Summary)
 	e.rec(en.Time, "compacted", o.Bytes())

@@ -26,12 +26,18 @@ func TestWriterRefusesUnadaptedBlocks(t *testing.T) {
 		{"a call in a user message", session.RoleUser, session.Block{Type: session.BlockToolCall, ToolCallID: "c", ToolName: "t"}, `entry "x1": Codex's user messages hold no tool_call blocks`},
 		{"an image with no data", session.RoleUser, session.Block{Type: session.BlockImage}, `entry "x1": the image block has neither data nor a URL`},
 		{"a file that is no image", session.RoleUser, session.Block{Type: session.BlockFile, MimeType: "application/pdf", Data: "eA=="}, `entry "x1": Codex's messages hold images, not application/pdf files`},
+		{"a compaction's first kept entry", "", session.Block{}, `entry "x1": Codex's compacted line keeps the summary only`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			e := &session.Entry{Kind: session.KindMessage, ID: "x1", Source: session.Source{Origin: "tree"},
+				Message: &session.Message{Role: c.role, Content: []session.Block{{Type: session.BlockText, Text: "hi"}, c.block}}}
+			if c.role == "" {
+				e = &session.Entry{Kind: session.KindCompaction, ID: "x1", Source: session.Source{Origin: "tree"},
+					Compaction: &session.Compaction{Summary: "s", FirstKeptID: "a"}}
+			}
 			s := &session.Session{
-				Meta: session.Meta{ID: "0199a213-81c0-7800-8aa1-bbab2a035a53", Source: session.Source{Origin: codex.Name}},
-				Entries: []*session.Entry{{Kind: session.KindMessage, ID: "x1", Source: session.Source{Origin: "tree"},
-					Message: &session.Message{Role: c.role, Content: []session.Block{{Type: session.BlockText, Text: "hi"}, c.block}}}},
+				Meta:    session.Meta{ID: "0199a213-81c0-7800-8aa1-bbab2a035a53", Source: session.Source{Origin: codex.Name}},
+				Entries: []*session.Entry{e},
 			}
 			var b bytes.Buffer
 			err := convert.WriteTo(codex.Format{}, &b, &session.SliceReader{S: s}, format.WriteOptions{})
