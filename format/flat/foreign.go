@@ -13,7 +13,8 @@ import (
 
 // A session from another layout is written as the agent would have: linear
 // (the active path only), 8-hex ids chained by parent_id from "", and only
-// what flat can hold. Everything else is counted in the loss report.
+// what flat can hold. The adaptation (convert.For) removes everything else
+// and counts it in the loss report, by flat's caps.
 
 // writeForeign writes a session convert.Adapt has adapted for flat (the
 // active path, the roles flat has): the writer is handed it adapted
