@@ -7,6 +7,7 @@ import (
 
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/spell"
+	"github.com/sesstool/sesstool/internal/idset"
 	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 	"github.com/sesstool/sesstool/session/convtree"
@@ -61,6 +62,7 @@ func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Ca
 	countMeta(a.meta, to, layout, lost)
 	countLinks(a.meta, to, lost)
 	a.parentLink()
+	a.parentID()
 	if !to.Checkpoints {
 		lost.Add(loss.Checkpoint, loss.Dropped, layout+" has no file snapshots", len(a.meta.Checkpoints))
 	}
@@ -171,6 +173,10 @@ type adapted struct {
 	// the last message's time (TimesForward)
 	lastMS   int64
 	lastTime session.Time
+	// the ids of the entries given so far, and whether there was one
+	// (Caps.FirstKeptEarlier)
+	given    idset.Index
+	anyGiven bool
 	// the ids of the tool calls kept so far (Caps.CallBeforeResult)
 	madeCalls map[string]bool
 	// tree targets: the index of the entry held back to be written last
@@ -263,7 +269,7 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 		return a.drop(e)
 	}
 	if e.Kind == session.KindMessage && e.Message != nil {
-		e = a.images(a.callsOn(a.stop(e)))
+		e = a.images(a.roleBlocks(a.callsOn(a.stop(e))))
 	}
 	if a.to.CallBeforeResult {
 		if e = a.needCall(e); e == nil { // after its count: what the writer dropped was counted so
@@ -276,12 +282,18 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 	if e = a.place(e); e == nil {
 		return nil
 	}
-	e = a.times(e)
+	if e = a.firstKeptEarlier(e); e == nil {
+		return nil
+	}
+	e = a.times(a.compactionLacks(e))
 	a.called(e)
 	a.compaction(e)
 	a.message(e)
 	a.countConverted(e)
-	return a.ownThinking(a.compactionAsUser(e))
+	if e = a.ownThinking(a.compactionAsUser(e)); e != nil {
+		a.written(e)
+	}
+	return e
 }
 
 // place is e, which the target holds by its kind, role and blocks, where
@@ -309,9 +321,6 @@ func (a *adapted) adapt(e *session.Entry) *session.Entry {
 		c := *e
 		c.ParentID = p
 		e = &c
-	}
-	if e.Kind == session.KindCompaction && e.Compaction != nil && a.to.CompactionSummaryOnly {
-		return a.summaryOnly(e)
 	}
 	if e.Kind != session.KindMessage || e.Message == nil {
 		return e

@@ -1,7 +1,7 @@
 package convert
 
 import (
-	"encoding/json"
+	"slices"
 
 	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
@@ -50,26 +50,77 @@ func (a *adapted) compactionAsUser(e *session.Entry) *session.Entry {
 	return &c
 }
 
-// summaryOnly is compaction e as a target keeping a compaction's summary
-// only (Caps.CompactionSummaryOnly) takes it: without the first kept
-// entry, the token count after, the details and the branch, each counted.
-func (a *adapted) summaryOnly(e *session.Entry) *session.Entry {
-	c := e.Compaction
-	drop := func(k loss.Kind, set bool) {
-		if set {
-			a.lost.Drop(k, ownReason(a.to, k, a.layout+" keeps a compaction's summary only"), 1)
-		}
-	}
-	details := len(c.Details) > 0 && string(c.Details) != "null"
-	drop(loss.FirstKept, c.FirstKeptID != "")
-	drop(loss.CompactionTokensAfter, c.TokensAfter != nil)
-	drop(loss.CompactionDetails, details)
-	drop(loss.CompactionBranch, c.BranchID != "")
-	if c.FirstKeptID == "" && c.TokensAfter == nil && !details && c.BranchID == "" {
+// compactionLacks is compaction e without the fields the target has no
+// slot for (Caps.CompactionLacks), each counted: in the layout's words
+// where it gives them (Codex's compacted line keeps the summary only).
+func (a *adapted) compactionLacks(e *session.Entry) *session.Entry {
+	if len(a.to.CompactionLacks) == 0 || e.Kind != session.KindCompaction || e.Compaction == nil {
 		return e
 	}
-	cc, ce := *c, *e
-	cc.FirstKeptID, cc.TokensAfter, cc.Details, cc.BranchID = "", nil, json.RawMessage(nil), ""
-	ce.Compaction = &cc
+	c := *e.Compaction
+	changed := false
+	drop := func(k loss.Kind, set bool) bool {
+		if !set || !slices.Contains(a.to.CompactionLacks, k) {
+			return false
+		}
+		a.lost.Drop(k, ownReason(a.to, k, a.layout+"'s compaction entry has no such field"), 1)
+		changed = true
+		return true
+	}
+	if drop(loss.FirstKept, c.FirstKeptID != "") {
+		c.FirstKeptID = ""
+	}
+	if drop(loss.CompactionTokensAfter, c.TokensAfter != nil) {
+		c.TokensAfter = nil
+	}
+	if drop(loss.CompactionDetails, len(c.Details) > 0 && string(c.Details) != "null") {
+		c.Details = nil
+	}
+	if drop(loss.CompactionBranch, c.BranchID != "") {
+		c.BranchID = ""
+	}
+	if !changed {
+		return e
+	}
+	ce := *e
+	ce.Compaction = &c
 	return &ce
+}
+
+// firstKeptEarlier is compaction e as a target whose compaction names an
+// entry written before it takes it (Caps.FirstKeptEarlier): as it is when
+// its first kept entry was given before it; else naming none, which the
+// writer spells as the entry before it, counted moved; nil, counted
+// dropped, when no entry was given before it.
+func (a *adapted) firstKeptEarlier(e *session.Entry) *session.Entry {
+	if !a.to.FirstKeptEarlier || e.Kind != session.KindCompaction || e.Compaction == nil {
+		return e
+	}
+	k := e.Compaction.FirstKeptID
+	if _, ok := a.given.Get(k); ok && k != "" {
+		return e
+	}
+	if !a.anyGiven {
+		a.lost.Drop(loss.CompactionEntry, ownReason(a.to, loss.CompactionEntry,
+			a.layout+"'s compaction must name an earlier kept entry, and none was written before this one"), 1)
+		return a.drop(e)
+	}
+	a.lost.Add(loss.FirstKept, loss.Moved, ownReason(a.to, loss.FirstKept,
+		a.layout+"'s compaction must name an earlier kept entry; the entry before the summary is kept (a tool result with its call)"), 1)
+	c, ce := *e.Compaction, *e
+	c.FirstKeptID = ""
+	ce.Compaction = &c
+	return &ce
+}
+
+// written records e as given to the writer, which a later compaction may
+// keep (Caps.FirstKeptEarlier).
+func (a *adapted) written(e *session.Entry) {
+	if !a.to.FirstKeptEarlier {
+		return
+	}
+	a.anyGiven = true
+	if e.ID != "" {
+		a.given.Put(e.ID, 0)
+	}
 }

@@ -10,12 +10,14 @@ import (
 )
 
 // images fits the image and file blocks of a message to the target's image
-// block (Caps.ImagesInline, ImageMIME, ImageFileName): a block known only
-// by its URL is dropped rather than written as an image with no data, a
+// block (Caps.FilesImagesOnly, ImagesInline, ImagesLinked, ImageMIME,
+// ImageFileName): a file that is no image is dropped, a block known only
+// by its URL (or by nothing, where the block holds a URL) is dropped
+// rather than written as an image with no data, a
 // missing MIME type is read from the data (and a block whose data is no
 // image dropped), a file name dropped; each counted as the target declares.
 func (a *adapted) images(e *session.Entry) *session.Entry {
-	if a.to.ImagesInline == nil && a.to.ImageMIME == nil && a.to.ImageFileName == nil {
+	if a.to.ImagesInline == nil && a.to.ImageMIME == nil && a.to.ImageFileName == nil && a.to.FilesImagesOnly == nil {
 		return e
 	}
 	m := e.Message
@@ -51,7 +53,8 @@ func isImage(b session.Block) bool {
 
 // imageChange reports whether a rule changes b.
 func (a *adapted) imageChange(b session.Block) bool {
-	return a.to.ImagesInline != nil && b.Data == "" ||
+	return a.to.FilesImagesOnly != nil && notImage(b) ||
+		a.to.ImagesInline != nil && b.Data == "" && (!a.to.ImagesLinked || b.URL == "") ||
 		a.to.ImageMIME != nil && b.MimeType == "" ||
 		a.to.ImageFileName != nil && b.Filename != ""
 }
@@ -59,7 +62,11 @@ func (a *adapted) imageChange(b session.Block) bool {
 // image is b as the target's image block holds it, counted; false when it
 // is dropped.
 func (a *adapted) image(b session.Block) (session.Block, bool) {
-	if r := a.to.ImagesInline; r != nil && b.Data == "" {
+	if r := a.to.FilesImagesOnly; r != nil && notImage(b) {
+		a.lost.Add(loss.Block(b.Type), r.Action, r.Why, 1)
+		return b, false
+	}
+	if r := a.to.ImagesInline; r != nil && b.Data == "" && (!a.to.ImagesLinked || b.URL == "") {
 		a.lost.Add(loss.WithoutData(b.Type), r.Action, r.Why, 1)
 		return b, false
 	}
@@ -74,6 +81,12 @@ func (a *adapted) image(b session.Block) (session.Block, bool) {
 		b.Filename = ""
 	}
 	return b, true
+}
+
+// notImage reports whether b is a file whose MIME type names something
+// other than an image (Caps.FilesImagesOnly).
+func notImage(b session.Block) bool {
+	return b.Type == session.BlockFile && b.MimeType != "" && !strings.HasPrefix(b.MimeType, "image/")
 }
 
 // sniffImage is the MIME type of base64 image data, as browsers sniff it,

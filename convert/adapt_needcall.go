@@ -9,8 +9,8 @@ import (
 // (Caps.CallBeforeResult) takes it, or nil when e is a tool message whose
 // call was not kept: the calls of the kept messages of a role that carries
 // them are remembered, and a result naming none of them (a tool message,
-// or a tool_result block of a message that carries no calls) is dropped
-// and counted.
+// or a tool_result block, after the calls of its own message) is dropped
+// and counted; a message of nothing but such blocks is dropped whole.
 func (a *adapted) needCall(e *session.Entry) *session.Entry {
 	m := e.Message
 	if m == nil {
@@ -33,13 +33,17 @@ func (a *adapted) needCall(e *session.Entry) *session.Entry {
 				a.madeCalls[b.ToolCallID] = true
 			}
 		}
-		return e
 	}
 	c, orphans := keepBlocks(e, func(b session.Block) bool {
 		return b.Type != session.BlockToolResult || a.madeCalls[b.ToolCallID]
 	})
-	if orphans > 0 {
-		a.lost.Drop(loss.ToolResult, why, orphans)
+	if orphans == 0 {
+		return e
+	}
+	a.lost.Drop(loss.ToolResult, why, orphans)
+	if len(c.Message.Content) == 0 {
+		// nothing of it is left to write
+		return a.drop(e)
 	}
 	return c
 }

@@ -47,6 +47,18 @@ func TestCallBeforeResult(t *testing.T) {
 			[]string{"a< assistant tool_call", "c<a user"}, []string{"1 tool-result dropped: its tool call is not in a message x keeps"}},
 		{"orphan blocks", need, []*session.Entry{call("a", "", "c1"), blocks("b", "a", "c1", "c2", "c3")},
 			[]string{"a< assistant tool_call", "b<a user tool_result"}, []string{"2 tool-result dropped: its tool call is not in a message x keeps"}},
+		{"nothing but orphan blocks", need, []*session.Entry{call("a", "", "c1"), func() *session.Entry {
+			e := blocks("b", "a", "c2")
+			e.Message.Content = e.Message.Content[1:]
+			return e
+		}(), msg("c", "b", session.RoleUser)},
+			[]string{"a< assistant tool_call", "c<a user"}, []string{"1 tool-result dropped: its tool call is not in a message x keeps"}},
+		{"a reply's own results", need, []*session.Entry{func() *session.Entry {
+			e := call("a", "", "c1")
+			e.Message.Content = append(e.Message.Content, session.Block{Type: session.BlockToolResult, ToolCallID: "c1"},
+				session.Block{Type: session.BlockToolResult, ToolCallID: "c2"})
+			return e
+		}()}, []string{"a< assistant tool_call tool_result"}, []string{"1 tool-result dropped: its tool call is not in a message x keeps"}},
 		{"call after its result", need, []*session.Entry{result("a", "", "c1"), call("b", "a", "c1")},
 			[]string{"b< assistant tool_call"}, []string{"1 tool-result dropped: its tool call is not in a message x keeps"}},
 		{"no rule", free, []*session.Entry{result("a", "", "c1")}, []string{"a< tool"}, nil},

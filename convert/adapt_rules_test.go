@@ -122,6 +122,19 @@ func TestAdaptImages(t *testing.T) {
 			[]string{"1 file-block dropped (no image)"}},
 		{"file name", all, session.Block{Type: session.BlockImage, Data: png, MimeType: "image/png", Filename: "a.png"},
 			[]session.Block{{Type: session.BlockImage, Data: png, MimeType: "image/png"}}, []string{"1 file-name dropped (no name)"}},
+		{"a file that is no image", func(c *format.Caps) {
+			all(c)
+			c.FilesImagesOnly = &format.Rule{Action: loss.Dropped, Why: "images only"}
+		},
+			session.Block{Type: session.BlockFile, MimeType: "application/pdf"}, nil, []string{"1 file-block dropped (images only)"}},
+		{"an image file", func(c *format.Caps) { c.FilesImagesOnly = &format.Rule{Action: loss.Dropped, Why: "images only"} },
+			session.Block{Type: session.BlockFile, MimeType: "image/png", Data: png},
+			[]session.Block{{Type: session.BlockFile, MimeType: "image/png", Data: png}}, nil},
+		{"linked: url kept", func(c *format.Caps) { all(c); c.ImagesLinked = true },
+			session.Block{Type: session.BlockImage, URL: "https://x/a.png", MimeType: "image/png"},
+			[]session.Block{{Type: session.BlockImage, URL: "https://x/a.png", MimeType: "image/png"}}, nil},
+		{"linked: neither data nor url", func(c *format.Caps) { all(c); c.ImagesLinked = true },
+			session.Block{Type: session.BlockImage, MimeType: "image/png"}, nil, []string{"1 image-without-data dropped (inline only)"}},
 		{"undeclared", func(*format.Caps) {}, session.Block{Type: session.BlockImage, Filename: "a.png"},
 			[]session.Block{{Type: session.BlockImage, Filename: "a.png"}}, nil},
 	} {
@@ -197,6 +210,92 @@ func TestAdaptParentNeedsPath(t *testing.T) {
 			}
 			if kept := r.Meta().Parent != nil; kept != c.kept {
 				t.Errorf("parent kept: %v, want %v", kept, c.kept)
+			}
+			var got []string
+			for _, it := range lost.Items() {
+				got = append(got, it.String())
+			}
+			if diff := cmp.Diff(c.lost, got); diff != "" {
+				t.Errorf("losses (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// A declared BlocksOn keeps on a message of a role it names only the block
+// types it lists, the others dropped and counted with the role's reason
+// after the entry's data was counted (a dropped block's own fields are lost
+// too); a role it does not name keeps every block.
+func TestAdaptBlocksOn(t *testing.T) {
+	on := map[session.Role]format.RoleBlocks{
+		session.RoleAssistant: {Types: []session.BlockType{session.BlockText}, Why: "replies hold text"},
+		session.RoleUser:      {Types: []session.BlockType{session.BlockText, session.BlockToolCall}, Why: "user messages hold text and calls"},
+	}
+	for _, c := range []struct {
+		name string
+		on   map[session.Role]format.RoleBlocks
+		role session.Role
+		want []session.BlockType
+		lost []string
+	}{
+		{"assistant", on, session.RoleAssistant, []session.BlockType{session.BlockText},
+			[]string{"1 block-field dropped (tgt has no slot for another layout's block fields)", "2 tool_call-block dropped (replies hold text)"}},
+		{"user", on, session.RoleUser, []session.BlockType{session.BlockText, session.BlockToolCall, session.BlockToolCall}, nil},
+		{"a role not named", on, session.RoleSystem, []session.BlockType{session.BlockText, session.BlockToolCall, session.BlockToolCall}, nil},
+		{"undeclared", nil, session.RoleAssistant, []session.BlockType{session.BlockText, session.BlockToolCall, session.BlockToolCall}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			to := format.Caps{Roles: []session.Role{session.RoleUser, session.RoleAssistant, session.RoleSystem},
+				Blocks: []session.BlockType{session.BlockText, session.BlockToolCall}, BlocksOn: c.on}
+			e := with(msg("m", "", c.role), session.BlockToolCall, session.BlockToolCall)
+			e.Message.Content[1].Extra = []session.Field{{Key: "x", Value: []byte("1")}}
+			out, lost := adaptAll(t, to, e)
+			var got []session.BlockType
+			for _, b := range out[0].Message.Content {
+				got = append(got, b.Type)
+			}
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("blocks (-want +got):\n%s", diff)
+			}
+			if c.lost == nil && c.role != "" {
+				c.lost = []string{"1 block-field dropped (tgt has no slot for another layout's block fields)"}
+			}
+			if diff := cmp.Diff(c.lost, lost); diff != "" {
+				t.Errorf("losses (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// Declared ParentPathDropped and ParentNeedsID drop the parent's file path
+// from the link and a link naming no parent session, each counted.
+func TestAdaptParentID(t *testing.T) {
+	path := &format.Rule{Action: loss.Dropped, Why: "by id only"}
+	id := &format.Rule{Action: loss.Dropped, Why: "needs the id"}
+	for _, c := range []struct {
+		name     string
+		path, id *format.Rule
+		parent   *session.Parent
+		want     *session.Parent
+		lost     []string
+	}{
+		{"path dropped", path, id, &session.Parent{SessionID: "p", Path: "/p.jsonl"}, &session.Parent{SessionID: "p"},
+			[]string{"1 parent-path dropped (by id only)"}},
+		{"no id", path, id, &session.Parent{Path: "/p.jsonl", EntryID: "e"}, nil,
+			[]string{"1 parent-link dropped (needs the id)", "1 parent-path dropped (by id only)"}},
+		{"whole", path, id, &session.Parent{SessionID: "p", EntryID: "e"}, &session.Parent{SessionID: "p", EntryID: "e"}, nil},
+		{"undeclared", nil, nil, &session.Parent{Path: "/p.jsonl"}, &session.Parent{Path: "/p.jsonl"}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			to := format.Caps{Roles: []session.Role{session.RoleUser}, Blocks: []session.BlockType{session.BlockText}, ParentPathDropped: c.path, ParentNeedsID: c.id}
+			lost := &loss.Counter{}
+			in := &session.Session{Meta: session.Meta{ID: "s", Parent: c.parent, Source: session.Source{Origin: "src"}}}
+			r, err := Adapt(&session.SliceReader{S: in}, nil, to, "tgt", lost)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(c.want, r.Meta().Parent); diff != "" {
+				t.Errorf("parent (-want +got):\n%s", diff)
 			}
 			var got []string
 			for _, it := range lost.Items() {

@@ -159,10 +159,21 @@ type Caps struct {
 	// rule's generic reason would say less (where it keeps what is lost);
 	// a kind it does not name gets the rule's reason.
 	LossReasons map[loss.Kind]string
-	// CompactionSummaryOnly: a compaction keeps its summary only; its
-	// first kept entry, token count after, details and branch are dropped
-	// (Codex's compacted line).
-	CompactionSummaryOnly bool
+	// CompactionLacks are the compaction fields the layout has no slot
+	// for, named by the kind their loss is counted as: loss.FirstKept,
+	// CompactionTokensAfter, CompactionDetails and CompactionBranch (Codex's
+	// compacted line keeps the summary only; flat's compaction entry has
+	// a first kept entry and none of the others). Each that a compaction
+	// sets is dropped and counted, once the compaction is placed
+	// (convert/adapt_compaction.go).
+	CompactionLacks []loss.Kind
+	// FirstKeptEarlier: the layout's compaction names its first kept
+	// entry, which must be one written before it (flat): a compaction
+	// naming any other is given none, which its writer spells as the
+	// entry before it (a tool result's call's message), counted moved;
+	// one with nothing written before it is dropped, counted
+	// (convert/adapt_compaction.go).
+	FirstKeptEarlier bool
 	// CallBeforeResult: a tool result, a tool message or a tool_result
 	// block, is kept only after a message of a role that carries calls
 	// made its call (Codex's function_call_output names a function_call
@@ -241,6 +252,20 @@ type Caps struct {
 	// data that is not an image is dropped; ImageFileName, without a file
 	// name, which is dropped.
 	ImagesInline, ImageMIME, ImageFileName *Rule
+	// ImagesLinked: with ImagesInline, the image block holds a URL too
+	// (Codex's input_image takes a data: URL or a link), so only a block
+	// with neither data nor a URL is dropped. FilesImagesOnly: a file
+	// whose MIME type names something other than an image is dropped
+	// (Codex's messages hold images, not other files).
+	ImagesLinked    bool
+	FilesImagesOnly *Rule
+	// BlocksOn are the block types a message of a role holds where the
+	// layout holds fewer on that role than it holds at all (Codex's
+	// assistant replies hold text and tool calls, its user messages text,
+	// images and tool results): any other block on such a message is
+	// dropped, counted with the role's reason (convert/adapt_roleblocks.go).
+	// A role it does not name holds what the layout holds.
+	BlocksOn map[session.Role]RoleBlocks
 	// ToolCallsOnlyOn: a tool call in a message whose role ToolCallOn
 	// does not name is dropped (mapping/adapt_calls.go).
 	ToolCallsOnlyOn *Rule
@@ -248,6 +273,18 @@ type Caps struct {
 	// parent's file path and the entry it forks at (flat's branch line);
 	// one without is dropped (mapping/adapt_parent.go).
 	ParentNeedsPath *Rule
+	// ParentNeedsID: a link to the parent session is kept only with the
+	// parent's session id (Codex's forked_from_id); one without is
+	// dropped. ParentPathDropped: the parent's file path is dropped from
+	// the link (Codex links a fork by id only) (convert/adapt_parent.go).
+	ParentNeedsID, ParentPathDropped *Rule
+}
+
+// RoleBlocks are the block types a message of one role holds (Caps.BlocksOn),
+// and the reason the others are dropped with.
+type RoleBlocks struct {
+	Types []session.BlockType
+	Why   string
 }
 
 // Rule is how a declared rule counts what it changes: the action (dropped,

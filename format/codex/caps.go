@@ -39,10 +39,37 @@ var caps = format.Caps{
 		loss.Kind(session.KindCustomMessage) + "-entry": "Codex has message and compaction lines only",
 		loss.ToolResult:                                 "its tool call is not in an assistant reply Codex can write",
 	},
-	CompactionSummaryOnly: true,
-	CallBeforeResult:      true,
-	KindsDropped:          []session.Kind{session.KindCustomMessage},
-	IDs:                   format.IDStyle{Form: format.IDUUID, Seed: "codex:"}, Times: format.TimeISO,
+	CompactionLacks:  []loss.Kind{loss.FirstKept, loss.CompactionTokensAfter, loss.CompactionDetails, loss.CompactionBranch},
+	CallBeforeResult: true,
+	KindsDropped:     []session.Kind{session.KindCustomMessage},
+	IDs:              format.IDStyle{Form: format.IDUUID, Seed: "codex:"}, Times: format.TimeISO,
+
+	// A reply's response items are text and function calls; the items of
+	// every other role's message are input text and input images, with the
+	// function_call_output items ash's tool_result blocks become.
+	BlocksOn: map[session.Role]format.RoleBlocks{
+		session.RoleAssistant: {Types: []session.BlockType{session.BlockText, session.BlockToolCall},
+			Why: "Codex's assistant replies hold text and tool calls only (reasoning only with the encrypted content the service issued)"},
+		session.RoleUser:      inputBlocks(session.RoleUser),
+		session.RoleDeveloper: inputBlocks(session.RoleDeveloper),
+		session.RoleSystem:    inputBlocks(session.RoleSystem),
+	},
+	// An input_image is a data: URL or a link, with no file name.
+	FilesImagesOnly: &format.Rule{Action: loss.Dropped, Why: "Codex's messages hold images, not other files"},
+	ImagesInline:    &format.Rule{Action: loss.Dropped, Why: "the source has neither data nor a URL for it"},
+	ImagesLinked:    true,
+	ImageFileName:   &format.Rule{Action: loss.Dropped, Why: "Codex's input_image has no file name"},
+	// session_meta links a fork by the parent's id, and a sub-agent's
+	// rollout to its parent, never the parent to it.
+	ParentPathDropped: &format.Rule{Action: loss.Dropped, Why: "Codex links a fork by the parent's id only"},
+	ParentNeedsID:     &format.Rule{Action: loss.Dropped, Why: "Codex links a fork by the parent's id, and the source has none"},
+	NoChildrenWhy:     "Codex links a sub-agent's file to its parent, not the parent to it",
+}
+
+// inputBlocks is what a message of role r other than a reply holds.
+func inputBlocks(r session.Role) format.RoleBlocks {
+	return format.RoleBlocks{Types: []session.BlockType{session.BlockText, session.BlockImage, session.BlockFile, session.BlockToolResult},
+		Why: "Codex's " + string(r) + " messages hold text and images only"}
 }
 
 // summaryOnly is why a compaction's other fields are lost.

@@ -7,10 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
 )
@@ -19,7 +17,6 @@ import (
 type encoder struct {
 	w     *bufio.Writer
 	meta  *session.Meta
-	lost  *loss.Counter
 	id    string
 	clock session.Time // the last time written, for entries without one
 	doc   bool         // the source was the TypeScript era's document
@@ -28,8 +25,8 @@ type encoder struct {
 	err   error
 }
 
-func newEncoder(w *bufio.Writer, m *session.Meta, opt format.WriteOptions) *encoder {
-	e := &encoder{w: w, meta: m, lost: opt.Loss, id: SessionID(m), clock: m.Created, calls: map[string]bool{}}
+func newEncoder(w *bufio.Writer, m *session.Meta) *encoder {
+	e := &encoder{w: w, meta: m, id: SessionID(m), clock: m.Created, calls: map[string]bool{}}
 	if n, ok := m.Private.(*metaNote); ok && m.Origin == Name {
 		e.doc = n.doc
 	}
@@ -97,8 +94,6 @@ func (e *encoder) header() error {
 				p.Raw(f.Key, f.Value)
 			}
 		}
-	} else {
-		e.lossMeta()
 	}
 	e.rec(m.Created, "session_meta", p.Bytes())
 	return e.err
@@ -135,18 +130,6 @@ func respellID(raw []byte, model, id string) []byte {
 	return append(out, raw[at:]...)
 }
 
-func (e *encoder) lossMeta() {
-	m := e.meta
-	add := func(k loss.Kind, reason string, set bool) {
-		if set {
-			e.lost.Add(k, loss.Dropped, reason, 1)
-		}
-	}
-	add(loss.ParentPath, "Codex links a fork by the parent's id only", m.Parent != nil && m.Parent.Path != "")
-	add(loss.ParentLink, "Codex links a fork by the parent's id, and the source has none", m.Parent != nil && m.Parent.SessionID == "")
-	add(loss.ChildSession, "Codex links a sub-agent's file to its parent, not the parent to it", len(m.Children) > 0)
-}
-
 // entry writes one entry's lines.
 func (e *encoder) entry(en *session.Entry) error {
 	switch {
@@ -179,7 +162,11 @@ func (e *encoder) entry(en *session.Entry) error {
 }
 
 func (e *encoder) compaction(en *session.Entry) {
-	c := en.Compaction // the summary only (Caps.CompactionSummaryOnly)
+	c := en.Compaction // the summary only (Caps.CompactionLacks)
+	if c.FirstKeptID != "" || c.TokensAfter != nil || len(c.Details) > 0 && string(c.Details) != "null" || c.BranchID != "" {
+		e.fail(en, "Codex's compacted line keeps the summary only")
+		return
+	}
 	var o jsonx.Obj
 	o.Str("message", c.Summary)
 	e.rec(en.Time, "compacted", o.Bytes())
@@ -208,16 +195,21 @@ func (e *encoder) message(en *session.Entry) {
 			items = append(items, textItem("input_text", b.Text))
 			texts = append(texts, b.Text)
 		case session.BlockImage, session.BlockFile:
-			if u, ok := e.imageURL(b); ok {
-				var o jsonx.Obj
-				o.Str("type", "input_image").Str("image_url", u)
-				items = append(items, o.Bytes())
-				images = append(images, u)
+			u, err := imageURL(b)
+			if err != nil {
+				e.fail(en, err.Error())
+				return
 			}
+			var o jsonx.Obj
+			o.Str("type", "input_image").Str("image_url", u)
+			items = append(items, o.Bytes())
+			images = append(images, u)
 		case session.BlockToolResult:
 			e.output(en.Time, b.ToolCallID, b.Text)
 		default:
-			e.lost.Add(loss.Block(b.Type), loss.Dropped, "Codex's "+role+" messages hold text and images only", 1)
+			// the adaptation drops them (Caps.BlocksOn)
+			e.fail(en, "Codex's "+role+" messages hold no "+string(b.Type)+" blocks")
+			return
 		}
 	}
 	var o jsonx.Obj
@@ -278,7 +270,9 @@ func (e *encoder) assistant(en *session.Entry, m *session.Message) {
 			e.rec(en.Time, "response_item", o.Bytes())
 			e.calls[b.ToolCallID] = true
 		default:
-			e.lost.Add(loss.Block(b.Type), loss.Dropped, "Codex's assistant replies hold text and tool calls only (reasoning only with the encrypted content the service issued)", 1)
+			// the adaptation drops them (Caps.BlocksOn)
+			e.fail(en, "Codex's assistant replies hold no "+string(b.Type)+" blocks")
+			return
 		}
 	}
 	flush()
@@ -332,24 +326,29 @@ func (e *encoder) output(t session.Time, callID, text string) {
 }
 
 // imageURL is an image as Codex keeps it: a data: URL, or the URL itself.
-func (e *encoder) imageURL(b session.Block) (string, bool) {
-	if b.Type == session.BlockFile && b.MimeType != "" && !strings.HasPrefix(b.MimeType, "image/") {
-		e.lost.Add(loss.Block(b.Type), loss.Dropped, "Codex's messages hold images, not other files", 1)
-		return "", false
-	}
+// The adaptation drops a file that is no image and a block with neither
+// (Caps.FilesImagesOnly, ImagesInline, ImagesLinked), and its file name.
+func imageURL(b session.Block) (string, error) {
 	switch {
+	case b.Type == session.BlockFile && b.MimeType != "" && !strings.HasPrefix(b.MimeType, "image/"):
+		return "", fmt.Errorf("Codex's messages hold images, not %s files", b.MimeType)
 	case b.Data != "":
 		mime := b.MimeType
 		if mime == "" {
 			mime = "application/octet-stream"
 		}
-		if b.Filename != "" {
-			e.lost.Add(loss.FileName, loss.Dropped, "Codex's input_image has no file name", 1)
-		}
-		return "data:" + mime + ";base64," + b.Data, true
+		return "data:" + mime + ";base64," + b.Data, nil
 	case b.URL != "":
-		return b.URL, true
+		return b.URL, nil
 	}
-	e.lost.Add(loss.WithoutData(b.Type), loss.Dropped, "the source has neither data nor a URL for it", 1)
-	return "", false
+	return "", fmt.Errorf("the %s block has neither data nor a URL", b.Type)
+}
+
+// fail records that entry en holds what the adaptation should have
+// removed (the writer was handed a session convert.For did not adapt,
+// or one of Codex's own origin holding another layout's entries).
+func (e *encoder) fail(en *session.Entry, why string) {
+	if e.err == nil {
+		e.err = fmt.Errorf("entry %q: %s", en.ID, why)
+	}
 }

@@ -31,7 +31,7 @@ func (f Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]
 func (f Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
 	defer r.Close()
 	bw := bufio.NewWriterSize(w, 1<<16)
-	enc := newEncoder(bw, r.Meta(), opt)
+	enc := newEncoder(bw, r.Meta())
 	if err := enc.header(); err != nil {
 		return err
 	}

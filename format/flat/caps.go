@@ -25,6 +25,17 @@ var caps = format.Caps{
 	ParentNeedsPath: &format.Rule{Action: loss.Dropped, Why: "flat's branch line needs the parent's file path and fork entry id"},
 	ImagesInline:    &format.Rule{Action: loss.Dropped, Why: "flat keeps images inline as base64 only"},
 	ImageFileName:   &format.Rule{Action: loss.Dropped, Why: "flat's image block has no file name"},
+
+	// Lines are messages and compactions only; a result follows the
+	// assistant message that made its call.
+	KindsDropped:     []session.Kind{session.KindCustomMessage},
+	NoLineWhy:        "flat has message and compaction entries only",
+	CallBeforeResult: true,
+	LossReasons:      map[loss.Kind]string{loss.ToolResult: "its tool call is not in an assistant message flat can write"},
+	// A compaction names an entry written before it, and keeps its summary
+	// and token count before.
+	FirstKeptEarlier: true,
+	CompactionLacks:  []loss.Kind{loss.CompactionTokensAfter, loss.CompactionDetails, loss.CompactionBranch},
 }
 
 // Caps declares what the layout holds.

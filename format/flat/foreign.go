@@ -8,28 +8,23 @@ import (
 	"github.com/sesstool/sesstool/format/spell"
 
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
 // A session from another layout is written as the agent would have: linear
 // (the active path only), 8-hex ids chained by parent_id from "", and only
-// what flat can hold. Everything else is counted in the loss report.
+// what flat can hold. The adaptation (convert.For) removes everything else
+// and counts it in the loss report, by flat's caps.
 
 // writeForeign writes a session convert.Adapt has adapted for flat (the
 // active path, the roles flat has): the writer is handed it adapted
 // (convert.For).
-func writeForeign(w *bufio.Writer, r session.Reader, opt format.WriteOptions) error {
-	return writePath(w, r, opt.Loss)
-}
-
-// writePath writes the entries of r, an adapted session.
-func writePath(w *bufio.Writer, r session.Reader, lost *loss.Counter) error {
+func writeForeign(w *bufio.Writer, r session.Reader) error {
 	m := *r.Meta()
 	meta := m
 	ids := spell.NewIDs(caps.IDs, &m, 0)
 	meta.ID = ids.Session()
-	fs := newForeignState(ids, lost)
+	fs := newForeignState(ids)
 	format.PathIDs(r, func(id string) {
 		if ids.Keeps(id) {
 			fs.ids.reserve(id) // keep pi-style ids; never derive them for another entry
@@ -82,8 +77,7 @@ func (s *foreignState) header(lw *lineWriter, meta *session.Meta, parent *sessio
 
 // foreignState carries the chain across written lines.
 type foreignState struct {
-	restyle   *spell.IDs // flat's form of ids
-	lost      *loss.Counter
+	restyle   *spell.IDs  // flat's form of ids
 	ids       idTable     // ids taken in the output, reserved, and source id -> written id
 	toolNames toolNames   // tool call id -> tool name, for results that lack one
 	calls     spell.Calls // for a compaction that keeps the entry before it
@@ -92,9 +86,9 @@ type foreignState struct {
 	lines     int
 }
 
-func newForeignState(ids *spell.IDs, lost *loss.Counter) *foreignState {
+func newForeignState(ids *spell.IDs) *foreignState {
 	// a compaction keeps the entry written last, never an earlier one
-	return &foreignState{restyle: ids, lost: lost, lines: 1, calls: spell.Calls{OnlyLast: true}}
+	return &foreignState{restyle: ids, lines: 1, calls: spell.Calls{OnlyLast: true}}
 }
 
 // newID keeps an unused 8-hex source id, else derives one.
@@ -119,41 +113,47 @@ func (s *foreignState) when(t session.Time) session.Time {
 	return t
 }
 
-// emit writes the lines one model entry becomes in flat: none, one, or
-// (for ash's tool_result blocks) several.
+// emit writes the lines one model entry becomes in flat: one, or (for
+// ash's tool_result blocks) several. The adaptation (convert.For) removes
+// what flat has no line for (Caps.KindsDropped, NoLineWhy, CallBeforeResult,
+// FirstKeptEarlier): an entry that still holds it is an error naming it.
 func (s *foreignState) emit(lw *lineWriter, e *session.Entry) {
+	if lw.err != nil {
+		return
+	}
 	switch {
 	case e.Kind == session.KindMessage && e.Message != nil:
 		s.emitMessage(lw, e)
 	case e.Kind == session.KindCompaction && e.Compaction != nil:
 		s.emitCompaction(lw, e)
 	default:
-		s.lost.Add(loss.Entry(e), loss.Dropped, "flat has message and compaction entries only", 1)
+		lw.err = unadapted(e, "flat has no line for a "+string(e.Kind)+" entry")
 	}
 }
 
+// unadapted is the error for an entry holding what the adaptation removes
+// from a session of another layout.
+func unadapted(e *session.Entry, why string) error {
+	return fmt.Errorf("entry %q: %s", e.ID, why)
+}
+
+// emitCompaction writes a compaction naming the entry it keeps: the one
+// the source names, written before it, or where the adaptation left it
+// none (Caps.FirstKeptEarlier), the entry before it, a tool result's call's
+// message.
 func (s *foreignState) emitCompaction(lw *lineWriter, e *session.Entry) {
 	c := e.Compaction
-	first := s.ids.get(c.FirstKeptID)
-	if first == "" && s.last == "" {
-		// Nothing was written before it, so there is no entry it could keep.
-		s.lost.Add(loss.CompactionEntry, loss.Dropped, "flat's compaction must name an earlier kept entry, and none was written before this one", 1)
-		return
-	}
-	if first == "" {
-		// flat's compaction must name a kept entry; the nearest one
-		// before the summary keeps the least of what the source dropped.
-		s.lost.Add(loss.FirstKept, loss.Moved, "flat's compaction must name an earlier kept entry; the entry before the summary is kept (a tool result with its call)", 1)
+	var first string
+	switch {
+	case c.FirstKeptID != "":
+		first = s.ids.get(c.FirstKeptID)
+	case s.last != "":
 		first = s.calls.Kept(s.last)
 	}
-	drop := func(kind loss.Kind, set bool) {
-		if set {
-			s.lost.Add(kind, loss.Dropped, "flat's compaction entry has no such field", 1)
-		}
+	if first == "" {
+		lw.err = unadapted(e, "flat's compaction must name an entry written before it")
+		return
 	}
-	drop(loss.CompactionTokensAfter, c.TokensAfter != nil)
-	drop(loss.CompactionDetails, len(c.Details) > 0 && string(c.Details) != "null")
-	drop(loss.CompactionBranch, c.BranchID != "")
 	id := s.newID(e.ID, true)
 	lw.line(nil, encodeCompaction(e, id, s.last, first, s.when(e.Time), false))
 	s.last = id
@@ -161,11 +161,20 @@ func (s *foreignState) emitCompaction(lw *lineWriter, e *session.Entry) {
 
 func (s *foreignState) emitMessage(lw *lineWriter, e *session.Entry) {
 	m := e.Message
-	msg, results := s.convertMessage(m)
-	when := s.when(e.Time)
-	if msg != nil && msg.Role == session.RoleTool && !s.called(msg) {
-		msg = nil
+	msg, results, err := s.convertMessage(m)
+	if err == nil && msg != nil && msg.Role == session.RoleTool && !s.toolNames.has(msg.ToolCallID) {
+		err = fmt.Errorf("its tool call %q is not written before it", msg.ToolCallID)
 	}
+	for _, r := range results {
+		if err == nil && !s.toolNames.has(r.ToolCallID) {
+			err = fmt.Errorf("the call of its tool result %q is not written before it", r.ToolCallID)
+		}
+	}
+	if err != nil {
+		lw.err = unadapted(e, err.Error())
+		return
+	}
+	when := s.when(e.Time)
 	if msg != nil {
 		out := *e
 		out.Message = msg
@@ -175,9 +184,6 @@ func (s *foreignState) emitMessage(lw *lineWriter, e *session.Entry) {
 		s.calls.Add(&out, id)
 	}
 	for _, r := range results {
-		if !s.called(r) {
-			continue
-		}
 		out := session.Entry{Kind: session.KindMessage, Message: r}
 		id := s.newID("", false)
 		if msg == nil && e.ID != "" && s.ids.get(e.ID) == "" {
@@ -189,19 +195,9 @@ func (s *foreignState) emitMessage(lw *lineWriter, e *session.Entry) {
 	}
 }
 
-// called reports whether a tool result's call was written; flat's
-// validator (and the agent) need every result to follow its call.
-func (s *foreignState) called(r *session.Message) bool {
-	if s.toolNames.has(r.ToolCallID) {
-		return true
-	}
-	s.lost.Add(loss.ToolResult, loss.Dropped, "its tool call is not in an assistant message flat can write", 1)
-	return false
-}
-
 // convertMessage returns what flat can hold of m, and one tool_result
 // message per tool result block (ash keeps results inside a user message).
-func (s *foreignState) convertMessage(m *session.Message) (*session.Message, []*session.Message) {
+func (s *foreignState) convertMessage(m *session.Message) (*session.Message, []*session.Message, error) {
 	out := &session.Message{Role: m.Role, Time: session.Time{T: m.Time.T}, Model: m.Model, Provider: m.Provider,
 		Usage: m.Usage, StopReason: m.StopReason, Error: m.Error, ToolCallID: m.ToolCallID, ToolName: m.ToolName, IsError: m.IsError}
 	var results []*session.Message
@@ -216,9 +212,11 @@ func (s *foreignState) convertMessage(m *session.Message) (*session.Message, []*
 		case session.BlockToolCall:
 			s.toolNames.put(b.ToolCallID, b.ToolName)
 		}
-		if nb, ok := s.convertBlock(b); ok {
-			out.Content = append(out.Content, nb)
+		nb, err := convertBlock(b)
+		if err != nil {
+			return nil, nil, err
 		}
+		out.Content = append(out.Content, nb)
 	}
 	if m.Role == session.RoleTool && out.ToolName == "" {
 		out.ToolName = s.toolNames.get(out.ToolCallID)
@@ -227,12 +225,14 @@ func (s *foreignState) convertMessage(m *session.Message) (*session.Message, []*
 		out.StopReason = s.stopReason(m)
 	}
 	if len(results) > 0 && len(out.Content) == 0 && m.Role == session.RoleUser {
-		return nil, results
+		return nil, results, nil
 	}
-	return out, results
+	return out, results, nil
 }
 
-func (s *foreignState) convertBlock(b *session.Block) (session.Block, bool) {
+// convertBlock is b as flat holds it; the adaptation drops every block
+// flat neither holds nor converts.
+func convertBlock(b *session.Block) (session.Block, error) {
 	out := session.Block{Type: b.Type}
 	switch b.Type {
 	case session.BlockText:
@@ -245,10 +245,9 @@ func (s *foreignState) convertBlock(b *session.Block) (session.Block, bool) {
 	case session.BlockToolCall:
 		out.ToolCallID, out.ToolName, out.Arguments = b.ToolCallID, b.ToolName, b.Arguments
 	default:
-		s.lost.Add(loss.Block(b.Type), loss.Dropped, "flat has text, thinking, image and tool_call blocks only", 1)
-		return out, false
+		return out, fmt.Errorf("flat has no %s blocks", b.Type)
 	}
-	return out, true
+	return out, nil
 }
 
 // stopReason maps other layouts' spellings onto flat's five values, which

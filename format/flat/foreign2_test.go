@@ -111,29 +111,41 @@ func TestWriteForeignParentAndIDs(t *testing.T) {
 	}
 }
 
-// An entry appended by another layout to a session read from flat is
-// chained onto the last entry and never reuses an id already written.
-func TestWriteNativeWithAppendedEntry(t *testing.T) {
-	r, err := New().OpenReader("in", bytes.NewReader(readFile(t, samples+"/20261121-042425-a1bea1d6.jsonl")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := session.ReadAll(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Entries = append(s.Entries, &session.Entry{Kind: session.KindMessage, ID: "6b158526", ParentID: "0bce3d6c",
-		Time: tm("2026-11-21T05:00:00Z"), Message: &session.Message{Role: session.RoleUser, Content: []session.Block{text("more")}}})
-	var out bytes.Buffer
-	if err := convert.WriteTo(New(), &out, &session.SliceReader{S: s}, format.WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	l := lines(out.Bytes())
-	last := l[len(l)-1]
-	if len(l) != 6 || strings.Contains(last, `"id":"6b158526"`) || !strings.Contains(last, `"parent_id":"0bce3d6c","timestamp":"2026-11-21T05:00:00Z","role":"user"`) {
-		t.Errorf("appended line: %s", last)
-	}
-	if !bytes.HasPrefix(out.Bytes(), readFile(t, samples+"/20261121-042425-a1bea1d6.jsonl")) {
-		t.Error("the flat lines did not stay byte-identical")
+// A session read from flat passes through the adaptation untouched, so an
+// entry of another layout appended to it, or a flat entry without its
+// payload, has not been made fit for flat: the writer refuses it with an
+// error naming the entry, rather than write it by rules that no longer
+// apply or leave it out.
+func TestWriteNativeRefusesForeignEntry(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		entry *session.Entry
+		want  string
+	}{
+		{"another layout's message", &session.Entry{Kind: session.KindMessage, ID: "6b158526", ParentID: "0bce3d6c", Time: tm("2026-11-21T05:00:00Z"),
+			Source:  session.Source{Origin: "tree"},
+			Message: &session.Message{Role: session.RoleUser, Content: []session.Block{text("more")}}},
+			`entry "6b158526": an entry of another layout in a session read from flat`},
+		{"another layout's label", &session.Entry{Kind: session.KindLabel, ID: "lab1", Label: &session.Label{TargetID: "0bce3d6c"}},
+			`entry "lab1": an entry of another layout`},
+		{"a flat entry without its message", &session.Entry{Kind: session.KindMessage, ID: "aa11bb22", Source: session.Source{Origin: Name}},
+			`entry "aa11bb22": a flat message entry without its payload`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := New().OpenReader("in", bytes.NewReader(readFile(t, samples+"/20261121-042425-a1bea1d6.jsonl")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := session.ReadAll(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Entries = append(s.Entries, c.entry)
+			var out bytes.Buffer
+			err = convert.WriteTo(New(), &out, &session.SliceReader{S: s}, format.WriteOptions{Loss: &loss.Counter{}})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("got error %v, want one saying %q", err, c.want)
+			}
+		})
 	}
 }

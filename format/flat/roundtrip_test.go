@@ -24,7 +24,7 @@ func roundTrip(t *testing.T, b []byte, merge bool) []byte {
 	}
 	var out bytes.Buffer
 	w := bufio.NewWriter(&out)
-	if err := writeNative(w, r, format.WriteOptions{}, merge); err != nil {
+	if err := writeNative(w, r, merge); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Flush(); err != nil {

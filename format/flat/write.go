@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/session"
 )
@@ -25,9 +24,9 @@ func (f *Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions)
 	bw := bufio.NewWriterSize(w, 1<<16)
 	var err error
 	if r.Meta().Origin == Name {
-		err = writeNative(bw, r, opt, true)
+		err = writeNative(bw, r, true)
 	} else {
-		err = writeForeign(bw, r, opt)
+		err = writeForeign(bw, r)
 	}
 	if err != nil {
 		return err
@@ -66,7 +65,7 @@ func (lw *lineWriter) line(raw, canon []byte) {
 
 // writeNative writes a session that came from a flat file: ids, parent ids
 // and spellings are the source's, so the output is the input byte for byte.
-func writeNative(w *bufio.Writer, r session.Reader, opt format.WriteOptions, merge bool) error {
+func writeNative(w *bufio.Writer, r session.Reader, merge bool) error {
 	lw := &lineWriter{w: w, merge: merge}
 	m := r.Meta()
 	version := m.Version
@@ -77,7 +76,6 @@ func writeNative(w *bufio.Writer, r session.Reader, opt format.WriteOptions, mer
 	if p := m.Parent; p != nil {
 		lw.line(p.Raw, encodeBranch(p, p.Raw != nil))
 	}
-	fw := newForeignState(spell.NewIDs(caps.IDs, m, 0), opt.Loss)
 	for lw.err == nil {
 		e, err := r.Next()
 		if errors.Is(err, io.EOF) {
@@ -86,11 +84,14 @@ func writeNative(w *bufio.Writer, r session.Reader, opt format.WriteOptions, mer
 		if err != nil {
 			return err
 		}
-		if e.Origin != Name || !complete(e) {
-			// An entry added by another layout: convert it as a foreign one,
-			// keeping the chain on the previous entry.
-			fw.emit(lw, e)
-			continue
+		if e.Origin != Name {
+			// A session of flat's own passes through the adaptation
+			// untouched (convert.For), so an entry of another layout in it
+			// has not been made fit for flat.
+			return unadapted(e, "an entry of another layout in a session read from flat, which is written back as it was read")
+		}
+		if !complete(e) {
+			return unadapted(e, "a flat "+string(e.Kind)+" entry without its payload")
 		}
 		native := true
 		switch e.Kind {
@@ -101,8 +102,6 @@ func writeNative(w *bufio.Writer, r session.Reader, opt format.WriteOptions, mer
 		default:
 			lw.line(e.Raw, e.Custom.Data)
 		}
-		fw.ids.add(e.ID)
-		fw.last, fw.lastTime = e.ID, e.Time
 	}
 	return lw.err
 }
