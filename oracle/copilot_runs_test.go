@@ -10,6 +10,7 @@ import (
 	"github.com/sesstool/sesstool/internal/testkit/convo"
 	"github.com/sesstool/sesstool/internal/testkit/peers"
 	"github.com/sesstool/sesstool/internal/testkit/shared"
+	"github.com/sesstool/sesstool/internal/testkit/short"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -45,7 +46,9 @@ func runMessages(s *session.Session) []int {
 // run with its messages, and converts back to Claude Code with each run in
 // a subagents/agent-*.jsonl file again. The runs were dropped before.
 func TestCopilotResumeRuns(t *testing.T) {
-	for _, src := range copilotRunSources {
+	// Under -short the project's fixture (both kinds of run) stands for
+	// the real session's five runs.
+	for _, src := range short.Cases(t, copilotRunSources, nil) {
 		t.Run(src.name, func(t *testing.T) {
 			t.Parallel()
 			path := filepath.Join(peers.RepoRoot(), filepath.FromSlash(src.path))
