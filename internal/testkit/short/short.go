@@ -56,3 +56,13 @@ func Rotate[T any](t testing.TB, all []T, k int) []T {
 	t.Logf("-short: variant %d of %d; the full run (go test -run '^%s$' without -short, or scripts/test) runs all", i+1, len(all), t.Name())
 	return all[i : i+1]
 }
+
+// Skip skips t under -short, saying why and the command that runs it: for
+// a test that only repeats what another covers in the short loop (a
+// control that tells a peer's change from ours, a second picture).
+func Skip(t testing.TB, why string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("-short: %s; the full run (go test -run '^%s$' without -short, or scripts/test) runs it", why, t.Name())
+	}
+}

@@ -87,3 +87,17 @@ func TestRotate(t *testing.T) {
 		})
 	}
 }
+
+func TestSkip(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		setShort(t, on)
+		ran := false
+		t.Run("sub", func(t *testing.T) {
+			Skip(t, "a control")
+			ran = true
+		})
+		if ran == on {
+			t.Errorf("short=%v: the test ran = %v, want %v", on, ran, !on)
+		}
+	}
+}
