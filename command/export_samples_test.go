@@ -16,6 +16,7 @@ import (
 	"github.com/sesstool/sesstool/export/transcript"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/internal/testkit/browsertest"
+	"github.com/sesstool/sesstool/internal/testkit/short"
 	"github.com/sesstool/sesstool/pipeline"
 	"github.com/sesstool/sesstool/registry"
 	"github.com/sesstool/sesstool/report"
@@ -63,10 +64,20 @@ func TestExportSamples(t *testing.T) {
 				t.Errorf("walk %s: %v", dir, skips)
 				continue
 			}
-			for _, u := range units {
+			for i, u := range units {
 				t.Run(f.Name()+"/"+strings.TrimPrefix(u.Path, dir+string(filepath.Separator)), func(t *testing.T) {
-					// a tab per subtest in the package's one browser, closed when the subtest ends
-					exported += exportSample(t, browsertest.New(t), f, u.Path)
+					// Every unit is exported and its page and Markdown
+					// checked; the page is opened in the browser (what
+					// costs) for every unit, or under -short for the first
+					// of each layout's folder.
+					var b *browsertest.Browser
+					if i == 0 || !short.On() {
+						// a tab per subtest in the package's one browser, closed when the subtest ends
+						b = browsertest.New(t)
+					} else {
+						t.Logf("-short: the page is not opened in the browser; go test -run '^%s$' without -short opens it", t.Name())
+					}
+					exported += exportSample(t, b, f, u.Path)
 				})
 			}
 		}
@@ -76,6 +87,8 @@ func TestExportSamples(t *testing.T) {
 	}
 }
 
+// exportSample exports every session of the sample at path and checks the
+// page and the Markdown; with a browser b, it also opens each page in it.
 func exportSample(t *testing.T, b *browsertest.Browser, f format.Format, path string) int {
 	rep := &report.Report{}
 	if err := f.Validate(path, rep, format.ValidateOptions{}); err != nil {
@@ -132,10 +145,12 @@ func exportSample(t *testing.T, b *browsertest.Browser, f format.Format, path st
 		if err := os.WriteFile(out, page.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		b.Open(t, out)
-		b.CheckPath(t, tr)
-		switchBranch(t, b, s, tr)
-		b.Clean(t, out)
+		if b != nil {
+			b.Open(t, out)
+			b.CheckPath(t, tr)
+			switchBranch(t, b, s, tr)
+			b.Clean(t, out)
+		}
 		n++
 	}
 	return n

@@ -15,6 +15,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/sesstool/sesstool/fastschema"
 	"github.com/sesstool/sesstool/internal/testkit/shared"
+	"github.com/sesstool/sesstool/internal/testkit/short"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/schema"
 )
@@ -65,15 +66,16 @@ func slowValid(p pair, b []byte) bool {
 }
 
 // agree fails when the fast path is certain and wrong. It returns the
-// fast answer.
-func agree(t testing.TB, p pair, b []byte, where string) string {
+// fast answer and the full validator's, so that a caller needs no second
+// run of the slow validator (most of this package's test time).
+func agree(t testing.TB, p pair, b []byte, where string) (got string, want bool) {
 	t.Helper()
-	got := fastschema.Check(p.fast, b)
-	want := slowValid(p, b)
+	got = fastschema.Check(p.fast, b)
+	want = slowValid(p, b)
 	if got == "pass" && !want || got == "fail" && want {
 		t.Errorf("%s against %s: fast path says %s, jsonschema/v6 says valid=%v\n%s", where, p.name, got, want, clip(b))
 	}
-	return got
+	return got, want
 }
 
 func clip(b []byte) string {
@@ -128,13 +130,39 @@ func corpus(t testing.TB) (texts [][]byte, where []string) {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// checked says which schemas a sample is checked against: pi's sessions are
-// long, so most of their lines meet only the line schemas.
-func checked(p pair, where string, line int) bool {
-	if !strings.Contains(where, "/pi/") || line%10 == 0 {
-		return true
+// checked says which schemas the i-th text is checked against: every text
+// meets the line schemas (which reach every entry type's schema through
+// their dispatch), and every stride-th text meets all of them. pi's
+// sessions are long, so only one line in ten of theirs does; under -short,
+// one text in five of that (the rest meet the line schemas still).
+func checked(p pair, where string, i int) bool {
+	stride := 1
+	if strings.Contains(where, "/pi/") {
+		stride = 10
 	}
-	return strings.HasSuffix(p.name, "/line.json")
+	stride *= short.Size(1, 5)
+	return i%stride == 0 || strings.HasSuffix(p.name, "/line.json")
+}
+
+// mutated says whether the i-th text is mutated: every text of the
+// project's samples and one line in fifty of pi's long sessions; under
+// -short, one in four of those, and always the first text of each folder
+// (a layout, or one of ash's fixtures), so that every layout keeps one.
+func mutated(where []string, i int) bool {
+	every := short.Size(1, 4)
+	if strings.Contains(where[i], "/pi/") {
+		every *= 50
+	}
+	first := i == 0 || family(where[i-1]) != family(where[i])
+	return i%every == 0 || short.On() && first
+}
+
+// family is the folder of a text's file.
+func family(where string) string {
+	if j := strings.LastIndex(where, ":"); j > strings.LastIndex(where, "/") {
+		where = where[:j]
+	}
+	return filepath.Dir(where)
 }
 
 // Every sample against the schemas: the fast path is never certain and
@@ -150,8 +178,8 @@ func TestAgreesOnSamples(t *testing.T) {
 				continue
 			}
 			checks++
-			got := agree(t, p, b, where[i])
-			if slowValid(p, b) {
+			got, valid := agree(t, p, b, where[i])
+			if valid {
 				accepted++
 				if got != "pass" {
 					t.Errorf("%s against %s: valid, but the fast path says %s\n%s", where[i], p.name, got, clip(b))
@@ -160,6 +188,9 @@ func TestAgreesOnSamples(t *testing.T) {
 		}
 	}
 	t.Logf("%d texts, %d checks, %d valid", len(texts), checks, accepted)
+	if short.On() {
+		t.Logf("-short: one text in 5 meets every schema; go test -run '^%s$' without -short checks all", t.Name())
+	}
 	if accepted < len(texts) {
 		t.Fatalf("only %d (text, schema) pairs are valid for %d texts: the corpus or the schema list is wrong", accepted, len(texts))
 	}
@@ -173,16 +204,20 @@ func TestAgreesOnMutations(t *testing.T) {
 	texts, where := corpus(t)
 	counts := map[string]int{}
 	for i, b := range texts {
-		if strings.Contains(where[i], "/pi/") && i%50 != 0 {
+		if !mutated(where, i) {
 			continue
 		}
 		for _, p := range valid(ps, b, 2) {
 			for _, m := range mutations(t, b) {
-				counts[agree(t, p, m, where[i]+" (mutated)")]++
+				got, _ := agree(t, p, m, where[i]+" (mutated)")
+				counts[got]++
 			}
 		}
 	}
 	t.Logf("fast answers on mutations: %v", counts)
+	if short.On() {
+		t.Logf("-short: one text in 4 mutated, and the first of each folder; go test -run '^%s$' without -short mutates all", t.Name())
+	}
 	if counts["pass"] == 0 || counts["fail"] == 0 {
 		t.Fatalf("mutations exercised too little: %v", counts)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/sesstool/sesstool/internal/testkit/convo"
 	"github.com/sesstool/sesstool/internal/testkit/mockmodel"
 	"github.com/sesstool/sesstool/internal/testkit/peers"
+	"github.com/sesstool/sesstool/internal/testkit/short"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -75,6 +76,7 @@ func TestClaudeLive(t *testing.T) {
 	})
 
 	t.Run("control: resume", func(t *testing.T) {
+		short.Skip(t, "the control tells a change in the agent from ours when a resume test fails; the short loop keeps the resume of a converted session")
 		src := convo.Sessions(t, "claude", file)
 		if len(src) != 1 {
 			t.Fatalf("%d sessions in %s", len(src), file)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sesstool/sesstool/internal/testkit/mockmodel"
 	"github.com/sesstool/sesstool/internal/testkit/peers"
+	"github.com/sesstool/sesstool/internal/testkit/short"
 )
 
 const codexPrompt = "Print a greeting with a shell command."
@@ -137,6 +138,7 @@ func lastLine(s string) string {
 // the resume tests with a converted session is sesstool's, not a change
 // in Codex.
 func TestCodexResumesItsOwn(t *testing.T) {
+	short.Skip(t, "the control tells a change in Codex from ours when a resume test fails; the short loop keeps the resume of a converted session")
 	env, rollout := codexLive(t)
 	s := mainSession(t, "codex", rollout)
 	from := len(env.posts())

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sesstool/sesstool/internal/testkit/convo"
 	"github.com/sesstool/sesstool/internal/testkit/peers"
+	"github.com/sesstool/sesstool/internal/testkit/short"
 )
 
 // GitHub Copilot CLI 1.0.102 runs the script once, offline against the
@@ -70,6 +71,7 @@ func TestCopilotLive(t *testing.T) {
 	}
 
 	t.Run("control: Copilot resumes its own session", func(t *testing.T) {
+		short.Skip(t, "the control tells a change in the agent from ours when a resume test fails; the short loop keeps the resume of a converted session")
 		expected := convo.Expected(ss[0])
 		before := e.mock.Count()
 		e.run(t, "--resume="+in.ID, "-p", "continue")

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sesstool/sesstool/internal/testkit/convo"
+	"github.com/sesstool/sesstool/internal/testkit/short"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -42,7 +43,9 @@ func runMessages(s *session.Session) []int {
 // run with its messages, and converts back to Claude Code with each run in
 // a subagents/agent-*.jsonl file again. The runs were dropped before.
 func TestCopilotResumeRuns(t *testing.T) {
-	eachSource(t, copilotRunSources, func(t *testing.T, src source, path string, s *session.Session) {
+	// Under -short the project's fixture (both kinds of run) stands for
+	// the real session's five runs.
+	eachSource(t, short.Cases(t, copilotRunSources, nil), func(t *testing.T, src source, path string, s *session.Session) {
 		want := runMessages(s)
 		if len(want) == 0 {
 			t.Fatalf("%s has no sub-agent runs", path)

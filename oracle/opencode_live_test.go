@@ -10,6 +10,7 @@ import (
 	"github.com/sesstool/sesstool/internal/testkit/convo"
 	"github.com/sesstool/sesstool/internal/testkit/mockmodel"
 	"github.com/sesstool/sesstool/internal/testkit/peers"
+	"github.com/sesstool/sesstool/internal/testkit/short"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -143,6 +144,7 @@ func TestOpenCodeLive(t *testing.T) {
 	}
 
 	t.Run("control: OpenCode resumes its own session", func(t *testing.T) {
+		short.Skip(t, "the control tells a change in the agent from ours when a resume test fails; the short loop keeps the resume of a converted session")
 		expected := convo.Expected(ss[0])
 		before := e.mock.Count()
 		e.run(t, "run", "--session", in.ID, "continue")

@@ -10,6 +10,7 @@ import (
 	"github.com/sesstool/sesstool/internal/testkit/convo"
 	"github.com/sesstool/sesstool/internal/testkit/mockmodel"
 	"github.com/sesstool/sesstool/internal/testkit/peers"
+	"github.com/sesstool/sesstool/internal/testkit/short"
 )
 
 // Qwen Code 0.24.4 runs the script once; the session file it writes is
@@ -71,6 +72,7 @@ func TestQwenLive(t *testing.T) {
 	}
 
 	t.Run("control: Qwen Code resumes its own session", func(t *testing.T) {
+		short.Skip(t, "the control tells a change in the agent from ours when a resume test fails; the short loop keeps the resume of a converted session")
 		expected := convo.Expected(ss[0])
 		before := e.mock.Count()
 		e.run(t, "--resume", in.ID, "-p", "continue", "--yolo")

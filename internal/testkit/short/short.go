@@ -39,3 +39,30 @@ func Size(full, small int) int {
 	}
 	return full
 }
+
+// Rotate returns all under a full run. Under -short it returns the one
+// variant at k modulo len(all): a table whose rows each pass their own k
+// runs one variant per row, and the rows together still meet every
+// variant (a viewport, a theme) while each row meets one.
+func Rotate[T any](t testing.TB, all []T, k int) []T {
+	t.Helper()
+	if !testing.Short() || len(all) <= 1 {
+		return all
+	}
+	i := k % len(all)
+	if i < 0 {
+		i += len(all)
+	}
+	t.Logf("-short: variant %d of %d; the full run (go test -run '^%s$' without -short, or scripts/test) runs all", i+1, len(all), t.Name())
+	return all[i : i+1]
+}
+
+// Skip skips t under -short, saying why and the command that runs it: for
+// a test that only repeats what another covers in the short loop (a
+// control that tells a peer's change from ours, a second picture).
+func Skip(t testing.TB, why string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("-short: %s; the full run (go test -run '^%s$' without -short, or scripts/test) runs it", why, t.Name())
+	}
+}

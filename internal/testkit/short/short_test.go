@@ -2,6 +2,7 @@ package short
 
 import (
 	"flag"
+	"strings"
 	"testing"
 )
 
@@ -59,6 +60,44 @@ func TestSize(t *testing.T) {
 		}
 		if got := Size(1000, 10); got != want {
 			t.Errorf("short=%v: Size(1000, 10) = %d, want %d", on, got, want)
+		}
+	}
+}
+
+func TestRotate(t *testing.T) {
+	all := []string{"a", "b", "c"}
+	tests := []struct {
+		name  string
+		short bool
+		k     int
+		want  []string
+	}{
+		{"full run keeps every variant", false, 1, []string{"a", "b", "c"}},
+		{"short keeps the k-th", true, 1, []string{"b"}},
+		{"short wraps around", true, 5, []string{"c"}},
+		{"short with a negative k wraps too", true, -1, []string{"c"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			setShort(t, tc.short)
+			got := Rotate(t, all, tc.k)
+			if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+				t.Fatalf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestSkip(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		setShort(t, on)
+		ran := false
+		t.Run("sub", func(t *testing.T) {
+			Skip(t, "a control")
+			ran = true
+		})
+		if ran == on {
+			t.Errorf("short=%v: the test ran = %v, want %v", on, ran, !on)
 		}
 	}
 }
