@@ -53,6 +53,10 @@ var caps = format.Caps{
 		session.RoleUser:      inputBlocks(session.RoleUser),
 		session.RoleDeveloper: inputBlocks(session.RoleDeveloper),
 		session.RoleSystem:    inputBlocks(session.RoleSystem),
+		// a tool message is the function_call_output of its call, whose
+		// output the writer spells as the message's text
+		session.RoleTool: {Types: []session.BlockType{session.BlockText},
+			Why: "Codex's function_call_output holds the output's text only"},
 	},
 	// An input_image is a data: URL or a link, with no file name.
 	FilesImagesOnly: &format.Rule{Action: loss.Dropped, Why: "Codex's messages hold images, not other files"},

@@ -180,6 +180,13 @@ func (e *encoder) message(en *session.Entry) {
 	m := en.Message
 	switch m.Role {
 	case session.RoleTool:
+		for _, b := range m.Content {
+			if b.Type != session.BlockText {
+				// the adaptation drops them (Caps.BlocksOn)
+				e.fail(en, "Codex's function_call_output holds no "+string(b.Type)+" blocks")
+				return
+			}
+		}
 		e.output(en.Time, m.ToolCallID, m.Text())
 		return
 	case session.RoleAssistant:
