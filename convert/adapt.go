@@ -262,6 +262,9 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 	if a.dropsKind(e) {
 		return a.drop(e)
 	}
+	if e = a.custom(e); e == nil {
+		return nil
+	}
 	if e.Kind == session.KindMessage && e.Message != nil {
 		e = a.images(a.callsOn(a.stop(e)))
 	}
@@ -286,14 +289,14 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 
 // place is e, which the target holds by its kind, role and blocks, where
 // the target can place it, or nil when the target has no place for it:
-// a sub-agent run no tool call started (adapt_runs.go), an extension
-// message (adapt_custom.go), a tool result whose call is not kept
-// (adapt_results.go); a tool result keeps what the target keeps of one.
+// a sub-agent run no tool call started (adapt_runs.go), a tool result
+// whose call is not kept (adapt_results.go); a tool result keeps what the
+// target keeps of one.
 func (a *adapted) place(e *session.Entry) *session.Entry {
-	if a.untied(e) || a.offPathRun(e) || a.customDropped(e) || a.orphan(e) {
+	if a.untied(e) || a.offPathRun(e) || a.orphan(e) {
 		return a.drop(e)
 	}
-	return a.customAsUser(a.resultText(e))
+	return a.resultText(e)
 }
 
 func (a *adapted) adapt(e *session.Entry) *session.Entry {

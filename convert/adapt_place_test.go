@@ -10,20 +10,17 @@ import (
 )
 
 // placeRules declares where the target can place what it holds (ash's rules):
-// no extension messages, results of text only and after their call, runs
-// started by a tool call.
+// results of text only and after their call, runs started by a tool call.
 var placeRules = format.Caps{Own: []string{"pl"}, Sidechains: true,
-	Kinds:                 []session.Kind{session.KindSubagent, session.KindSubagentEnd},
-	Roles:                 []session.Role{session.RoleUser, session.RoleAssistant, session.RoleTool, session.RoleCustom},
-	Blocks:                []session.BlockType{session.BlockText, session.BlockToolCall, session.BlockImage},
-	CustomMessagesDropped: "no extension messages", ResultsTextOnly: "results are text only",
-	ResultsNeedCall: "no call kept", RunsNeedCall: "no tool call started the run"}
+	Kinds:           []session.Kind{session.KindSubagent, session.KindSubagentEnd},
+	Roles:           []session.Role{session.RoleUser, session.RoleAssistant, session.RoleTool, session.RoleCustom},
+	Blocks:          []session.BlockType{session.BlockText, session.BlockToolCall, session.BlockImage},
+	ResultsTextOnly: "results are text only", ResultsNeedCall: "no call kept", RunsNeedCall: "no tool call started the run"}
 
-// summarising writes compactions and extension messages as messages of its
-// own (OpenCode's rules).
+// summarising writes compactions as messages of its own (OpenCode's rules).
 var summarising = format.Caps{Own: []string{"sm"}, KindsConverted: []session.Kind{session.KindCompaction},
 	Roles: []session.Role{session.RoleUser, session.RoleAssistant, session.RoleTool}, Fallback: format.FallbackUser,
-	Blocks: []session.BlockType{session.BlockText, session.BlockToolCall}, CustomMessagesAsUser: "a user message",
+	Blocks:              []session.BlockType{session.BlockText, session.BlockToolCall},
 	CompactionConverted: "a summary message", FirstKeptMoved: "the message before it is kept"}
 
 func compaction(id, parent, firstKept string) *session.Entry {
@@ -65,7 +62,7 @@ func onRun(e *session.Entry, runID string) *session.Entry { e.Sidechain = runID;
 func TestAdaptPlace(t *testing.T) {
 	u, a := session.RoleUser, session.RoleAssistant
 	none := placeRules
-	none.CustomMessagesDropped, none.ResultsTextOnly, none.ResultsNeedCall, none.RunsNeedCall = "", "", "", ""
+	none.ResultsTextOnly, none.ResultsNeedCall, none.RunsNeedCall = "", "", ""
 	cases := []struct {
 		name    string
 		to      format.Caps
@@ -73,10 +70,6 @@ func TestAdaptPlace(t *testing.T) {
 		want    []string
 		lost    []string // "count kind action: reason"
 	}{
-		{name: "extension messages dropped, a tool's kept, children follow", to: placeRules,
-			entries: []*session.Entry{call("a", "", "c1"), custom("x", "a", session.RoleCustom), asCustom(result("r", "x", "c1")), msg("b", "r", u)},
-			want:    []string{"a< assistant tool_call", "r<a tool", "b<r user"},
-			lost:    []string{"1 custom-message dropped: no extension messages"}},
 		{name: "results need their call kept before them", to: placeRules,
 			entries: []*session.Entry{result("r0", "", "c2"), call("a", "r0", "c1"), result("r1", "a", "c1"), result("r9", "r1", "c9"), call("b", "r9", "c2"), result("r2", "b", "c2")},
 			want:    []string{"a< assistant tool_call", "r1<a tool", "b<r1 assistant tool_call", "r2<b tool"},
@@ -91,10 +84,6 @@ func TestAdaptPlace(t *testing.T) {
 				run("s2", "a", session.KindSubagent, "t", "c1"), onRun(msg("t1", "", u), "t"), run("e2", "s2", session.KindSubagentEnd, "t", "c1")},
 			want: []string{"a< assistant tool_call", "s2<a subagent", "t1< user", "e2<s2 subagent_end"},
 			lost: []string{"1 message-entry dropped: no tool call started the run", "1 subagent-entry dropped: no tool call started the run", "1 subagent_end-entry dropped: no tool call started the run"}},
-		{name: "extension messages as user messages, a tool's kept", to: summarising,
-			entries: []*session.Entry{call("a", "", "c1"), asCustom(result("r", "a", "c1")), custom("x", "r", session.RoleCustom), custom("y", "x", a)},
-			want:    []string{"a< assistant tool_call", "r<a tool", "x<r user", "y<x assistant"},
-			lost:    []string{"1 custom-message converted: a user message"}},
 		{name: "compactions converted, first kept moved unless the message before", to: summarising,
 			entries: []*session.Entry{msg("a", "", u), msg("b", "a", a), compaction("k1", "b", "b"), msg("c", "k1", u), compaction("k2", "c", "a"), compaction("k3", "k2", "")},
 			want:    []string{"a< user", "b<a assistant", "k1<b compaction", "c<k1 user", "k2<c compaction", "k3<k2 compaction"},

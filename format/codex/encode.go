@@ -169,7 +169,7 @@ func (e *encoder) entry(en *session.Entry) error {
 	case en.Kind == session.KindCompaction && en.Compaction != nil:
 		e.compaction(en)
 	default:
-		// the adaptation drops every other kind (Caps.KindsDropped): one
+		// the adaptation drops every other kind (Caps.CustomMessages): one
 		// met here is Codex's own, read without its line
 		if e.err == nil {
 			e.err = fmt.Errorf("entry %q: Codex has no line for a %s entry", en.ID, en.Kind)
