@@ -171,8 +171,6 @@ type adapted struct {
 	// the last message's time (TimesForward)
 	lastMS   int64
 	lastTime session.Time
-	// the ids of the tool calls kept so far (Caps.CallBeforeResult)
-	madeCalls map[string]bool
 	// tree targets: the index of the entry held back to be written last
 	// (-1 for none), and the entry once read
 	last1 int
@@ -268,11 +266,6 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 	if e.Kind == session.KindMessage && e.Message != nil {
 		e = a.images(a.callsOn(a.stop(e)))
 	}
-	if a.to.CallBeforeResult {
-		if e = a.needCall(e); e == nil { // after its count: what the writer dropped was counted so
-			return nil
-		}
-	}
 	if e = a.lines(e); e == nil {
 		return nil
 	}
@@ -280,7 +273,6 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 		return nil
 	}
 	e = a.times(e)
-	a.called(e)
 	a.compaction(e)
 	a.message(e)
 	a.countConverted(e)
@@ -290,11 +282,14 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 // place is e, which the target holds by its kind, role and blocks, where
 // the target can place it, or nil when the target has no place for it:
 // a sub-agent run no tool call started (adapt_runs.go), a tool result
-// whose call is not kept (adapt_results.go); a tool result keeps what the
-// target keeps of one.
+// whose call is not kept (adapt_needcall.go); a tool result keeps what the
+// target keeps of one (adapt_orphans.go).
 func (a *adapted) place(e *session.Entry) *session.Entry {
-	if a.untied(e) || a.offPathRun(e) || a.orphan(e) {
+	if a.untied(e) || a.offPathRun(e) {
 		return a.drop(e)
+	}
+	if e = a.needCall(e); e == nil {
+		return nil
 	}
 	return a.resultText(e)
 }

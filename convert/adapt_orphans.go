@@ -6,38 +6,14 @@ import (
 )
 
 // A tool result's place, as the target declares it (Caps.ResultsNeedCall,
-// Caps.ResultsTextOnly): one whose call was in no message kept before it
-// is dropped, and one that keeps only text loses its other blocks.
+// adapt_needcall.go; Caps.ResultsTextOnly): one whose call was in no
+// message kept before it is dropped, and one that keeps only text loses
+// its other blocks.
 
 // isResult reports whether e is a tool's result: a message, or a custom
 // message, of the tool role.
 func isResult(e *session.Entry) bool {
 	return e.Message != nil && e.Message.Role == session.RoleTool
-}
-
-// orphan reports whether e is a tool result the target drops because its
-// call was kept in no message before it, and counts it.
-func (a *adapted) orphan(e *session.Entry) bool {
-	if a.to.ResultsNeedCall == "" || !isResult(e) || a.keptCalls[e.Message.ToolCallID] {
-		return false
-	}
-	a.lost.Add(loss.ToolResult, loss.Dropped, a.to.ResultsNeedCall, 1)
-	return true
-}
-
-// called records the tool calls of e, which the target keeps.
-func (a *adapted) called(e *session.Entry) {
-	if a.to.ResultsNeedCall == "" || e.Message == nil {
-		return
-	}
-	for _, b := range e.Message.Content {
-		if b.Type == session.BlockToolCall {
-			if a.keptCalls == nil {
-				a.keptCalls = map[string]bool{}
-			}
-			a.keptCalls[b.ToolCallID] = true
-		}
-	}
 }
 
 // resultText is tool result e with its text blocks only, when the target

@@ -14,6 +14,7 @@ import (
 var placeRules = format.Caps{Own: []string{"pl"}, Sidechains: true,
 	Kinds:           []session.Kind{session.KindSubagent, session.KindSubagentEnd},
 	Roles:           []session.Role{session.RoleUser, session.RoleAssistant, session.RoleTool, session.RoleCustom},
+	ToolCallOn:      []session.Role{session.RoleAssistant},
 	Blocks:          []session.BlockType{session.BlockText, session.BlockToolCall, session.BlockImage},
 	ResultsTextOnly: "results are text only", ResultsNeedCall: "no call kept", RunsNeedCall: "no tool call started the run"}
 
@@ -70,10 +71,6 @@ func TestAdaptPlace(t *testing.T) {
 		want    []string
 		lost    []string // "count kind action: reason"
 	}{
-		{name: "results need their call kept before them", to: placeRules,
-			entries: []*session.Entry{result("r0", "", "c2"), call("a", "r0", "c1"), result("r1", "a", "c1"), result("r9", "r1", "c9"), call("b", "r9", "c2"), result("r2", "b", "c2")},
-			want:    []string{"a< assistant tool_call", "r1<a tool", "b<r1 assistant tool_call", "r2<b tool"},
-			lost:    []string{"2 tool-result dropped: no call kept"}},
 		{name: "a result keeps its text only", to: placeRules,
 			entries: []*session.Entry{call("a", "", "c1"), with(result("r", "a", "c1"), session.BlockImage), with(msg("b", "r", u), session.BlockImage)},
 			want:    []string{"a< assistant tool_call", "r<a tool", "b<r user image"},

@@ -116,9 +116,11 @@ type Caps struct {
 	// layout keeps it).
 	//   - ResultsTextOnly: a tool result keeps only its text; its other
 	//     blocks are dropped (ash's tool_result line has one output string).
-	//   - ResultsNeedCall: a tool result whose call is in no message kept
-	//     before it is dropped (ash's reader drops such a result, and its
-	//     validator refuses it).
+	//   - ResultsNeedCall: a tool result, a tool message or a tool_result
+	//     block, whose call is in no message kept before it (of a role
+	//     that carries calls, ToolCallOn) is dropped (ash's reader drops
+	//     such a result, and its validator refuses it; Codex's
+	//     function_call_output names a function_call written before it).
 	//   - RunsNeedCall: a sub-agent run that no tool call started (Claude
 	//     Code's warm-up and compaction agents) is dropped whole, its
 	//     marker, entries and end each counted (ash ties a run to the
@@ -159,11 +161,6 @@ type Caps struct {
 	// first kept entry, token count after, details and branch are dropped
 	// (Codex's compacted line).
 	CompactionSummaryOnly bool
-	// CallBeforeResult: a tool result, a tool message or a tool_result
-	// block, is kept only after a message of a role that carries calls
-	// made its call (Codex's function_call_output names a function_call
-	// written before it); one whose call is not kept is dropped.
-	CallBeforeResult bool
 	// KindsDropped are kinds the adaptation otherwise leaves to the writer
 	// (compactions) that the layout neither holds nor converts: entries of
 	// them are dropped and counted before it writes. Extension messages

@@ -36,10 +36,9 @@ var caps = format.Caps{
 		loss.CompactionTokensAfter: summaryOnly,
 		loss.CompactionDetails:     summaryOnly,
 		loss.CompactionBranch:      summaryOnly,
-		loss.ToolResult:            "its tool call is not in an assistant reply Codex can write",
 	},
 	CompactionSummaryOnly: true,
-	CallBeforeResult:      true,
+	ResultsNeedCall:       "its tool call is not in an assistant reply Codex can write",
 	CustomMessages:        format.CustomRule{As: format.CustomDropped, Why: "Codex has message and compaction lines only", AsEntry: true},
 	IDs:                   format.IDStyle{Form: format.IDUUID, Seed: "codex:"}, Times: format.TimeISO,
 }

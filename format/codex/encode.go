@@ -318,7 +318,7 @@ func (e *encoder) usage(t session.Time, u *session.Usage) {
 
 // output writes a tool result as a function_call_output item. Its call
 // was written before it: the adaptation drops a result whose call is not
-// kept (Caps.CallBeforeResult), so one that is not is an error.
+// kept (Caps.ResultsNeedCall), so one that is not is an error.
 func (e *encoder) output(t session.Time, callID, text string) {
 	if !e.calls[callID] {
 		if e.err == nil {
