@@ -345,37 +345,18 @@ func (a *adapted) blocks(e *session.Entry) *session.Entry {
 		}
 		return a.to.HoldsBlock(b.Type) || a.to.ConvertsBlock(b.Type)
 	}
-	n, unsigned := 0, 0
-	for _, b := range m.Content {
+	c, _ := editBlocks(e, func(b session.Block) bool { return !keep(b) || a.unsigns(b) }, func(b session.Block) (session.Block, bool) {
 		if keep(b) {
-			n++
-			if a.unsigns(b) {
-				unsigned++
-			}
+			return a.unsign(b), true
 		}
-	}
-	if n == len(m.Content) && unsigned == 0 {
-		return e
-	}
-	cm := *m
-	cm.Content = make([]session.Block, 0, n)
-	for _, b := range m.Content {
-		if keep(b) {
-			if a.unsigns(b) {
-				b = a.unsign(b)
-			}
-			cm.Content = append(cm.Content, b)
-		} else {
-			reason := fmt.Sprintf("%s has no %s blocks", a.layout, b.Type)
-			if a.to.HoldsBlock(b.Type) {
-				reason = fmt.Sprintf("%s keeps %s blocks in %s messages only", a.layout, b.Type, roles(a.to.ImagesOn))
-			}
-			a.lost.Add(loss.Block(b.Type), loss.Dropped, reason, 1)
+		reason := fmt.Sprintf("%s has no %s blocks", a.layout, b.Type)
+		if a.to.HoldsBlock(b.Type) {
+			reason = fmt.Sprintf("%s keeps %s blocks in %s messages only", a.layout, b.Type, roles(a.to.ImagesOn))
 		}
-	}
-	c := *e
-	c.Message = &cm
-	return &c
+		a.lost.Add(loss.Block(b.Type), loss.Dropped, reason, 1)
+		return b, false
+	})
+	return c
 }
 
 // unsigns reports whether b carries a signature the target does not keep on

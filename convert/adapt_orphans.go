@@ -22,26 +22,9 @@ func (a *adapted) resultText(e *session.Entry) *session.Entry {
 	if a.to.ResultsTextOnly == "" || !isResult(e) {
 		return e
 	}
-	m := e.Message
-	n := 0
-	for _, b := range m.Content {
-		if b.Type == session.BlockText {
-			n++
-		}
-	}
-	if n == len(m.Content) {
-		return e
-	}
-	cm := *m
-	cm.Content = make([]session.Block, 0, n)
-	for _, b := range m.Content {
-		if b.Type == session.BlockText {
-			cm.Content = append(cm.Content, b)
-		} else {
-			a.lost.Add(loss.Block(b.Type), loss.Dropped, a.to.ResultsTextOnly, 1)
-		}
-	}
-	c := *e
-	c.Message = &cm
-	return &c
+	c, _ := editBlocks(e, func(b session.Block) bool { return b.Type != session.BlockText }, func(b session.Block) (session.Block, bool) {
+		a.lost.Add(loss.Block(b.Type), loss.Dropped, a.to.ResultsTextOnly, 1)
+		return b, false
+	})
+	return c
 }
