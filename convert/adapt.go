@@ -177,8 +177,6 @@ type adapted struct {
 	// (Caps.FirstKeptEarlier)
 	given    idset.Index
 	anyGiven bool
-	// the ids of the tool calls kept so far (Caps.CallBeforeResult)
-	madeCalls map[string]bool
 	// tree targets: the index of the entry held back to be written last
 	// (-1 for none), and the entry once read
 	last1 int
@@ -268,13 +266,11 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 	if a.dropsKind(e) {
 		return a.drop(e)
 	}
+	if e = a.custom(e); e == nil {
+		return nil
+	}
 	if e.Kind == session.KindMessage && e.Message != nil {
 		e = a.images(a.roleBlocks(a.callsOn(a.stop(e))))
-	}
-	if a.to.CallBeforeResult {
-		if e = a.needCall(e); e == nil { // after its count: what the writer dropped was counted so
-			return nil
-		}
 	}
 	if e = a.lines(e); e == nil {
 		return nil
@@ -286,7 +282,6 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 		return nil
 	}
 	e = a.times(a.compactionLacks(e))
-	a.called(e)
 	a.compaction(e)
 	a.message(e)
 	a.countConverted(e)
@@ -298,14 +293,17 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 
 // place is e, which the target holds by its kind, role and blocks, where
 // the target can place it, or nil when the target has no place for it:
-// a sub-agent run no tool call started (adapt_runs.go), an extension
-// message (adapt_custom.go), a tool result whose call is not kept
-// (adapt_results.go); a tool result keeps what the target keeps of one.
+// a sub-agent run no tool call started (adapt_runs.go), a tool result
+// whose call is not kept (adapt_needcall.go); a tool result keeps what the
+// target keeps of one (adapt_orphans.go).
 func (a *adapted) place(e *session.Entry) *session.Entry {
-	if a.untied(e) || a.offPathRun(e) || a.customDropped(e) || a.orphan(e) {
+	if a.untied(e) || a.offPathRun(e) {
 		return a.drop(e)
 	}
-	return a.customAsUser(a.resultText(e))
+	if e = a.needCall(e); e == nil {
+		return nil
+	}
+	return a.resultText(e)
 }
 
 func (a *adapted) adapt(e *session.Entry) *session.Entry {
@@ -356,37 +354,18 @@ func (a *adapted) blocks(e *session.Entry) *session.Entry {
 		}
 		return a.to.HoldsBlock(b.Type) || a.to.ConvertsBlock(b.Type)
 	}
-	n, unsigned := 0, 0
-	for _, b := range m.Content {
+	c, _ := editBlocks(e, func(b session.Block) bool { return !keep(b) || a.unsigns(b) }, func(b session.Block) (session.Block, bool) {
 		if keep(b) {
-			n++
-			if a.unsigns(b) {
-				unsigned++
-			}
+			return a.unsign(b), true
 		}
-	}
-	if n == len(m.Content) && unsigned == 0 {
-		return e
-	}
-	cm := *m
-	cm.Content = make([]session.Block, 0, n)
-	for _, b := range m.Content {
-		if keep(b) {
-			if a.unsigns(b) {
-				b = a.unsign(b)
-			}
-			cm.Content = append(cm.Content, b)
-		} else {
-			reason := fmt.Sprintf("%s has no %s blocks", a.layout, b.Type)
-			if a.to.HoldsBlock(b.Type) {
-				reason = fmt.Sprintf("%s keeps %s blocks in %s messages only", a.layout, b.Type, roles(a.to.ImagesOn))
-			}
-			a.lost.Add(loss.Block(b.Type), loss.Dropped, reason, 1)
+		reason := fmt.Sprintf("%s has no %s blocks", a.layout, b.Type)
+		if a.to.HoldsBlock(b.Type) {
+			reason = fmt.Sprintf("%s keeps %s blocks in %s messages only", a.layout, b.Type, roles(a.to.ImagesOn))
 		}
-	}
-	c := *e
-	c.Message = &cm
-	return &c
+		a.lost.Add(loss.Block(b.Type), loss.Dropped, reason, 1)
+		return b, false
+	})
+	return c
 }
 
 // unsigns reports whether b carries a signature the target does not keep on

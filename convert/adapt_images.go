@@ -20,31 +20,8 @@ func (a *adapted) images(e *session.Entry) *session.Entry {
 	if a.to.ImagesInline == nil && a.to.ImageMIME == nil && a.to.ImageFileName == nil && a.to.FilesImagesOnly == nil {
 		return e
 	}
-	m := e.Message
-	changed := false
-	for _, b := range m.Content {
-		if isImage(b) && a.imageChange(b) {
-			changed = true
-			break
-		}
-	}
-	if !changed {
-		return e
-	}
-	cm := *m
-	cm.Content = make([]session.Block, 0, len(m.Content))
-	for _, b := range m.Content {
-		if isImage(b) {
-			var ok bool
-			if b, ok = a.image(b); !ok {
-				continue
-			}
-		}
-		cm.Content = append(cm.Content, b)
-	}
-	c := *e
-	c.Message = &cm
-	return &c
+	c, _ := editBlocks(e, func(b session.Block) bool { return isImage(b) && a.imageChange(b) }, a.image)
+	return c
 }
 
 func isImage(b session.Block) bool {

@@ -1,14 +1,16 @@
 package convert
 
 import (
+	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
 // lines drops the entries a writer would otherwise meet with no line to
 // write them as, by the target's declaration, and counts them:
-//   - an extension message, where the target has none (Caps.NoCustomWhy);
-//   - an extension message or a message carrying no message, a compaction
+//   - a message carrying no message, an extension message carrying none
+//     where the target writes each as its message (Caps.CustomMessages:
+//     CustomAsMessage; the others are done by custom), a compaction
 //     without its summary where the target writes it as one
 //     (CompactionAsUser), and a compaction the target neither holds nor
 //     converts (Caps.NoLineWhy).
@@ -18,11 +20,7 @@ import (
 func (a *adapted) lines(e *session.Entry) *session.Entry {
 	switch e.Kind {
 	case session.KindCustomMessage:
-		if a.to.NoCustomWhy != "" {
-			a.lost.Drop(loss.CustomMessage, a.to.NoCustomWhy, 1)
-			return a.drop(e)
-		}
-		if a.to.CustomAsMessage && e.Message != nil {
+		if a.to.CustomMessages.As == format.CustomAsMessage && e.Message != nil {
 			return e
 		}
 	case session.KindMessage:

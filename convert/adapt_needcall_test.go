@@ -3,83 +3,73 @@ package convert
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
-// TestCallBeforeResult: a target whose tool results need their call before
-// them drops a result (a tool message or a tool_result block) whose call
-// no kept message made, counted; a target without the rule keeps it.
-func TestCallBeforeResult(t *testing.T) {
-	need := format.Caps{Linear: true, Roles: []session.Role{session.RoleUser, session.RoleAssistant, session.RoleTool},
-		ToolCallOn: []session.Role{session.RoleAssistant}, CallBeforeResult: true,
+// TestResultsNeedCall: a target whose tool results need their call kept
+// before them (Caps.ResultsNeedCall) drops a result (a tool message, a
+// tool's extension message or a tool_result block) whose call no kept
+// message of a role that carries calls made, counted with its reason, and
+// what hung from it hangs from its parent; a target without the rule
+// keeps it.
+func TestResultsNeedCall(t *testing.T) {
+	u, a := session.RoleUser, session.RoleAssistant
+	need := format.Caps{Linear: true, Roles: []session.Role{u, a, session.RoleTool, session.RoleSystem},
+		ToolCallOn: []session.Role{a}, ResultsNeedCall: "no call kept",
 		Blocks: []session.BlockType{session.BlockText, session.BlockToolCall, session.BlockToolResult}}
 	free := need
-	free.CallBeforeResult = false
-	call := func(id, parent, call string) *session.Entry {
-		e := msg(id, parent, session.RoleAssistant)
-		e.Message.Content = []session.Block{{Type: session.BlockToolCall, ToolCallID: call}}
-		return e
-	}
-	result := func(id, parent, call string) *session.Entry {
-		e := msg(id, parent, session.RoleTool)
-		e.Message.ToolCallID = call
+	free.ResultsNeedCall = ""
+	callOn := func(e *session.Entry, id string) *session.Entry {
+		e.Message.Content = []session.Block{{Type: session.BlockToolCall, ToolCallID: id}}
 		return e
 	}
 	blocks := func(id, parent string, calls ...string) *session.Entry {
-		e := msg(id, parent, session.RoleUser)
+		e := msg(id, parent, u)
 		for _, c := range calls {
 			e.Message.Content = append(e.Message.Content, session.Block{Type: session.BlockToolResult, ToolCallID: c})
 		}
 		return e
 	}
-	for _, tc := range []struct {
-		name    string
-		to      format.Caps
-		entries []*session.Entry
-		want    []string
-		lost    []string
-	}{
-		{"answered", need, []*session.Entry{call("a", "", "c1"), result("b", "a", "c1")}, []string{"a< assistant tool_call", "b<a tool"}, nil},
-		{"orphan tool message", need, []*session.Entry{call("a", "", "c1"), result("b", "a", "c2"), msg("c", "b", session.RoleUser)},
-			[]string{"a< assistant tool_call", "c<a user"}, []string{"1 tool-result dropped: its tool call is not in a message x keeps"}},
-		{"orphan blocks", need, []*session.Entry{call("a", "", "c1"), blocks("b", "a", "c1", "c2", "c3")},
-			[]string{"a< assistant tool_call", "b<a user tool_result"}, []string{"2 tool-result dropped: its tool call is not in a message x keeps"}},
-		{"nothing but orphan blocks", need, []*session.Entry{call("a", "", "c1"), func() *session.Entry {
-			e := blocks("b", "a", "c2")
-			e.Message.Content = e.Message.Content[1:]
-			return e
-		}(), msg("c", "b", session.RoleUser)},
-			[]string{"a< assistant tool_call", "c<a user"}, []string{"1 tool-result dropped: its tool call is not in a message x keeps"}},
-		{"a reply's own results", need, []*session.Entry{func() *session.Entry {
-			e := call("a", "", "c1")
-			e.Message.Content = append(e.Message.Content, session.Block{Type: session.BlockToolResult, ToolCallID: "c1"},
-				session.Block{Type: session.BlockToolResult, ToolCallID: "c2"})
-			return e
-		}()}, []string{"a< assistant tool_call tool_result"}, []string{"1 tool-result dropped: its tool call is not in a message x keeps"}},
-		{"call after its result", need, []*session.Entry{result("a", "", "c1"), call("b", "a", "c1")},
-			[]string{"b< assistant tool_call"}, []string{"1 tool-result dropped: its tool call is not in a message x keeps"}},
-		{"no rule", free, []*session.Entry{result("a", "", "c1")}, []string{"a< tool"}, nil},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			s := &session.Session{Meta: session.Meta{Source: session.Source{Origin: "src"}}, Entries: tc.entries}
-			lost := &loss.Counter{}
-			r, err := Adapt(&session.SliceReader{S: s}, nil, tc.to, "x", lost)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d := cmp.Diff(tc.want, describe(t, r)); d != "" {
-				t.Errorf("entries (-want +got):\n%s", d)
-			}
-			var items []string
-			for _, it := range lost.Items() {
-				items = append(items, fmtItem(it))
-			}
-			if d := cmp.Diff(tc.lost, items); d != "" {
-				t.Errorf("losses (-want +got):\n%s", d)
-			}
-		})
+	cases := []adaptCase{
+		{name: "answered", to: need, entries: []*session.Entry{call("a", "", "c1"), result("b", "a", "c1")},
+			want: []string{"a< assistant tool_call", "b<a tool"}},
+		{name: "a tool message whose call is not kept; children follow", to: need,
+			entries: []*session.Entry{call("a", "", "c1"), result("b", "a", "c2"), msg("c", "b", u)},
+			want:    []string{"a< assistant tool_call", "c<a user"},
+			lost:    []string{"1 tool-result dropped"}, why: []string{"tool-result dropped: no call kept"}},
+		{name: "a tool's extension message whose call is not kept", to: need,
+			entries: []*session.Entry{call("a", "", "c1"), asCustom(result("b", "a", "c2")), asCustom(result("r", "b", "c1"))},
+			want:    []string{"a< assistant tool_call", "r<a tool"},
+			lost:    []string{"1 tool-result dropped"}},
+		{name: "tool_result blocks whose call is not kept", to: need,
+			entries: []*session.Entry{call("a", "", "c1"), blocks("b", "a", "c1", "c2", "c3")},
+			want:    []string{"a< assistant tool_call", "b<a user tool_result"},
+			lost:    []string{"2 tool-result dropped"}, why: []string{"tool-result dropped: no call kept"}},
+		{name: "a call after its result", to: need, entries: []*session.Entry{result("a", "", "c1"), call("b", "a", "c1")},
+			want: []string{"b< assistant tool_call"}, lost: []string{"1 tool-result dropped"}},
+		{name: "a call of a role that carries none makes no result kept", to: need,
+			entries: []*session.Entry{callOn(msg("s", "", session.RoleSystem), "c1"), result("r", "s", "c1")},
+			want:    []string{"s< system tool_call"}, lost: []string{"1 tool-result dropped"}},
+		{name: "a message of nothing but results whose call is not kept is dropped whole", to: need,
+			entries: []*session.Entry{call("a", "", "c1"), func() *session.Entry {
+				e := blocks("b", "a", "c2")
+				e.Message.Content = e.Message.Content[1:]
+				return e
+			}(), msg("c", "b", u)},
+			want: []string{"a< assistant tool_call", "c<a user"}, lost: []string{"1 tool-result dropped"}},
+		{name: "a reply's results after its own calls", to: need,
+			entries: []*session.Entry{func() *session.Entry {
+				e := call("a", "", "c1")
+				e.Message.Content = append(e.Message.Content, session.Block{Type: session.BlockToolResult, ToolCallID: "c1"},
+					session.Block{Type: session.BlockToolResult, ToolCallID: "c2"})
+				return e
+			}()},
+			want: []string{"a< assistant tool_call tool_result"}, lost: []string{"1 tool-result dropped"}},
+		{name: "no rule", to: free, entries: []*session.Entry{result("a", "", "c1"), blocks("b", "a", "c2")},
+			want: []string{"a< tool", "b<a user tool_result"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, c.check)
 	}
 }

@@ -6,38 +6,14 @@ import (
 )
 
 // A tool result's place, as the target declares it (Caps.ResultsNeedCall,
-// Caps.ResultsTextOnly): one whose call was in no message kept before it
-// is dropped, and one that keeps only text loses its other blocks.
+// adapt_needcall.go; Caps.ResultsTextOnly): one whose call was in no
+// message kept before it is dropped, and one that keeps only text loses
+// its other blocks.
 
 // isResult reports whether e is a tool's result: a message, or a custom
 // message, of the tool role.
 func isResult(e *session.Entry) bool {
 	return e.Message != nil && e.Message.Role == session.RoleTool
-}
-
-// orphan reports whether e is a tool result the target drops because its
-// call was kept in no message before it, and counts it.
-func (a *adapted) orphan(e *session.Entry) bool {
-	if a.to.ResultsNeedCall == "" || !isResult(e) || a.keptCalls[e.Message.ToolCallID] {
-		return false
-	}
-	a.lost.Add(loss.ToolResult, loss.Dropped, a.to.ResultsNeedCall, 1)
-	return true
-}
-
-// called records the tool calls of e, which the target keeps.
-func (a *adapted) called(e *session.Entry) {
-	if a.to.ResultsNeedCall == "" || e.Message == nil {
-		return
-	}
-	for _, b := range e.Message.Content {
-		if b.Type == session.BlockToolCall {
-			if a.keptCalls == nil {
-				a.keptCalls = map[string]bool{}
-			}
-			a.keptCalls[b.ToolCallID] = true
-		}
-	}
 }
 
 // resultText is tool result e with its text blocks only, when the target
@@ -46,26 +22,9 @@ func (a *adapted) resultText(e *session.Entry) *session.Entry {
 	if a.to.ResultsTextOnly == "" || !isResult(e) {
 		return e
 	}
-	m := e.Message
-	n := 0
-	for _, b := range m.Content {
-		if b.Type == session.BlockText {
-			n++
-		}
-	}
-	if n == len(m.Content) {
-		return e
-	}
-	cm := *m
-	cm.Content = make([]session.Block, 0, n)
-	for _, b := range m.Content {
-		if b.Type == session.BlockText {
-			cm.Content = append(cm.Content, b)
-		} else {
-			a.lost.Add(loss.Block(b.Type), loss.Dropped, a.to.ResultsTextOnly, 1)
-		}
-	}
-	c := *e
-	c.Message = &cm
-	return &c
+	c, _ := editBlocks(e, func(b session.Block) bool { return b.Type != session.BlockText }, func(b session.Block) (session.Block, bool) {
+		a.lost.Add(loss.Block(b.Type), loss.Dropped, a.to.ResultsTextOnly, 1)
+		return b, false
+	})
+	return c
 }

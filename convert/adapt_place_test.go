@@ -3,27 +3,23 @@ package convert
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
 // placeRules declares where the target can place what it holds (ash's rules):
-// no extension messages, results of text only and after their call, runs
-// started by a tool call.
+// results of text only and after their call, runs started by a tool call.
 var placeRules = format.Caps{Own: []string{"pl"}, Sidechains: true,
-	Kinds:                 []session.Kind{session.KindSubagent, session.KindSubagentEnd},
-	Roles:                 []session.Role{session.RoleUser, session.RoleAssistant, session.RoleTool, session.RoleCustom},
-	Blocks:                []session.BlockType{session.BlockText, session.BlockToolCall, session.BlockImage},
-	CustomMessagesDropped: "no extension messages", ResultsTextOnly: "results are text only",
-	ResultsNeedCall: "no call kept", RunsNeedCall: "no tool call started the run"}
+	Kinds:           []session.Kind{session.KindSubagent, session.KindSubagentEnd},
+	Roles:           []session.Role{session.RoleUser, session.RoleAssistant, session.RoleTool, session.RoleCustom},
+	ToolCallOn:      []session.Role{session.RoleAssistant},
+	Blocks:          []session.BlockType{session.BlockText, session.BlockToolCall, session.BlockImage},
+	ResultsTextOnly: "results are text only", ResultsNeedCall: "no call kept", RunsNeedCall: "no tool call started the run"}
 
-// summarising writes compactions and extension messages as messages of its
-// own (OpenCode's rules).
+// summarising writes compactions as messages of its own (OpenCode's rules).
 var summarising = format.Caps{Own: []string{"sm"}, KindsConverted: []session.Kind{session.KindCompaction},
 	Roles: []session.Role{session.RoleUser, session.RoleAssistant, session.RoleTool}, Fallback: format.FallbackUser,
-	Blocks: []session.BlockType{session.BlockText, session.BlockToolCall}, CustomMessagesAsUser: "a user message",
+	Blocks:              []session.BlockType{session.BlockText, session.BlockToolCall},
 	CompactionConverted: "a summary message", FirstKeptMoved: "the message before it is kept"}
 
 func compaction(id, parent, firstKept string) *session.Entry {
@@ -65,66 +61,33 @@ func onRun(e *session.Entry, runID string) *session.Entry { e.Sidechain = runID;
 func TestAdaptPlace(t *testing.T) {
 	u, a := session.RoleUser, session.RoleAssistant
 	none := placeRules
-	none.CustomMessagesDropped, none.ResultsTextOnly, none.ResultsNeedCall, none.RunsNeedCall = "", "", "", ""
-	cases := []struct {
-		name    string
-		to      format.Caps
-		entries []*session.Entry
-		want    []string
-		lost    []string // "count kind action: reason"
-	}{
-		{name: "extension messages dropped, a tool's kept, children follow", to: placeRules,
-			entries: []*session.Entry{call("a", "", "c1"), custom("x", "a", session.RoleCustom), asCustom(result("r", "x", "c1")), msg("b", "r", u)},
-			want:    []string{"a< assistant tool_call", "r<a tool", "b<r user"},
-			lost:    []string{"1 custom-message dropped: no extension messages"}},
-		{name: "results need their call kept before them", to: placeRules,
-			entries: []*session.Entry{result("r0", "", "c2"), call("a", "r0", "c1"), result("r1", "a", "c1"), result("r9", "r1", "c9"), call("b", "r9", "c2"), result("r2", "b", "c2")},
-			want:    []string{"a< assistant tool_call", "r1<a tool", "b<r1 assistant tool_call", "r2<b tool"},
-			lost:    []string{"2 tool-result dropped: no call kept"}},
+	none.ResultsTextOnly, none.ResultsNeedCall, none.RunsNeedCall = "", "", ""
+	cases := []adaptCase{
 		{name: "a result keeps its text only", to: placeRules,
 			entries: []*session.Entry{call("a", "", "c1"), with(result("r", "a", "c1"), session.BlockImage), with(msg("b", "r", u), session.BlockImage)},
 			want:    []string{"a< assistant tool_call", "r<a tool", "b<r user image"},
-			lost:    []string{"1 image-block dropped: results are text only"}},
+			lost:    []string{"1 image-block dropped"}, why: []string{"image-block dropped: results are text only"}},
 		{name: "a run no tool call started is dropped whole", to: placeRules,
 			entries: []*session.Entry{call("a", "", "c1"),
 				run("s1", "a", session.KindSubagent, "w", ""), onRun(msg("w1", "", u), "w"), run("e1", "a", session.KindSubagentEnd, "w", ""),
 				run("s2", "a", session.KindSubagent, "t", "c1"), onRun(msg("t1", "", u), "t"), run("e2", "s2", session.KindSubagentEnd, "t", "c1")},
 			want: []string{"a< assistant tool_call", "s2<a subagent", "t1< user", "e2<s2 subagent_end"},
-			lost: []string{"1 message-entry dropped: no tool call started the run", "1 subagent-entry dropped: no tool call started the run", "1 subagent_end-entry dropped: no tool call started the run"}},
-		{name: "extension messages as user messages, a tool's kept", to: summarising,
-			entries: []*session.Entry{call("a", "", "c1"), asCustom(result("r", "a", "c1")), custom("x", "r", session.RoleCustom), custom("y", "x", a)},
-			want:    []string{"a< assistant tool_call", "r<a tool", "x<r user", "y<x assistant"},
-			lost:    []string{"1 custom-message converted: a user message"}},
+			lost: []string{"1 message-entry dropped", "1 subagent-entry dropped", "1 subagent_end-entry dropped"},
+			why:  []string{"message-entry dropped: no tool call started the run", "subagent-entry dropped: no tool call started the run", "subagent_end-entry dropped: no tool call started the run"}},
 		{name: "compactions converted, first kept moved unless the message before", to: summarising,
 			entries: []*session.Entry{msg("a", "", u), msg("b", "a", a), compaction("k1", "b", "b"), msg("c", "k1", u), compaction("k2", "c", "a"), compaction("k3", "k2", "")},
 			want:    []string{"a< user", "b<a assistant", "k1<b compaction", "c<k1 user", "k2<c compaction", "k3<k2 compaction"},
-			lost:    []string{"3 compaction converted: a summary message", "1 compaction-first-kept moved: the message before it is kept"}},
+			lost:    []string{"3 compaction converted", "1 compaction-first-kept moved"},
+			why:     []string{"compaction converted: a summary message", "compaction-first-kept moved: the message before it is kept"}},
 		{name: "a compaction after a tool result keeps its call's message", to: summarising,
 			entries: []*session.Entry{call("a", "", "c1"), result("r", "a", "c1"), compaction("k", "r", "a")},
 			want:    []string{"a< assistant tool_call", "r<a tool", "k<r compaction"},
-			lost:    []string{"1 compaction converted: a summary message"}},
+			lost:    []string{"1 compaction converted"}, why: []string{"compaction converted: a summary message"}},
 		{name: "a target that declares none keeps them all", to: none,
 			entries: []*session.Entry{result("r0", "", "c2"), custom("x", "r0", a), with(result("r", "x", "c1"), session.BlockImage), run("s1", "r", session.KindSubagent, "w", "")},
 			want:    []string{"r0< tool", "x<r0 assistant", "r<x tool image", "s1<r subagent"}},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			s := &session.Session{Meta: session.Meta{ID: "s", Source: session.Source{Origin: "src"}}, Entries: c.entries}
-			lost := &loss.Counter{}
-			r, err := Adapt(&session.SliceReader{S: s}, nil, c.to, "x", lost)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d := cmp.Diff(c.want, describe(t, r)); d != "" {
-				t.Errorf("entries (-want +got):\n%s", d)
-			}
-			var got []string
-			for _, it := range lost.Items() {
-				got = append(got, fmtItem(it))
-			}
-			if d := cmp.Diff(c.lost, got); d != "" {
-				t.Errorf("loss (-want +got):\n%s", d)
-			}
-		})
+		t.Run(c.name, c.check)
 	}
 }

@@ -16,7 +16,7 @@ var placing = format.Caps{Own: []string{"pl"}, Sidechains: true,
 	ThinkingOwnOnly: true, ThinkingOwnOnlyWhy: "own thinking only",
 	ConvertedWhy: map[session.Kind]string{session.KindCompaction: "a summary line", session.KindSubagent: "a file of its own",
 		session.KindSubagentEnd: "a file of its own"},
-	CompactionAsUser: true, CustomAsMessage: true, NoLineWhy: "no such line",
+	CompactionAsUser: true, CustomMessages: format.CustomRule{As: format.CustomAsMessage}, NoLineWhy: "no such line",
 	NoParentWhy: "names no parent", NoChildrenWhy: "names no children"}
 
 // TestAdaptPlaced: what becomes of compactions, extension messages, the
@@ -37,8 +37,6 @@ func TestAdaptPlaced(t *testing.T) {
 		e.Message.Content = []session.Block{{Type: session.BlockThinking, Text: "hmm"}}
 		return e
 	}
-	noCustom := placing
-	noCustom.CustomAsMessage, noCustom.NoCustomWhy = false, "no extension messages"
 	noCompaction := placing
 	noCompaction.KindsConverted, noCompaction.NoLineWhy = nil, "messages only"
 	cases := []adaptCase{
@@ -63,10 +61,6 @@ func TestAdaptPlaced(t *testing.T) {
 			entries: []*session.Entry{msg("a", "", u), custom(msg("c", "a", u)), custom(kind("x", "c", session.KindMessage)), kind("m", "x", session.KindMessage), msg("b", "m", a)},
 			want:    []string{"a< user", "c<a user", "b<c assistant"},
 			lost:    []string{"1 custom_message-entry dropped", "1 message-entry dropped"}},
-		{name: "extension messages dropped where the target has none", to: noCustom,
-			entries: []*session.Entry{msg("a", "", u), custom(msg("c", "a", u)), msg("b", "c", a)},
-			want:    []string{"a< user", "b<a assistant"},
-			lost:    []string{"1 custom-message dropped"}, why: []string{"custom-message dropped: no extension messages"}},
 		{name: "another layout's thinking left out; a message of thinking alone dropped", to: placing,
 			entries: []*session.Entry{msg("a", "", u), with(msg("b", "a", a), session.BlockThinking), thinking("c", "b"), msg("d", "c", u)},
 			want:    []string{"a< user", "b<a assistant", "d<b user"},

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
@@ -17,37 +16,20 @@ func TestTitleHomeOnly(t *testing.T) {
 	home := format.Caps{Own: []string{"hm"}, Linear: true, Roles: []session.Role{session.RoleUser}, Blocks: []session.BlockType{session.BlockText}, TitleInHome: true}
 	worded := home
 	worded.LossReasons = map[loss.Kind]string{loss.SessionTitle: "kept in the index"}
-	for _, tc := range []struct {
-		name   string
-		to     format.Caps
-		origin string
-		title  string
-		want   []string // "count kind action: reason"
-	}{
-		{"single file", home.InFile(), "src", "t", []string{"1 session-title dropped: x keeps a session's title only in its home's index, which a single file cannot hold"}},
-		{"own session, single file", home.InFile(), "hm", "t", []string{"1 session-title dropped: x keeps a session's title only in its home's index, which a single file cannot hold"}},
-		{"the layout's words", worded.InFile(), "src", "t", []string{"1 session-title dropped: kept in the index"}},
-		{"into the home", home, "src", "t", nil},
-		{"no title", home.InFile(), "src", "", nil},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			s := &session.Session{Meta: session.Meta{Title: tc.title, Source: session.Source{Origin: tc.origin}}, Entries: []*session.Entry{msg("a", "", session.RoleUser)}}
-			lost := &loss.Counter{}
-			r, err := Adapt(&session.SliceReader{S: s}, nil, tc.to, "x", lost)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := session.ReadAll(r); err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, it := range lost.Items() {
-				got = append(got, fmtItem(it))
-			}
-			if d := cmp.Diff(tc.want, got); d != "" {
-				t.Errorf("losses (-want +got):\n%s", d)
-			}
-		})
+	titled := func(origin, title string) func(*session.Meta) {
+		return func(m *session.Meta) { m.Source.Origin, m.Title = origin, title }
+	}
+	one := []string{"1 session-title dropped"}
+	cases := []adaptCase{
+		{name: "single file", to: home.InFile(), meta: titled("src", "t"), lost: one, why: []string{"session-title dropped: x keeps a session's title only in its home's index, which a single file cannot hold"}},
+		{name: "own session, single file", to: home.InFile(), meta: titled("hm", "t"), lost: one, why: []string{"session-title dropped: x keeps a session's title only in its home's index, which a single file cannot hold"}},
+		{name: "the layout's words", to: worded.InFile(), meta: titled("src", "t"), lost: one, why: []string{"session-title dropped: kept in the index"}},
+		{name: "into the home", to: home, meta: titled("src", "t")},
+		{name: "no title", to: home.InFile(), meta: titled("src", "")},
+	}
+	for _, c := range cases {
+		c.entries, c.want = []*session.Entry{msg("a", "", session.RoleUser)}, []string{"a< user"}
+		t.Run(c.name, c.check)
 	}
 }
 

@@ -114,31 +114,29 @@ type Caps struct {
 	// itself, declared so that the adaptation (mapping/adapt_*.go) drops
 	// and counts it, with the reason given here ("" for none of it: the
 	// layout keeps it).
-	//   - CustomMessagesDropped: extension messages (custom messages that
-	//     are not a tool's result) have no place (ash).
 	//   - ResultsTextOnly: a tool result keeps only its text; its other
 	//     blocks are dropped (ash's tool_result line has one output string).
-	//   - ResultsNeedCall: a tool result whose call is in no message kept
-	//     before it is dropped (ash's reader drops such a result, and its
-	//     validator refuses it).
+	//   - ResultsNeedCall: a tool result, a tool message or a tool_result
+	//     block, whose call is in no message kept before it (of a role
+	//     that carries calls, ToolCallOn) is dropped (ash's reader drops
+	//     such a result, and its validator refuses it; Codex's
+	//     function_call_output names a function_call written before it).
 	//   - RunsNeedCall: a sub-agent run that no tool call started (Claude
 	//     Code's warm-up and compaction agents) is dropped whole, its
 	//     marker, entries and end each counted (ash ties a run to the
 	//     tool call that started it).
-	CustomMessagesDropped, ResultsTextOnly, ResultsNeedCall, RunsNeedCall string
+	ResultsTextOnly, ResultsNeedCall, RunsNeedCall string
 	//   - RunsNeedKeptCall: a sub-agent run whose starting tool call is not
 	//     kept before it (a call off the active path) is dropped, its
 	//     entries counted as loss.Sidechain (Copilot CLI's
 	//     subagent.started names the call in the log that started it).
 	RunsNeedKeptCall string
-	//   - CustomMessagesAsUser: an extension message of a role the layout
-	//     lacks is written as a user message, counted converted (OpenCode).
 	//   - CompactionConverted: a compaction is written as something of the
 	//     layout's own (OpenCode's summary message), counted converted.
 	//   - FirstKeptMoved: the layout names no first kept entry; read back,
 	//     the message before the compaction is kept, so a compaction whose
 	//     first kept entry is another is counted moved.
-	CustomMessagesAsUser, CompactionConverted, FirstKeptMoved string
+	CompactionConverted, FirstKeptMoved string
 	//   - TimesAfter1970: the layout keeps times after 1970 only (Unix
 	//     milliseconds); an earlier one is left unset, which its writer
 	//     spells as the time before it (at the start, the session's first),
@@ -174,15 +172,16 @@ type Caps struct {
 	// one with nothing written before it is dropped, counted
 	// (convert/adapt_compaction.go).
 	FirstKeptEarlier bool
-	// CallBeforeResult: a tool result, a tool message or a tool_result
-	// block, is kept only after a message of a role that carries calls
-	// made its call (Codex's function_call_output names a function_call
-	// written before it); one whose call is not kept is dropped.
-	CallBeforeResult bool
 	// KindsDropped are kinds the adaptation otherwise leaves to the writer
-	// (compactions, extension messages) that the layout neither holds nor
-	// converts: entries of them are dropped and counted before it writes.
+	// (compactions) that the layout neither holds nor converts: entries of
+	// them are dropped and counted before it writes. Extension messages
+	// are declared by CustomMessages, never here.
 	KindsDropped []session.Kind
+	// CustomMessages says what becomes of an extension message
+	// (KindCustomMessage) of another layout: kept as the message it
+	// carries, written as a user message, or dropped with a reason; the
+	// one rule for them (adapt_custom.go).
+	CustomMessages CustomRule
 
 	// IDs and Times name the layout's own spelling of entry ids and times,
 	// which a writer derives for a session from another layout.
@@ -203,14 +202,10 @@ type Caps struct {
 	// its kind kept so the writer can mark it as a summary
 	// (adapt_compaction.go).
 	CompactionAsUser bool
-	// CustomAsMessage: an extension message (KindCustomMessage) is written
-	// as the message it carries. NoCustomWhy, when set instead, drops every
-	// extension message, counted as loss.CustomMessage with it
-	// (adapt_lines.go).
-	CustomAsMessage bool
-	NoCustomWhy     string
 	// NoLineWhy is why an entry left to the writer that it has no line
-	// for is dropped: a message or extension message without a message, a
+	// for is dropped: a message without a message, an extension message
+	// without one where the layout writes each as its message
+	// (CustomMessages: CustomAsMessage), a
 	// compaction without its summary or one the layout neither holds nor
 	// converts (adapt_lines.go).
 	NoLineWhy string
@@ -293,6 +288,42 @@ type Rule struct {
 	Action loss.Action
 	Why    string
 }
+
+// CustomRule is what becomes of an extension message (KindCustomMessage)
+// of another layout, by a layout's declaration (Caps.CustomMessages). It
+// applies after what the message holds is counted.
+type CustomRule struct {
+	// As is what it is written as; the zero value leaves it to the writer
+	// as it was read.
+	As CustomAs
+	// Why is the reason the report gives for one written as a user
+	// message (counted converted, as its role) or dropped (counted as an
+	// extension message, loss.CustomMessage).
+	Why string
+	// KeepResults: a tool's result carried as an extension message (of
+	// the tool role) is kept as the result it is, never dropped (ash's
+	// tool_result line).
+	KeepResults bool
+	// AsEntry: one dropped is counted as the entry it is
+	// ("custom_message-entry"), where the layout's words say it has no
+	// line of that kind (Codex), rather than as an extension message.
+	AsEntry bool
+}
+
+// CustomAs is what an extension message of another layout is written as.
+type CustomAs string
+
+const (
+	// CustomAsMessage: the message it carries; one carrying none has no
+	// line (Caps.NoLineWhy).
+	CustomAsMessage CustomAs = "message"
+	// CustomAsUser: one of a role the layout lacks is a user message,
+	// counted converted (OpenCode); one of a role it holds, its message.
+	CustomAsUser CustomAs = "user"
+	// CustomDropped: it is not written, counted dropped (ash, Codex,
+	// Gemini CLI).
+	CustomDropped CustomAs = "dropped"
+)
 
 // Fallback is what becomes of a message whose role a layout lacks.
 type Fallback string

@@ -24,11 +24,11 @@ var caps = format.Caps{
 	FixedProvider: "cli",
 	// a tool_result line is one output string, tied to a tool_use line
 	// before it; a sub-agent run is a tool call's
-	CustomMessagesDropped: "ash has no extension messages",
-	ResultsTextOnly:       "ash tool results are text only",
-	ResultsNeedCall:       "its tool call is in no message ash can write",
-	RunsNeedCall:          "ash keeps a sub-agent run only as a tool call's (parent_tool_use_id); this run was started by none (a Claude Code warm-up or compaction agent)",
-	IDs:                   format.IDStyle{Form: format.IDUUID, Fresh: true}, Times: format.TimePython,
+	CustomMessages:  format.CustomRule{As: format.CustomDropped, Why: "ash has no extension messages", KeepResults: true},
+	ResultsTextOnly: "ash tool results are text only",
+	ResultsNeedCall: "its tool call is in no message ash can write",
+	RunsNeedCall:    "ash keeps a sub-agent run only as a tool call's (parent_tool_use_id); this run was started by none (a Claude Code warm-up or compaction agent)",
+	IDs:             format.IDStyle{Form: format.IDUUID, Fresh: true}, Times: format.TimePython,
 }
 
 // Caps declares what the layout holds.

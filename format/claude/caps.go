@@ -31,7 +31,7 @@ var caps = format.Caps{
 		session.KindSubagentEnd: subagentFile,
 		session.KindCompaction:  "Claude Code keeps a compaction summary as a user line marked isCompactSummary",
 	},
-	CompactionAsUser: true, CustomAsMessage: true,
+	CompactionAsUser: true, CustomMessages: format.CustomRule{As: format.CustomAsMessage},
 	NoLineWhy:     "Claude Code has no such line",
 	NoParentWhy:   "Claude Code's session file names no parent session",
 	NoChildrenWhy: "Claude Code's session file names no child sessions",

@@ -31,18 +31,16 @@ var caps = format.Caps{
 	Usage:           true, CacheWriteAsInput: true, ReasoningTokens: true,
 	TitleInHome: true, // thread names live in the home's session_index.jsonl
 	LossReasons: map[loss.Kind]string{
-		loss.SessionTitle:                               "Codex keeps thread names in its home's session_index.jsonl, and this rollout is not written into a Codex home (-o DIR)",
-		loss.FirstKept:                                  summaryOnly,
-		loss.CompactionTokensAfter:                      summaryOnly,
-		loss.CompactionDetails:                          summaryOnly,
-		loss.CompactionBranch:                           summaryOnly,
-		loss.Kind(session.KindCustomMessage) + "-entry": "Codex has message and compaction lines only",
-		loss.ToolResult:                                 "its tool call is not in an assistant reply Codex can write",
+		loss.SessionTitle:          "Codex keeps thread names in its home's session_index.jsonl, and this rollout is not written into a Codex home (-o DIR)",
+		loss.FirstKept:             summaryOnly,
+		loss.CompactionTokensAfter: summaryOnly,
+		loss.CompactionDetails:     summaryOnly,
+		loss.CompactionBranch:      summaryOnly,
 	},
-	CompactionLacks:  []loss.Kind{loss.FirstKept, loss.CompactionTokensAfter, loss.CompactionDetails, loss.CompactionBranch},
-	CallBeforeResult: true,
-	KindsDropped:     []session.Kind{session.KindCustomMessage},
-	IDs:              format.IDStyle{Form: format.IDUUID, Seed: "codex:"}, Times: format.TimeISO,
+	CompactionLacks: []loss.Kind{loss.FirstKept, loss.CompactionTokensAfter, loss.CompactionDetails, loss.CompactionBranch},
+	ResultsNeedCall: "its tool call is not in an assistant reply Codex can write",
+	CustomMessages:  format.CustomRule{As: format.CustomDropped, Why: "Codex has message and compaction lines only", AsEntry: true},
+	IDs:             format.IDStyle{Form: format.IDUUID, Seed: "codex:"}, Times: format.TimeISO,
 
 	// A reply's response items are text and function calls; the items of
 	// every other role's message are input text and input images, with the

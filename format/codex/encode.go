@@ -152,7 +152,7 @@ func (e *encoder) entry(en *session.Entry) error {
 	case en.Kind == session.KindCompaction && en.Compaction != nil:
 		e.compaction(en)
 	default:
-		// the adaptation drops every other kind (Caps.KindsDropped): one
+		// the adaptation drops every other kind (Caps.CustomMessages): one
 		// met here is Codex's own, read without its line
 		if e.err == nil {
 			e.err = fmt.Errorf("entry %q: Codex has no line for a %s entry", en.ID, en.Kind)
@@ -319,7 +319,7 @@ func (e *encoder) usage(t session.Time, u *session.Usage) {
 
 // output writes a tool result as a function_call_output item. Its call
 // was written before it: the adaptation drops a result whose call is not
-// kept (Caps.CallBeforeResult), so one that is not is an error.
+// kept (Caps.ResultsNeedCall), so one that is not is an error.
 func (e *encoder) output(t session.Time, callID, text string) {
 	if !e.calls[callID] {
 		if e.err == nil {

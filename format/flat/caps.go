@@ -28,10 +28,9 @@ var caps = format.Caps{
 
 	// Lines are messages and compactions only; a result follows the
 	// assistant message that made its call.
-	KindsDropped:     []session.Kind{session.KindCustomMessage},
-	NoLineWhy:        "flat has message and compaction entries only",
-	CallBeforeResult: true,
-	LossReasons:      map[loss.Kind]string{loss.ToolResult: "its tool call is not in an assistant message flat can write"},
+	CustomMessages:  format.CustomRule{As: format.CustomDropped, Why: "flat has message and compaction entries only", AsEntry: true},
+	NoLineWhy:       "flat has message and compaction entries only",
+	ResultsNeedCall: "its tool call is not in an assistant message flat can write",
 	// A compaction names an entry written before it, and keeps its summary
 	// and token count before.
 	FirstKeptEarlier: true,

@@ -115,7 +115,7 @@ func (s *foreignState) when(t session.Time) session.Time {
 
 // emit writes the lines one model entry becomes in flat: one, or (for
 // ash's tool_result blocks) several. The adaptation (convert.For) removes
-// what flat has no line for (Caps.KindsDropped, NoLineWhy, CallBeforeResult,
+// what flat has no line for (Caps.CustomMessages, NoLineWhy, ResultsNeedCall,
 // FirstKeptEarlier): an entry that still holds it is an error naming it.
 func (s *foreignState) emit(lw *lineWriter, e *session.Entry) {
 	if lw.err != nil {

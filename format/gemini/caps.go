@@ -33,10 +33,10 @@ var caps = format.Caps{
 	CacheWriteAsInput: true,
 	// Gemini CLI's own compression replaces the messages, which a summary
 	// of another layout cannot do.
-	NoCustomWhy: "Gemini CLI has no extension messages",
-	NoLineWhy:   "Gemini CLI has message entries only",
-	IDs:         format.IDStyle{Form: format.IDUUID, Seed: "gemini:"},
-	Times:       format.TimeISO,
+	CustomMessages: format.CustomRule{As: format.CustomDropped, Why: "Gemini CLI has no extension messages"},
+	NoLineWhy:      "Gemini CLI has message entries only",
+	IDs:            format.IDStyle{Form: format.IDUUID, Seed: "gemini:"},
+	Times:          format.TimeISO,
 }
 
 // Caps declares what the layout holds.

@@ -216,7 +216,7 @@ func TestSingleFileHoldsNoRun(t *testing.T) {
 	}
 }
 
-// What mapping drops or answers for Gemini CLI (caps: NoCustomWhy,
+// What mapping drops or answers for Gemini CLI (caps: CustomMessages,
 // CallsNeedResults) is an error naming the entry when it reaches the
 // writer unadapted, never skipped or answered silently.
 func TestWriterRefusesUnadapted(t *testing.T) {

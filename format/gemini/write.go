@@ -268,7 +268,7 @@ func (enc *encoder) entry(e *session.Entry) error {
 		return enc.side(e)
 	case e.Kind != session.KindMessage || e.Message == nil:
 		// mapping drops extension messages and every other entry
-		// (NoCustomWhy, NoLineWhy)
+		// (CustomMessages, NoLineWhy)
 		return fmt.Errorf("session %s: entry %q: Gemini CLI has no record for a %s entry", enc.meta.ID, e.ID, e.Kind)
 	}
 	t := enc.timeOf(e)

@@ -24,9 +24,9 @@ var caps = format.Caps{
 	Usage: true, Cost: true, IsError: true, StopReason: true, MessageModel: true, Title: true,
 	ReasoningTokens: true, MessageProvider: true, MessageError: true, ModelRequired: true,
 	// a compaction is a summary message, an extension message a user's
-	CustomMessagesAsUser: "stored as an OpenCode user message",
-	CompactionConverted:  "stored as an OpenCode summary message",
-	FirstKeptMoved:       "an OpenCode summary names no first kept entry; read back, the message before it is kept",
+	CustomMessages:      format.CustomRule{As: format.CustomAsUser, Why: "stored as an OpenCode user message"},
+	CompactionConverted: "stored as an OpenCode summary message",
+	FirstKeptMoved:      "an OpenCode summary names no first kept entry; read back, the message before it is kept",
 	// times are Unix milliseconds, and order the messages
 	TimesAfter1970: "OpenCode keeps times after 1970; an earlier one is written as the time before it (at the start, the session's first)",
 	TimesForward:   "a message stamped before the one it follows takes that one's time, so OpenCode keeps their order",

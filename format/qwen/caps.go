@@ -25,7 +25,7 @@ var caps = format.Caps{
 	// Qwen Code's compression record holds the compressed history itself:
 	// the summary of another layout is handed on as the user line the
 	// model reads it from.
-	CompactionAsUser: true, CustomAsMessage: true,
+	CompactionAsUser: true, CustomMessages: format.CustomRule{As: format.CustomAsMessage},
 	ConvertedWhy: map[session.Kind]string{session.KindCompaction: "Qwen Code keeps another layout's compaction summary as a user line marked isCompactSummary"},
 	NoLineWhy:    "Qwen Code has no such line",
 	TurnJoinsWhy: "Qwen Code answers a turn's calls right after it: an assistant message among a turn's results is joined to the turn",
