@@ -10,8 +10,9 @@ import (
 //   - an extension message, where the target has none (Caps.NoCustomWhy);
 //   - an extension message or a message carrying no message, a compaction
 //     without its summary where the target writes it as one
-//     (CompactionAsUser), and a compaction the target neither holds nor
-//     converts (Caps.NoLineWhy).
+//     (CompactionAsUser), a compaction the target neither holds nor
+//     converts, and a title entry without a title where the target
+//     converts title entries (Caps.NoLineWhy).
 //
 // What hung from a dropped entry hangs from its parent. A target that
 // declares neither reason gets such entries as they were read.
@@ -32,6 +33,12 @@ func (a *adapted) lines(e *session.Entry) *session.Entry {
 	case session.KindCompaction:
 		held := a.to.HoldsKind(e.Kind) || a.to.ConvertsKind(e.Kind)
 		if held && (e.Compaction != nil || !a.to.CompactionAsUser) {
+			return e
+		}
+	case session.KindSessionInfo:
+		// a title entry the target converts (goat's leaf_title) is
+		// written as its title: one without a title has nothing to give
+		if e.Title != "" || !a.to.ConvertsKind(e.Kind) {
 			return e
 		}
 	default:

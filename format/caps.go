@@ -207,6 +207,10 @@ type Caps struct {
 	// its parent session and those to its child sessions are lost: the
 	// layout's file names none (adapt_links.go).
 	NoParentWhy, NoChildrenWhy string
+	// NoParentPathWhy, when set, is why the path of a fork's parent
+	// session file is lost: the layout links a parent by its id only
+	// (adapt_links.go).
+	NoParentPathWhy string
 	// ThinkingOwnOnlyWhy is the reason ThinkingOwnOnly counts another
 	// layout's thinking dropped with; a message left with nothing is
 	// dropped whole (adapt_thinking.go).

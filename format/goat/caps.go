@@ -22,7 +22,11 @@ var caps = format.Caps{
 	ImagesOn:        []session.Role{session.RoleUser},
 	LastText:        true,
 	Title:           true, SessionModel: true,
-	IDs: format.IDStyle{Form: format.IDUUID, Seed: "goat:"}, Times: format.TimeNano,
+	ConvertedWhy:    map[session.Kind]string{session.KindSessionInfo: "goat keeps the last title as metadata.json leaf_title"},
+	NoLineWhy:       "goat's messages.jsonl holds chat messages only",
+	NoChildrenWhy:   "goat does not link child sessions",
+	NoParentPathWhy: "goat links a fork by parent session id only",
+	IDs:             format.IDStyle{Form: format.IDUUID, Seed: "goat:"}, Times: format.TimeNano,
 }
 
 // Caps declares what the layout holds.

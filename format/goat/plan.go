@@ -1,6 +1,8 @@
 package goat
 
 import (
+	"fmt"
+
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/jsonx"
@@ -38,15 +40,14 @@ func (w *writer) plan(walk walkFunc) (*plan, error) {
 		return nil, err
 	}
 	defer p.abort()
-	if m.Origin != Name {
-		countMetaLoss(m, w.opt.Loss)
-	}
 	err = walk(func(e *session.Entry, on bool) error {
 		switch {
 		case isTranscript(e):
 			return w.transcriptLine(p, jsonx.Merge(e.Raw, e.Custom.Data))
 		case on:
-			w.pathEntry(p, e)
+			if err := w.pathEntry(p, e); err != nil {
+				return err
+			}
 		}
 		return p.err()
 	})
@@ -65,7 +66,7 @@ func (w *writer) plan(walk walkFunc) (*plan, error) {
 	return p, w.commit(p)
 }
 
-func (w *writer) pathEntry(p *plan, e *session.Entry) {
+func (w *writer) pathEntry(p *plan, e *session.Entry) error {
 	if w.meta.Origin != Name {
 		p.now = p.clock.Entry(e)
 		t := p.now
@@ -77,7 +78,7 @@ func (w *writer) pathEntry(p *plan, e *session.Entry) {
 		}
 	}
 	p.first = false
-	w.entry(p, e)
+	return w.entry(p, e)
 }
 
 func (w *writer) transcriptLine(p *plan, line []byte) error {
@@ -142,33 +143,34 @@ func isTranscript(e *session.Entry) bool {
 	return e.Origin == Name && e.Kind == session.KindOther && e.Custom != nil && e.Custom.CustomType == TranscriptType
 }
 
-func (w *writer) entry(p *plan, e *session.Entry) {
-	lost := w.opt.Loss
+// entry writes e, an entry of the active path. The adaptation left a
+// session from another layout only what goat holds, by goat's
+// declaration (caps): chat messages, and title entries with a title
+// (Caps.ConvertedWhy, NoLineWhy); anything else is refused, naming it.
+func (w *writer) entry(p *plan, e *session.Entry) error {
 	if e.Kind == session.KindSessionInfo && e.Origin != Name && e.Title != "" {
 		// A title entry (pi's session name, Claude Code's ai-title): goat
 		// keeps one title, the last, in metadata.json.
 		p.title = e.Title
-		lost.Add(loss.Entry(e), loss.Converted, "goat keeps the last title as metadata.json leaf_title", 1)
-		return
+		return nil
 	}
 	if e.Kind != session.KindMessage || e.Message == nil {
-		lost.Add(loss.Entry(e), loss.Dropped, "goat's messages.jsonl holds chat messages only", 1)
-		return
+		return fmt.Errorf("write goat session: entry %s is a %s entry with no chat message, which goat's messages.jsonl cannot hold", e.ID, e.Kind)
 	}
 	if e.Origin == Name {
 		w.message(p, e, jsonx.Merge(e.Raw, encodeLine(e, e.ID, true)))
-		return
+		return nil
 	}
 	src := e.Message
 	if src.Role == session.RoleUser {
 		src = w.toolResults(p, e)
 		if src == nil {
-			return
+			return nil
 		}
 	}
-	m, ok := foreignMessage(src, lost)
-	if !ok || !p.answers(m, lost) {
-		return
+	m, ok := foreignMessage(src, w.opt.Loss)
+	if !ok || !p.answers(m, w.opt.Loss) {
+		return nil
 	}
 	if m.Role == session.RoleUser {
 		p.turns++
@@ -187,6 +189,7 @@ func (w *writer) entry(p *plan, e *session.Entry) {
 		p.forkPoint = id
 	}
 	w.message(p, e, encodeLine(&session.Entry{Time: p.now, Message: m}, id, false))
+	return nil
 }
 
 // answers records an assistant message's tool calls, and reports whether
@@ -306,16 +309,5 @@ func assistantContent(m *session.Message, texts, images, calls []session.Block, 
 func dropCalls(calls []session.Block, lost *loss.Counter) {
 	if len(calls) > 0 {
 		lost.Add(loss.ToolCall, loss.Dropped, "goat has tool calls on assistant messages only", len(calls))
-	}
-}
-
-// countMetaLoss counts the links to other sessions goat's metadata.json
-// has no slot for (convert.Adapt counts the rest of the session's data).
-func countMetaLoss(m *session.Meta, lost *loss.Counter) {
-	if m.Parent != nil && m.Parent.Path != "" {
-		lost.Add(loss.ParentPath, loss.Dropped, "goat links a fork by parent session id only", 1)
-	}
-	if len(m.Children) > 0 {
-		lost.Add(loss.ChildSession, loss.Dropped, "goat does not link child sessions", len(m.Children))
 	}
 }
