@@ -263,7 +263,7 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 		return a.drop(e)
 	}
 	if e.Kind == session.KindMessage && e.Message != nil {
-		e = a.images(a.callsOn(a.stop(e)))
+		e = a.lastText(a.images(a.resultsOn(a.callsOn(a.stop(e)))))
 	}
 	if a.to.CallBeforeResult {
 		if e = a.needCall(e); e == nil { // after its count: what the writer dropped was counted so

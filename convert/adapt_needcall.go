@@ -10,7 +10,8 @@ import (
 // call was not kept: the calls of the kept messages of a role that carries
 // them are remembered, and a result naming none of them (a tool message,
 // or a tool_result block of a message that carries no calls) is dropped
-// and counted.
+// and counted; a message that held nothing but such results is dropped
+// whole.
 func (a *adapted) needCall(e *session.Entry) *session.Entry {
 	m := e.Message
 	if m == nil {
@@ -40,6 +41,9 @@ func (a *adapted) needCall(e *session.Entry) *session.Entry {
 	})
 	if orphans > 0 {
 		a.lost.Drop(loss.ToolResult, why, orphans)
+		if len(c.Message.Content) == 0 {
+			return a.drop(e) // it held nothing but those results
+		}
 	}
 	return c
 }

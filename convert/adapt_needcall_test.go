@@ -35,6 +35,11 @@ func TestCallBeforeResult(t *testing.T) {
 		}
 		return e
 	}
+	onlyBlocks := func(id, parent string, calls ...string) *session.Entry {
+		e := blocks(id, parent, calls...)
+		e.Message.Content = e.Message.Content[1:]
+		return e
+	}
 	for _, tc := range []struct {
 		name    string
 		to      format.Caps
@@ -47,6 +52,8 @@ func TestCallBeforeResult(t *testing.T) {
 			[]string{"a< assistant tool_call", "c<a user"}, []string{"1 tool-result dropped: its tool call is not in a message x keeps"}},
 		{"orphan blocks", need, []*session.Entry{call("a", "", "c1"), blocks("b", "a", "c1", "c2", "c3")},
 			[]string{"a< assistant tool_call", "b<a user tool_result"}, []string{"2 tool-result dropped: its tool call is not in a message x keeps"}},
+		{"a message of orphan results only", need, []*session.Entry{call("a", "", "c1"), onlyBlocks("b", "a", "c2"), msg("c", "b", session.RoleAssistant)},
+			[]string{"a< assistant tool_call", "c<a assistant"}, []string{"1 tool-result dropped: its tool call is not in a message x keeps"}},
 		{"call after its result", need, []*session.Entry{result("a", "", "c1"), call("b", "a", "c1")},
 			[]string{"b< assistant tool_call"}, []string{"1 tool-result dropped: its tool call is not in a message x keeps"}},
 		{"no rule", free, []*session.Entry{result("a", "", "c1")}, []string{"a< tool"}, nil},

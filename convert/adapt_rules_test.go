@@ -208,3 +208,83 @@ func TestAdaptParentNeedsPath(t *testing.T) {
 		})
 	}
 }
+
+// A declared LastText keeps only the last text block of an assistant
+// message, the others counted dropped; other roles and blocks stay.
+func TestAdaptLastText(t *testing.T) {
+	texts := func(role session.Role, ts ...string) *session.Entry {
+		e := msg("m", "", role)
+		e.Message.Content = nil
+		for _, x := range ts {
+			if x == "call" {
+				e.Message.Content = append(e.Message.Content, session.Block{Type: session.BlockToolCall, ToolCallID: "c"})
+				continue
+			}
+			e.Message.Content = append(e.Message.Content, session.Block{Type: session.BlockText, Text: x})
+		}
+		return e
+	}
+	for _, c := range []struct {
+		name string
+		last bool
+		in   *session.Entry
+		want []string // the texts left, "call" for a tool call
+		lost []string
+	}{
+		{"three texts and a call", true, texts(session.RoleAssistant, "a", "call", "b", "c"), []string{"call", "c"},
+			[]string{"2 text-block dropped (tgt keeps only an assistant turn's last text block)"}},
+		{"one text", true, texts(session.RoleAssistant, "a", "call"), []string{"a", "call"}, nil},
+		{"a user message", true, texts(session.RoleUser, "a", "b"), []string{"a", "b"}, nil},
+		{"undeclared", false, texts(session.RoleAssistant, "a", "b"), []string{"a", "b"}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			to := format.Caps{Roles: []session.Role{session.RoleUser, session.RoleAssistant},
+				Blocks: []session.BlockType{session.BlockText, session.BlockToolCall}, LastText: c.last}
+			out, lost := adaptAll(t, to, c.in)
+			var got []string
+			for _, b := range out[0].Message.Content {
+				if b.Type == session.BlockToolCall {
+					got = append(got, "call")
+				} else {
+					got = append(got, b.Text)
+				}
+			}
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("blocks (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(c.lost, lost); diff != "" {
+				t.Errorf("losses (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// A declared ResultsOnlyOn drops the tool_result blocks of a message whose
+// role ResultBlocksOn does not name, counted; the rest of it stays.
+func TestAdaptResultsOnlyOn(t *testing.T) {
+	rule := &format.Rule{Action: loss.Dropped, Why: "no such content part"}
+	for _, c := range []struct {
+		name string
+		rule *format.Rule
+		role session.Role
+		want int // blocks left
+		lost []string
+	}{
+		{"assistant message", rule, session.RoleAssistant, 1, []string{"2 tool_result-block dropped (no such content part)"}},
+		{"user message", rule, session.RoleUser, 3, nil},
+		{"undeclared", nil, session.RoleAssistant, 3, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			to := format.Caps{Roles: []session.Role{session.RoleUser, session.RoleAssistant},
+				Blocks: []session.BlockType{session.BlockText}, BlocksConverted: []session.BlockType{session.BlockToolResult},
+				ResultsOnlyOn: c.rule, ResultBlocksOn: []session.Role{session.RoleUser}}
+			out, lost := adaptAll(t, to, with(msg("m", "", c.role), session.BlockToolResult, session.BlockToolResult))
+			if got := len(out[0].Message.Content); got != c.want {
+				t.Errorf("got %d blocks, want %d", got, c.want)
+			}
+			if diff := cmp.Diff(c.lost, lost); diff != "" {
+				t.Errorf("losses (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

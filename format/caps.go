@@ -83,7 +83,8 @@ type Caps struct {
 	ModelRequired bool
 	// ImagesOn are the roles whose messages may carry images; nil for all.
 	ImagesOn []session.Role
-	// LastText: an assistant message keeps only its last text block.
+	// LastText: an assistant message keeps only its last text block; the
+	// adaptation drops the others, counted (adapt_lasttext.go).
 	LastText bool
 	// Usage, Cost, IsError, StopReason, MessageModel, Title, SessionModel:
 	// per-message and per-session data it keeps.
@@ -248,6 +249,12 @@ type Caps struct {
 	// ToolCallsOnlyOn: a tool call in a message whose role ToolCallOn
 	// does not name is dropped (mapping/adapt_calls.go).
 	ToolCallsOnlyOn *Rule
+	// ResultsOnlyOn: a tool_result block (one the layout holds or
+	// converts) in a message whose role ResultBlocksOn does not name is
+	// dropped (adapt_calls.go: goat writes a user message's results as
+	// tool messages, and has no such content part elsewhere).
+	ResultsOnlyOn  *Rule
+	ResultBlocksOn []session.Role
 	// ParentNeedsPath: a link to the parent session is kept only with the
 	// parent's file path and the entry it forks at (flat's branch line);
 	// one without is dropped (mapping/adapt_parent.go).

@@ -2,6 +2,7 @@ package goat
 
 import (
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -26,7 +27,13 @@ var caps = format.Caps{
 	NoLineWhy:       "goat's messages.jsonl holds chat messages only",
 	NoChildrenWhy:   "goat does not link child sessions",
 	NoParentPathWhy: "goat links a fork by parent session id only",
-	IDs:             format.IDStyle{Form: format.IDUUID, Seed: "goat:"}, Times: format.TimeNano,
+	ToolCallsOnlyOn: &format.Rule{Action: loss.Dropped, Why: "goat has tool calls on assistant messages only"},
+	// a user message's tool_result blocks (ash's) are written as tool messages
+	ResultsOnlyOn:    &format.Rule{Action: loss.Dropped, Why: "goat has no such content part"},
+	ResultBlocksOn:   []session.Role{session.RoleUser},
+	CallBeforeResult: true,
+	LossReasons:      map[loss.Kind]string{loss.ToolResult: "its tool call is not in an assistant message goat can write"},
+	IDs:              format.IDStyle{Form: format.IDUUID, Seed: "goat:"}, Times: format.TimeNano,
 }
 
 // Caps declares what the layout holds.

@@ -6,7 +6,6 @@ import (
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -163,14 +162,17 @@ func (w *writer) entry(p *plan, e *session.Entry) error {
 	}
 	src := e.Message
 	if src.Role == session.RoleUser {
-		src = w.toolResults(p, e)
-		if src == nil {
-			return nil
+		var err error
+		if src, err = w.toolResults(p, e); src == nil || err != nil {
+			return err
 		}
 	}
-	m, ok := foreignMessage(src, w.opt.Loss)
-	if !ok || !p.answers(m, w.opt.Loss) {
-		return nil
+	m, err := foreignMessage(src)
+	if err == nil {
+		err = p.answers(m)
+	}
+	if err != nil {
+		return fmt.Errorf("write goat session: entry %s: %w", e.ID, err)
 	}
 	if m.Role == session.RoleUser {
 		p.turns++
@@ -192,10 +194,11 @@ func (w *writer) entry(p *plan, e *session.Entry) error {
 	return nil
 }
 
-// answers records an assistant message's tool calls, and reports whether
-// a tool message answers one of them: goat (and its validator) need every
-// tool message to follow its call, and calls live on assistant messages only.
-func (p *plan) answers(m *session.Message, lost *loss.Counter) bool {
+// answers records an assistant message's tool calls, and refuses a tool
+// message that answers none of them: goat (and its validator) need every
+// tool message to follow its call, and the adaptation dropped a result
+// whose call goat does not write (Caps.CallBeforeResult).
+func (p *plan) answers(m *session.Message) error {
 	switch m.Role {
 	case session.RoleAssistant:
 		for _, b := range m.Content {
@@ -205,17 +208,16 @@ func (p *plan) answers(m *session.Message, lost *loss.Counter) bool {
 		}
 	case session.RoleTool:
 		if !p.calls[m.ToolCallID] {
-			lost.Add(loss.ToolResult, loss.Dropped, "its tool call is not in an assistant message goat can write", 1)
-			return false
+			return fmt.Errorf("a result of tool call %q, which is not in an assistant message written before it", m.ToolCallID)
 		}
 	}
-	return true
+	return nil
 }
 
 // toolResults writes the tool_result blocks of a user message (ash keeps them
 // there) as goat tool messages, and returns the message without them, or nil
 // when nothing else is left.
-func (w *writer) toolResults(p *plan, e *session.Entry) *session.Message {
+func (w *writer) toolResults(p *plan, e *session.Entry) (*session.Message, error) {
 	src := e.Message
 	var rest []session.Block
 	for _, b := range src.Content {
@@ -225,27 +227,28 @@ func (w *writer) toolResults(p *plan, e *session.Entry) *session.Message {
 		}
 		tm := &session.Message{Role: session.RoleTool, ToolCallID: b.ToolCallID, ContentIsString: true,
 			Content: []session.Block{{Type: session.BlockText, Text: b.Text}}}
-		if !p.answers(tm, w.opt.Loss) {
-			continue
+		if err := p.answers(tm); err != nil {
+			return nil, fmt.Errorf("write goat session: entry %s: %w", e.ID, err)
 		}
 		id := w.ids.Nth(p.messages.n+1, nil)
 		w.message(p, e, encodeLine(&session.Entry{Time: p.now, Message: tm}, id, false))
 	}
 	if len(rest) == len(src.Content) {
-		return src
+		return src, nil
 	}
 	if len(rest) == 0 {
-		return nil
+		return nil, nil
 	}
 	c := *src
 	c.Content = rest
-	return &c
+	return &c, nil
 }
 
 // foreignMessage maps a message from another layout onto what a goat
-// ChatMessage can say, counting each loss. ok is false when the message is
-// dropped as a whole.
-func foreignMessage(src *session.Message, lost *loss.Counter) (*session.Message, bool) {
+// ChatMessage can say. The adaptation left it only what goat's
+// declaration holds (caps: text, user images, assistant tool calls and
+// one text block); anything else is refused, naming it.
+func foreignMessage(src *session.Message) (*session.Message, error) {
 	m := &session.Message{Role: src.Role, ToolCallID: src.ToolCallID}
 	var texts, images, calls []session.Block
 	for _, b := range src.Content {
@@ -256,20 +259,24 @@ func foreignMessage(src *session.Message, lost *loss.Counter) (*session.Message,
 			images = append(images, b)
 		case session.BlockToolCall:
 			calls = append(calls, b)
-		default: // convert.Adapt dropped what goat's declaration lacks
-			lost.Add(loss.Block(b.Type), loss.Dropped, "goat has no such content part", 1)
+		default:
+			return nil, fmt.Errorf("goat has no %s content part in a %s message", b.Type, src.Role)
 		}
+	}
+	switch {
+	case len(calls) > 0 && m.Role != session.RoleAssistant:
+		return nil, fmt.Errorf("goat has tool calls on assistant messages only, not on a %s message", m.Role)
+	case len(images) > 0 && m.Role != session.RoleUser:
+		return nil, fmt.Errorf("goat keeps images in user messages only, not in a %s message", m.Role)
+	case len(texts) > 1 && m.Role == session.RoleAssistant:
+		return nil, fmt.Errorf("goat keeps one text block of an assistant turn, not %d", len(texts))
 	}
 	switch m.Role {
 	case session.RoleAssistant:
-		assistantContent(m, texts, images, calls, lost)
+		assistantContent(m, texts, calls)
 	case session.RoleTool:
 		m.ContentIsString = true
 		m.Content = []session.Block{{Type: session.BlockText, Text: src.Text()}}
-		if len(images) > 0 {
-			lost.Add(loss.Block(session.BlockImage), loss.Dropped, "goat's tool messages hold a string", len(images))
-		}
-		dropCalls(calls, lost)
 	default:
 		if len(images) == 0 && len(texts) == 1 {
 			m.ContentIsString = true
@@ -279,35 +286,24 @@ func foreignMessage(src *session.Message, lost *loss.Counter) (*session.Message,
 			m.ContentIsString = true
 			m.Content = []session.Block{{Type: session.BlockText}}
 		}
-		dropCalls(calls, lost)
 	}
-	return m, true
+	return m, nil
 }
 
-// assistantContent keeps only the last text block, as goat's
-// responseToAssistantMessage does, and null content for a tool-only turn.
-func assistantContent(m *session.Message, texts, images, calls []session.Block, lost *loss.Counter) {
+// assistantContent is an assistant turn's text as goat's
+// responseToAssistantMessage keeps it, one string (the adaptation left
+// the last text block only: Caps.LastText), and null content for a
+// tool-only turn, then its tool calls.
+func assistantContent(m *session.Message, texts, calls []session.Block) {
 	switch {
 	case len(texts) > 0:
 		m.ContentIsString = true
-		m.Content = []session.Block{texts[len(texts)-1]}
-		if len(texts) > 1 {
-			lost.Add(loss.Block(session.BlockText), loss.Dropped, "goat keeps only an assistant turn's last text block", len(texts)-1)
-		}
+		m.Content = []session.Block{texts[0]}
 	case len(calls) > 0:
 		m.ContentIsNull = true
 	default:
 		m.ContentIsString = true
 		m.Content = []session.Block{{Type: session.BlockText}}
 	}
-	if len(images) > 0 {
-		lost.Add(loss.Block(session.BlockImage), loss.Dropped, "goat's assistant messages hold text and tool calls only", len(images))
-	}
 	m.Content = append(m.Content, calls...)
-}
-
-func dropCalls(calls []session.Block, lost *loss.Counter) {
-	if len(calls) > 0 {
-		lost.Add(loss.ToolCall, loss.Dropped, "goat has tool calls on assistant messages only", len(calls))
-	}
 }
