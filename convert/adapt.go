@@ -173,6 +173,9 @@ type adapted struct {
 	lastTime session.Time
 	// the ids of the tool calls kept so far (Caps.CallBeforeResult)
 	madeCalls map[string]bool
+	// whether the fork entry was given as a message, and whether the
+	// link to it was counted lost (Caps.ForkPointKept)
+	forkKept, forkCounted bool
 	// tree targets: the index of the entry held back to be written last
 	// (-1 for none), and the entry once read
 	last1 int
@@ -202,6 +205,9 @@ func (a *adapted) next() (*session.Entry, error) {
 		if err != nil {
 			if a.path != nil && a.i != a.path.Len() && errors.Is(err, io.EOF) {
 				return nil, fmt.Errorf("the session has %d entries, but had %d when it was first read", a.i, a.path.Len())
+			}
+			if errors.Is(err, io.EOF) {
+				a.forkPoint()
 			}
 			return nil, err
 		}
@@ -281,7 +287,10 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 	a.compaction(e)
 	a.message(e)
 	a.countConverted(e)
-	return a.ownThinking(a.compactionAsUser(e))
+	if e = a.ownThinking(a.compactionAsUser(e)); e != nil {
+		a.forkEntry(e)
+	}
+	return e
 }
 
 // place is e, which the target holds by its kind, role and blocks, where

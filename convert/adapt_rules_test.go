@@ -288,3 +288,49 @@ func TestAdaptResultsOnlyOn(t *testing.T) {
 		})
 	}
 }
+
+// A declared ForkPointKept counts a fork's link to its fork entry lost
+// when that entry is given as no message and its id is not in the
+// target's form, once, after the last entry.
+func TestAdaptForkPointKept(t *testing.T) {
+	rule := &format.Rule{Action: loss.Dropped, Why: "the fork point is a message"}
+	const uuid = "1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed"
+	for _, c := range []struct {
+		name  string
+		rule  *format.Rule
+		entry string // the fork entry's id
+		lost  []string
+	}{
+		{"a message kept", rule, "m1", nil},
+		{"a title entry", rule, "t1", []string{"1 parent-link dropped (the fork point is a message)"}},
+		{"a message of a role dropped", rule, "x1", []string{"1 parent-link dropped (the fork point is a message)"}},
+		{"no such entry", rule, "gone", []string{"1 parent-link dropped (the fork point is a message)"}},
+		{"an id of the target's form", rule, uuid, nil},
+		{"undeclared", nil, "t1", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			to := format.Caps{Linear: true, Roles: []session.Role{session.RoleUser}, Fallback: format.FallbackDrop,
+				Blocks: []session.BlockType{session.BlockText}, Kinds: []session.Kind{session.KindSessionInfo},
+				IDs: format.IDStyle{Form: format.IDUUID}, ForkPointKept: c.rule}
+			lost := &loss.Counter{}
+			in := &session.Session{Meta: session.Meta{ID: "s", Parent: &session.Parent{SessionID: "p", EntryID: c.entry}, Source: session.Source{Origin: "src"}},
+				Entries: []*session.Entry{msg("m1", "", session.RoleUser), kind("t1", "m1", session.KindSessionInfo), msg("x1", "t1", session.RoleSystem), msg("m2", "x1", session.RoleUser)}}
+			r, err := Adapt(&session.SliceReader{S: in}, nil, to, "tgt", lost)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := session.ReadAll(r); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, it := range lost.Items() {
+				if it.Kind == loss.ParentLink {
+					got = append(got, it.String())
+				}
+			}
+			if diff := cmp.Diff(c.lost, got); diff != "" {
+				t.Errorf("losses (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

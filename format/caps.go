@@ -259,6 +259,12 @@ type Caps struct {
 	// parent's file path and the entry it forks at (flat's branch line);
 	// one without is dropped (mapping/adapt_parent.go).
 	ParentNeedsPath *Rule
+	// ForkPointKept: the layout names a fork's fork point by a message it
+	// keeps (goat's fork_point_uuid), or by the fork entry's own id where
+	// that id has the layout's form (IDs: the parent converted alongside
+	// keeps it); a link whose fork entry is neither is dropped, counted
+	// once the session has been read (adapt_parent.go).
+	ForkPointKept *Rule
 }
 
 // Rule is how a declared rule counts what it changes: the action (dropped,

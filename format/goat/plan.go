@@ -187,9 +187,7 @@ func (w *writer) entry(p *plan, e *session.Entry) error {
 	if !w.ids.Keeps(id) {
 		id = w.ids.Nth(p.messages.n+1, nil)
 	}
-	if pa := w.meta.Parent; pa != nil && pa.EntryID != "" && pa.EntryID == e.ID {
-		p.forkPoint = id
-	}
+	w.forkAt(p, e, id)
 	w.message(p, e, encodeLine(&session.Entry{Time: p.now, Message: m}, id, false))
 	return nil
 }
@@ -231,6 +229,7 @@ func (w *writer) toolResults(p *plan, e *session.Entry) (*session.Message, error
 			return nil, fmt.Errorf("write goat session: entry %s: %w", e.ID, err)
 		}
 		id := w.ids.Nth(p.messages.n+1, nil)
+		w.forkAt(p, e, id)
 		w.message(p, e, encodeLine(&session.Entry{Time: p.now, Message: tm}, id, false))
 	}
 	if len(rest) == len(src.Content) {
@@ -306,4 +305,13 @@ func assistantContent(m *session.Message, texts, calls []session.Block) {
 		m.Content = []session.Block{{Type: session.BlockText}}
 	}
 	m.Content = append(m.Content, calls...)
+}
+
+// forkAt notes id, a message written for entry e, as the fork point when e
+// is the fork entry of a fork from another layout: the last message
+// written for it, as the fork holds everything up to it.
+func (w *writer) forkAt(p *plan, e *session.Entry, id string) {
+	if pa := w.meta.Parent; pa != nil && pa.EntryID != "" && pa.EntryID == e.ID {
+		p.forkPoint = id
+	}
 }
