@@ -61,6 +61,7 @@ func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Ca
 	countMeta(a.meta, to, layout, lost)
 	countLinks(a.meta, to, lost)
 	a.parentLink()
+	a.snapshots()
 	if !to.Checkpoints {
 		lost.Add(loss.Checkpoint, loss.Dropped, layout+" has no file snapshots", len(a.meta.Checkpoints))
 	}

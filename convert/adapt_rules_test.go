@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -327,6 +328,60 @@ func TestAdaptForkPointKept(t *testing.T) {
 				if it.Kind == loss.ParentLink {
 					got = append(got, it.String())
 				}
+			}
+			if diff := cmp.Diff(c.lost, got); diff != "" {
+				t.Errorf("losses (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// A declared SnapshotsNeedContent counts the content of each existing
+// snapshot file without a blob or a SHA-256 dropped, and leaves such a
+// file no blob for the writer to copy; the source's meta is not touched.
+func TestAdaptSnapshotsNeedContent(t *testing.T) {
+	rule := &format.Rule{Action: loss.Dropped, Why: "no content"}
+	sum := strings.Repeat("ab", 32)
+	files := func() []session.FileState {
+		return []session.FileState{
+			{Path: "kept", Exists: true, Hash: sum, Blob: "/b/" + sum},
+			{Path: "no blob", Exists: true, Hash: sum},
+			{Path: "no hash", Exists: true, Hash: "md5:x", Blob: "/b/x"},
+			{Path: "deleted", Exists: false},
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		rule  *format.Rule
+		blobs []string // the files left a blob
+		lost  []string
+	}{
+		{"declared", rule, []string{"kept"}, []string{"2 checkpoint-blob dropped (no content)"}},
+		{"undeclared", nil, []string{"kept", "no hash"}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			to := format.Caps{Checkpoints: true, Roles: []session.Role{session.RoleUser}, Blocks: []session.BlockType{session.BlockText}, SnapshotsNeedContent: c.rule}
+			lost := &loss.Counter{}
+			in := &session.Session{Meta: session.Meta{ID: "s", Source: session.Source{Origin: "src"}, Checkpoints: []session.Checkpoint{{ID: "c", Files: files()}}}}
+			r, err := Adapt(&session.SliceReader{S: in}, nil, to, "tgt", lost)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var blobs []string
+			for _, f := range r.Meta().Checkpoints[0].Files {
+				if f.Blob != "" {
+					blobs = append(blobs, f.Path)
+				}
+			}
+			if diff := cmp.Diff(c.blobs, blobs); diff != "" {
+				t.Errorf("files with a blob (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(files(), in.Meta.Checkpoints[0].Files); diff != "" {
+				t.Errorf("the source's snapshot changed (-want +got):\n%s", diff)
+			}
+			var got []string
+			for _, it := range lost.Items() {
+				got = append(got, it.String())
 			}
 			if diff := cmp.Diff(c.lost, got); diff != "" {
 				t.Errorf("losses (-want +got):\n%s", diff)

@@ -265,6 +265,12 @@ type Caps struct {
 	// keeps it); a link whose fork entry is neither is dropped, counted
 	// once the session has been read (adapt_parent.go).
 	ForkPointKept *Rule
+	// SnapshotsNeedContent: a file snapshot keeps an existing file's
+	// content only as a blob named by its SHA-256 (goat's
+	// checkpoints/<id>/files/<hash>); the content of one the source gives
+	// no blob or no SHA-256 for is dropped, counted as declared
+	// (adapt_snapshots.go).
+	SnapshotsNeedContent *Rule
 }
 
 // Rule is how a declared rule counts what it changes: the action (dropped,

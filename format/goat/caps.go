@@ -29,12 +29,13 @@ var caps = format.Caps{
 	NoParentPathWhy: "goat links a fork by parent session id only",
 	ToolCallsOnlyOn: &format.Rule{Action: loss.Dropped, Why: "goat has tool calls on assistant messages only"},
 	// a user message's tool_result blocks (ash's) are written as tool messages
-	ResultsOnlyOn:    &format.Rule{Action: loss.Dropped, Why: "goat has no such content part"},
-	ResultBlocksOn:   []session.Role{session.RoleUser},
-	CallBeforeResult: true,
-	ForkPointKept:    &format.Rule{Action: loss.Dropped, Why: "goat's fork point is a message of the session, and the fork entry is not one goat keeps"},
-	LossReasons:      map[loss.Kind]string{loss.ToolResult: "its tool call is not in an assistant message goat can write"},
-	IDs:              format.IDStyle{Form: format.IDUUID, Seed: "goat:"}, Times: format.TimeNano,
+	ResultsOnlyOn:        &format.Rule{Action: loss.Dropped, Why: "goat has no such content part"},
+	ResultBlocksOn:       []session.Role{session.RoleUser},
+	CallBeforeResult:     true,
+	SnapshotsNeedContent: &format.Rule{Action: loss.Dropped, Why: "the file's content was not available"},
+	ForkPointKept:        &format.Rule{Action: loss.Dropped, Why: "goat's fork point is a message of the session, and the fork entry is not one goat keeps"},
+	LossReasons:          map[loss.Kind]string{loss.ToolResult: "its tool call is not in an assistant message goat can write"},
+	IDs:                  format.IDStyle{Form: format.IDUUID, Seed: "goat:"}, Times: format.TimeNano,
 }
 
 // Caps declares what the layout holds.

@@ -16,7 +16,6 @@ import (
 	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/internal/regfile"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 	"github.com/sesstool/sesstool/session/convtree"
 	"github.com/tidwall/gjson"
@@ -193,9 +192,11 @@ func (w *writer) checkpoint(cp session.Checkpoint) error {
 		if !f.Exists {
 			continue
 		}
-		if f.Blob == "" || !isHash(f.Hash) {
-			w.opt.Loss.Add(loss.CheckpointBlob, loss.Dropped, "the file's content was not available", 1)
-			continue
+		if f.Blob == "" {
+			continue // no content: dropped by the adaptation (Caps.SnapshotsNeedContent)
+		}
+		if !isHash(f.Hash) {
+			return fmt.Errorf("write goat session: checkpoint %s: file %s has a blob but no SHA-256 to name it by", cp.ID, f.Path)
 		}
 		if err := w.copyBlob(f, filepath.Join(cdir, BlobsDir, f.Hash)); err != nil {
 			return err
