@@ -290,6 +290,7 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 	a.countConverted(e)
 	if e = a.ownThinking(a.compactionAsUser(e)); e != nil {
 		a.forkEntry(e)
+		e = a.fitLong(e)
 	}
 	return e
 }

@@ -15,6 +15,8 @@ import (
 // and never adapts, or counts a loss, itself.
 //   - Written outside the layout's home (opt.Home unset), a single file
 //     holds no sub-agent run the layout keeps only in its home (InFile).
+//   - With opt.Truncate, a message longer than the layout's program
+//     reads (Caps.MessageLimit) is cut to fit (CutLong).
 //   - A writer that holds the whole session anyway (format.Holder) gets it
 //     read once; every other gets opt.Reopen, so a linear target's
 //     adaptation reads the session twice and its memory stays flat.
@@ -28,6 +30,7 @@ func For(f format.Format, r session.Reader, opt format.WriteOptions) (session.Re
 	if !opt.Home {
 		caps = caps.InFile()
 	}
+	caps.CutLong = opt.Truncate && caps.MessageLimit != nil
 	reopen := opt.Reopen
 	if _, holds := f.(format.Holder); holds {
 		reopen = nil

@@ -271,6 +271,13 @@ type Caps struct {
 	// no blob or no SHA-256 for is dropped, counted as declared
 	// (adapt_snapshots.go).
 	SnapshotsNeedContent *Rule
+	// MessageLimit, when set, is the most bytes the layout's program reads
+	// a message in (goat: a messages.jsonl line, MaxLine); its writer
+	// refuses a longer one. CutLong, which convert.For sets from the
+	// user's choice (convert --truncate-messages), lets the adaptation cut
+	// such a message to fit instead, counted (adapt_long.go).
+	MessageLimit *Limit
+	CutLong      bool
 }
 
 // Rule is how a declared rule counts what it changes: the action (dropped,
@@ -278,6 +285,19 @@ type Caps struct {
 type Rule struct {
 	Action loss.Action
 	Why    string
+}
+
+// Limit is the most bytes a layout's program reads a message in
+// (Caps.MessageLimit), declared with the layout's own measure of a message
+// and its words for a cut.
+type Limit struct {
+	Max int
+	// Size is the bytes of the longest line (or record) the layout's
+	// writer makes of message entry e, e given as the adaptation gives it.
+	Size func(e *session.Entry) int
+	// Mark ends a text cut to fit; Why is the reason the cut is counted
+	// with (loss.LongMessage, dropped).
+	Mark, Why string
 }
 
 // Fallback is what becomes of a message whose role a layout lacks.

@@ -33,6 +33,7 @@ var caps = format.Caps{
 	ResultBlocksOn:       []session.Role{session.RoleUser},
 	CallBeforeResult:     true,
 	SnapshotsNeedContent: &format.Rule{Action: loss.Dropped, Why: "the file's content was not available"},
+	MessageLimit:         lineLimit,
 	ForkPointKept:        &format.Rule{Action: loss.Dropped, Why: "goat's fork point is a message of the session, and the fork entry is not one goat keeps"},
 	LossReasons:          map[loss.Kind]string{loss.ToolResult: "its tool call is not in an assistant message goat can write"},
 	IDs:                  format.IDStyle{Form: format.IDUUID, Seed: "goat:"}, Times: format.TimeNano,

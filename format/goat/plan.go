@@ -28,8 +28,8 @@ type plan struct {
 }
 
 // plan writes the entries walk puts on the path as messages.jsonl lines and
-// goat-origin transcript entries as transcript.jsonl lines. Everything else
-// is counted as lost.
+// goat-origin transcript entries as transcript.jsonl lines. What goat
+// cannot hold the adaptation dropped and counted before (caps).
 func (w *writer) plan(walk walkFunc) (*plan, error) {
 	m := w.meta
 	p := &plan{model: m.Model, title: m.Title, created: m.Created, updated: m.Updated, calls: map[string]bool{}, first: true}
@@ -223,8 +223,7 @@ func (w *writer) toolResults(p *plan, e *session.Entry) (*session.Message, error
 			rest = append(rest, b)
 			continue
 		}
-		tm := &session.Message{Role: session.RoleTool, ToolCallID: b.ToolCallID, ContentIsString: true,
-			Content: []session.Block{{Type: session.BlockText, Text: b.Text}}}
+		tm := resultMessage(b)
 		if err := p.answers(tm); err != nil {
 			return nil, fmt.Errorf("write goat session: entry %s: %w", e.ID, err)
 		}
@@ -241,6 +240,12 @@ func (w *writer) toolResults(p *plan, e *session.Entry) (*session.Message, error
 	c := *src
 	c.Content = rest
 	return &c, nil
+}
+
+// resultMessage is the goat tool message of tool_result block b.
+func resultMessage(b session.Block) *session.Message {
+	return &session.Message{Role: session.RoleTool, ToolCallID: b.ToolCallID, ContentIsString: true,
+		Content: []session.Block{{Type: session.BlockText, Text: b.Text}}}
 }
 
 // foreignMessage maps a message from another layout onto what a goat
