@@ -63,6 +63,7 @@ func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Ca
 	countLinks(a.meta, to, lost)
 	a.parentLink()
 	a.parentID()
+	a.snapshots()
 	if !to.Checkpoints {
 		lost.Add(loss.Checkpoint, loss.Dropped, layout+" has no file snapshots", len(a.meta.Checkpoints))
 	}
@@ -177,6 +178,9 @@ type adapted struct {
 	// (Caps.FirstKeptEarlier)
 	given    idset.Index
 	anyGiven bool
+	// whether the fork entry was given as a message, and whether the
+	// link to it was counted lost (Caps.ForkPointKept)
+	forkKept, forkCounted bool
 	// tree targets: the index of the entry held back to be written last
 	// (-1 for none), and the entry once read
 	last1 int
@@ -206,6 +210,9 @@ func (a *adapted) next() (*session.Entry, error) {
 		if err != nil {
 			if a.path != nil && a.i != a.path.Len() && errors.Is(err, io.EOF) {
 				return nil, fmt.Errorf("the session has %d entries, but had %d when it was first read", a.i, a.path.Len())
+			}
+			if errors.Is(err, io.EOF) {
+				a.forkPoint()
 			}
 			return nil, err
 		}
@@ -270,7 +277,7 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 		return nil
 	}
 	if e.Kind == session.KindMessage && e.Message != nil {
-		e = a.images(a.roleBlocks(a.callsOn(a.stop(e))))
+		e = a.lastText(a.images(a.resultsOn(a.roleBlocks(a.callsOn(a.stop(e))))))
 	}
 	if e = a.lines(e); e == nil {
 		return nil
@@ -287,6 +294,8 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 	a.countConverted(e)
 	if e = a.ownThinking(a.compactionAsUser(e)); e != nil {
 		a.written(e)
+		a.forkEntry(e)
+		e = a.fitLong(e)
 	}
 	return e
 }

@@ -12,8 +12,9 @@ import (
 //     where the target writes each as its message (Caps.CustomMessages:
 //     CustomAsMessage; the others are done by custom), a compaction
 //     without its summary where the target writes it as one
-//     (CompactionAsUser), and a compaction the target neither holds nor
-//     converts (Caps.NoLineWhy).
+//     (CompactionAsUser), a compaction the target neither holds nor
+//     converts, and a title entry without a title where the target
+//     converts title entries (Caps.NoLineWhy).
 //
 // What hung from a dropped entry hangs from its parent. A target that
 // declares neither reason gets such entries as they were read.
@@ -30,6 +31,12 @@ func (a *adapted) lines(e *session.Entry) *session.Entry {
 	case session.KindCompaction:
 		held := a.to.HoldsKind(e.Kind) || a.to.ConvertsKind(e.Kind)
 		if held && (e.Compaction != nil || !a.to.CompactionAsUser) {
+			return e
+		}
+	case session.KindSessionInfo:
+		// a title entry the target converts (goat's leaf_title) is
+		// written as its title: one without a title has nothing to give
+		if e.Title != "" || !a.to.ConvertsKind(e.Kind) {
 			return e
 		}
 	default:

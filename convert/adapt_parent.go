@@ -1,7 +1,9 @@
 package convert
 
 import (
+	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/loss"
+	"github.com/sesstool/sesstool/session"
 )
 
 // parentLink drops a link to the parent session that lacks the parent's
@@ -42,4 +44,25 @@ func (a *adapted) parentID() {
 		m.Parent = p
 		a.meta = &m
 	}
+}
+
+// forkEntry notes whether e, an entry given to the writer, is the message
+// the session's fork point names (Caps.ForkPointKept).
+func (a *adapted) forkEntry(e *session.Entry) {
+	p := a.meta.Parent
+	if a.to.ForkPointKept != nil && p != nil && p.EntryID != "" && e.ID == p.EntryID && e.Kind == session.KindMessage && e.Message != nil {
+		a.forkKept = true
+	}
+}
+
+// forkPoint counts, once every entry has been read, the link to a fork
+// point the target cannot name (Caps.ForkPointKept): its entry is no
+// message kept, and its id is not in the target's form.
+func (a *adapted) forkPoint() {
+	r, p := a.to.ForkPointKept, a.meta.Parent
+	if r == nil || a.forkCounted || p == nil || p.EntryID == "" || a.forkKept || spell.KeepsID(a.to.IDs, p.EntryID) {
+		return
+	}
+	a.forkCounted = true
+	a.lost.Add(loss.ParentLink, r.Action, r.Why, 1)
 }

@@ -39,7 +39,31 @@ func TestAdaptPlaced(t *testing.T) {
 	}
 	noCompaction := placing
 	noCompaction.KindsConverted, noCompaction.NoLineWhy = nil, "messages only"
+	titled := noCompaction
+	titled.KindsConverted = []session.Kind{session.KindSessionInfo}
+	titled.ConvertedWhy = map[session.Kind]string{session.KindSessionInfo: "the last title is the session's"}
+	title := func(id, parent, t string) *session.Entry {
+		e := kind(id, parent, session.KindSessionInfo)
+		e.Title = t
+		return e
+	}
+	byID := placing
+	byID.NoParentWhy, byID.NoParentPathWhy = "", "links a parent by id only"
 	cases := []adaptCase{
+		{name: "a title entry converted to the title; one without a title has no line", to: titled,
+			entries: []*session.Entry{msg("a", "", u), title("t", "a", "Parser fix"), title("n", "t", ""), msg("b", "n", a)},
+			want:    []string{"a< user", "t<a session_info", "b<t assistant"},
+			lost:    []string{"1 session_info-entry converted", "1 session_info-entry dropped"},
+			why:     []string{"session_info-entry converted: the last title is the session's", "session_info-entry dropped: messages only"}},
+		{name: "the path of a parent linked by id only", to: byID,
+			meta:    func(m *session.Meta) { m.Parent = &session.Parent{SessionID: "p", Path: "/p.jsonl"} },
+			entries: []*session.Entry{msg("a", "", u)},
+			want:    []string{"a< user"},
+			lost:    []string{"1 parent-path dropped"}, why: []string{"parent-path dropped: links a parent by id only"}},
+		{name: "a parent linked by id only, without a path", to: byID,
+			meta:    func(m *session.Meta) { m.Parent = &session.Parent{SessionID: "p"} },
+			entries: []*session.Entry{msg("a", "", u)},
+			want:    []string{"a< user"}},
 		{name: "converted kinds counted with the reason declared", to: placing,
 			entries: []*session.Entry{msg("a", "", u), kind("s", "a", session.KindSubagent), kind("e", "s", session.KindSubagentEnd)},
 			want:    []string{"a< user", "s<a subagent", "e<s subagent_end"},

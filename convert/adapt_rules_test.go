@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -296,6 +297,186 @@ func TestAdaptParentID(t *testing.T) {
 			}
 			if diff := cmp.Diff(c.want, r.Meta().Parent); diff != "" {
 				t.Errorf("parent (-want +got):\n%s", diff)
+			}
+			var got []string
+			for _, it := range lost.Items() {
+				got = append(got, it.String())
+			}
+			if diff := cmp.Diff(c.lost, got); diff != "" {
+				t.Errorf("losses (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// A declared LastText keeps only the last text block of an assistant
+// message, the others counted dropped; other roles and blocks stay.
+func TestAdaptLastText(t *testing.T) {
+	texts := func(role session.Role, ts ...string) *session.Entry {
+		e := msg("m", "", role)
+		e.Message.Content = nil
+		for _, x := range ts {
+			if x == "call" {
+				e.Message.Content = append(e.Message.Content, session.Block{Type: session.BlockToolCall, ToolCallID: "c"})
+				continue
+			}
+			e.Message.Content = append(e.Message.Content, session.Block{Type: session.BlockText, Text: x})
+		}
+		return e
+	}
+	for _, c := range []struct {
+		name string
+		last bool
+		in   *session.Entry
+		want []string // the texts left, "call" for a tool call
+		lost []string
+	}{
+		{"three texts and a call", true, texts(session.RoleAssistant, "a", "call", "b", "c"), []string{"call", "c"},
+			[]string{"2 text-block dropped (tgt keeps only an assistant turn's last text block)"}},
+		{"one text", true, texts(session.RoleAssistant, "a", "call"), []string{"a", "call"}, nil},
+		{"a user message", true, texts(session.RoleUser, "a", "b"), []string{"a", "b"}, nil},
+		{"undeclared", false, texts(session.RoleAssistant, "a", "b"), []string{"a", "b"}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			to := format.Caps{Roles: []session.Role{session.RoleUser, session.RoleAssistant},
+				Blocks: []session.BlockType{session.BlockText, session.BlockToolCall}, LastText: c.last}
+			out, lost := adaptAll(t, to, c.in)
+			var got []string
+			for _, b := range out[0].Message.Content {
+				if b.Type == session.BlockToolCall {
+					got = append(got, "call")
+				} else {
+					got = append(got, b.Text)
+				}
+			}
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("blocks (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(c.lost, lost); diff != "" {
+				t.Errorf("losses (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// A declared ResultsOnlyOn drops the tool_result blocks of a message whose
+// role ResultBlocksOn does not name, counted; the rest of it stays.
+func TestAdaptResultsOnlyOn(t *testing.T) {
+	rule := &format.Rule{Action: loss.Dropped, Why: "no such content part"}
+	for _, c := range []struct {
+		name string
+		rule *format.Rule
+		role session.Role
+		want int // blocks left
+		lost []string
+	}{
+		{"assistant message", rule, session.RoleAssistant, 1, []string{"2 tool_result-block dropped (no such content part)"}},
+		{"user message", rule, session.RoleUser, 3, nil},
+		{"undeclared", nil, session.RoleAssistant, 3, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			to := format.Caps{Roles: []session.Role{session.RoleUser, session.RoleAssistant},
+				Blocks: []session.BlockType{session.BlockText}, BlocksConverted: []session.BlockType{session.BlockToolResult},
+				ResultsOnlyOn: c.rule, ResultBlocksOn: []session.Role{session.RoleUser}}
+			out, lost := adaptAll(t, to, with(msg("m", "", c.role), session.BlockToolResult, session.BlockToolResult))
+			if got := len(out[0].Message.Content); got != c.want {
+				t.Errorf("got %d blocks, want %d", got, c.want)
+			}
+			if diff := cmp.Diff(c.lost, lost); diff != "" {
+				t.Errorf("losses (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// A declared ForkPointKept counts a fork's link to its fork entry lost
+// when that entry is given as no message and its id is not in the
+// target's form, once, after the last entry.
+func TestAdaptForkPointKept(t *testing.T) {
+	rule := &format.Rule{Action: loss.Dropped, Why: "the fork point is a message"}
+	const uuid = "1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed"
+	for _, c := range []struct {
+		name  string
+		rule  *format.Rule
+		entry string // the fork entry's id
+		lost  []string
+	}{
+		{"a message kept", rule, "m1", nil},
+		{"a title entry", rule, "t1", []string{"1 parent-link dropped (the fork point is a message)"}},
+		{"a message of a role dropped", rule, "x1", []string{"1 parent-link dropped (the fork point is a message)"}},
+		{"no such entry", rule, "gone", []string{"1 parent-link dropped (the fork point is a message)"}},
+		{"an id of the target's form", rule, uuid, nil},
+		{"undeclared", nil, "t1", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			to := format.Caps{Linear: true, Roles: []session.Role{session.RoleUser}, Fallback: format.FallbackDrop,
+				Blocks: []session.BlockType{session.BlockText}, Kinds: []session.Kind{session.KindSessionInfo},
+				IDs: format.IDStyle{Form: format.IDUUID}, ForkPointKept: c.rule}
+			lost := &loss.Counter{}
+			in := &session.Session{Meta: session.Meta{ID: "s", Parent: &session.Parent{SessionID: "p", EntryID: c.entry}, Source: session.Source{Origin: "src"}},
+				Entries: []*session.Entry{msg("m1", "", session.RoleUser), kind("t1", "m1", session.KindSessionInfo), msg("x1", "t1", session.RoleSystem), msg("m2", "x1", session.RoleUser)}}
+			r, err := Adapt(&session.SliceReader{S: in}, nil, to, "tgt", lost)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := session.ReadAll(r); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, it := range lost.Items() {
+				if it.Kind == loss.ParentLink {
+					got = append(got, it.String())
+				}
+			}
+			if diff := cmp.Diff(c.lost, got); diff != "" {
+				t.Errorf("losses (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// A declared SnapshotsNeedContent counts the content of each existing
+// snapshot file without a blob or a SHA-256 dropped, and leaves such a
+// file no blob for the writer to copy; the source's meta is not touched.
+func TestAdaptSnapshotsNeedContent(t *testing.T) {
+	rule := &format.Rule{Action: loss.Dropped, Why: "no content"}
+	sum := strings.Repeat("ab", 32)
+	files := func() []session.FileState {
+		return []session.FileState{
+			{Path: "kept", Exists: true, Hash: sum, Blob: "/b/" + sum},
+			{Path: "no blob", Exists: true, Hash: sum},
+			{Path: "no hash", Exists: true, Hash: "md5:x", Blob: "/b/x"},
+			{Path: "deleted", Exists: false},
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		rule  *format.Rule
+		blobs []string // the files left a blob
+		lost  []string
+	}{
+		{"declared", rule, []string{"kept"}, []string{"2 checkpoint-blob dropped (no content)"}},
+		{"undeclared", nil, []string{"kept", "no hash"}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			to := format.Caps{Checkpoints: true, Roles: []session.Role{session.RoleUser}, Blocks: []session.BlockType{session.BlockText}, SnapshotsNeedContent: c.rule}
+			lost := &loss.Counter{}
+			in := &session.Session{Meta: session.Meta{ID: "s", Source: session.Source{Origin: "src"}, Checkpoints: []session.Checkpoint{{ID: "c", Files: files()}}}}
+			r, err := Adapt(&session.SliceReader{S: in}, nil, to, "tgt", lost)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var blobs []string
+			for _, f := range r.Meta().Checkpoints[0].Files {
+				if f.Blob != "" {
+					blobs = append(blobs, f.Path)
+				}
+			}
+			if diff := cmp.Diff(c.blobs, blobs); diff != "" {
+				t.Errorf("files with a blob (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(files(), in.Meta.Checkpoints[0].Files); diff != "" {
+				t.Errorf("the source's snapshot changed (-want +got):\n%s", diff)
 			}
 			var got []string
 			for _, it := range lost.Items() {

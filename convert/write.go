@@ -15,6 +15,9 @@ import (
 // and never adapts, or counts a loss, itself.
 //   - Written outside the layout's home (opt.Home unset), a single file
 //     holds no sub-agent run the layout keeps only in its home (InFile).
+//   - With the layout's switch for it given (Limit.CutWith), a message
+//     longer than the layout's program reads (Caps.MessageLimit) is cut
+//     to fit (CutLong).
 //   - A writer that holds the whole session anyway (Traits.HoldsSession) gets it
 //     read once; every other gets opt.Reopen, so a linear target's
 //     adaptation reads the session twice and its memory stays flat.
@@ -30,6 +33,7 @@ func For(f format.Format, r session.Reader, opt format.WriteOptions) (session.Re
 	if !opt.Home {
 		caps = caps.InFile()
 	}
+	caps.CutLong = caps.MessageLimit != nil && opt.Options.Bool(caps.MessageLimit.CutWith)
 	reopen := opt.Reopen
 	if format.TraitsOf(f).HoldsSession {
 		reopen = nil

@@ -83,7 +83,8 @@ type Caps struct {
 	ModelRequired bool
 	// ImagesOn are the roles whose messages may carry images; nil for all.
 	ImagesOn []session.Role
-	// LastText: an assistant message keeps only its last text block.
+	// LastText: an assistant message keeps only its last text block; the
+	// adaptation drops the others, counted (adapt_lasttext.go).
 	LastText bool
 	// Usage, Cost, IsError, StopReason, MessageModel, Title, SessionModel:
 	// per-message and per-session data it keeps.
@@ -213,6 +214,10 @@ type Caps struct {
 	// its parent session and those to its child sessions are lost: the
 	// layout's file names none (adapt_links.go).
 	NoParentWhy, NoChildrenWhy string
+	// NoParentPathWhy, when set, is why the path of a fork's parent
+	// session file is lost: the layout links a parent by its id only
+	// (adapt_links.go).
+	NoParentPathWhy string
 	// ThinkingOwnOnlyWhy is the reason ThinkingOwnOnly counts another
 	// layout's thinking dropped with; a message left with nothing is
 	// dropped whole (adapt_thinking.go).
@@ -264,6 +269,12 @@ type Caps struct {
 	// ToolCallsOnlyOn: a tool call in a message whose role ToolCallOn
 	// does not name is dropped (mapping/adapt_calls.go).
 	ToolCallsOnlyOn *Rule
+	// ResultsOnlyOn: a tool_result block (one the layout holds or
+	// converts) in a message whose role ResultBlocksOn does not name is
+	// dropped (adapt_calls.go: goat writes a user message's results as
+	// tool messages, and has no such content part elsewhere).
+	ResultsOnlyOn  *Rule
+	ResultBlocksOn []session.Role
 	// ParentNeedsPath: a link to the parent session is kept only with the
 	// parent's file path and the entry it forks at (flat's branch line);
 	// one without is dropped (mapping/adapt_parent.go).
@@ -273,6 +284,25 @@ type Caps struct {
 	// dropped. ParentPathDropped: the parent's file path is dropped from
 	// the link (Codex links a fork by id only) (convert/adapt_parent.go).
 	ParentNeedsID, ParentPathDropped *Rule
+	// ForkPointKept: the layout names a fork's fork point by a message it
+	// keeps (goat's fork_point_uuid), or by the fork entry's own id where
+	// that id has the layout's form (IDs: the parent converted alongside
+	// keeps it); a link whose fork entry is neither is dropped, counted
+	// once the session has been read (adapt_parent.go).
+	ForkPointKept *Rule
+	// SnapshotsNeedContent: a file snapshot keeps an existing file's
+	// content only as a blob named by its SHA-256 (goat's
+	// checkpoints/<id>/files/<hash>); the content of one the source gives
+	// no blob or no SHA-256 for is dropped, counted as declared
+	// (adapt_snapshots.go).
+	SnapshotsNeedContent *Rule
+	// MessageLimit, when set, is the most bytes the layout's program reads
+	// a message in (goat: a messages.jsonl line, MaxLine); its writer
+	// refuses a longer one. CutLong, which convert.For sets from the
+	// user's choice (Limit.CutWith: convert --truncate-messages), lets the adaptation cut
+	// such a message to fit instead, counted (adapt_long.go).
+	MessageLimit *Limit
+	CutLong      bool
 }
 
 // RoleBlocks are the block types a message of one role holds (Caps.BlocksOn),
@@ -324,6 +354,23 @@ const (
 	// Gemini CLI).
 	CustomDropped CustomAs = "dropped"
 )
+
+// Limit is the most bytes a layout's program reads a message in
+// (Caps.MessageLimit), declared with the layout's own measure of a message
+// and its words for a cut.
+type Limit struct {
+	Max int
+	// Size is the bytes of the longest line (or record) the layout's
+	// writer makes of message entry e, e given as the adaptation gives it.
+	Size func(e *session.Entry) int
+	// Mark ends a text cut to fit; Why is the reason the cut is counted
+	// with (loss.LongMessage, dropped).
+	Mark, Why string
+	// CutWith is the layout's own switch (Traits.Options) by which the
+	// user lets a longer message be cut to fit (goat's
+	// truncate-messages); convert.For sets Caps.CutLong from it.
+	CutWith string
+}
 
 // Fallback is what becomes of a message whose role a layout lacks.
 type Fallback string

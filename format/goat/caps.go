@@ -2,6 +2,7 @@ package goat
 
 import (
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -22,7 +23,19 @@ var caps = format.Caps{
 	ImagesOn:        []session.Role{session.RoleUser},
 	LastText:        true,
 	Title:           true, SessionModel: true,
-	IDs: format.IDStyle{Form: format.IDUUID, Seed: "goat:"}, Times: format.TimeNano,
+	ConvertedWhy:    map[session.Kind]string{session.KindSessionInfo: "goat keeps the last title as metadata.json leaf_title"},
+	NoLineWhy:       "goat's messages.jsonl holds chat messages only",
+	NoChildrenWhy:   "goat does not link child sessions",
+	NoParentPathWhy: "goat links a fork by parent session id only",
+	ToolCallsOnlyOn: &format.Rule{Action: loss.Dropped, Why: "goat has tool calls on assistant messages only"},
+	// a user message's tool_result blocks (ash's) are written as tool messages
+	ResultsOnlyOn:        &format.Rule{Action: loss.Dropped, Why: "goat has no such content part"},
+	ResultBlocksOn:       []session.Role{session.RoleUser},
+	ResultsNeedCall:      "its tool call is not in an assistant message goat can write",
+	SnapshotsNeedContent: &format.Rule{Action: loss.Dropped, Why: "the file's content was not available"},
+	MessageLimit:         lineLimit,
+	ForkPointKept:        &format.Rule{Action: loss.Dropped, Why: "goat's fork point is a message of the session, and the fork entry is not one goat keeps"},
+	IDs:                  format.IDStyle{Form: format.IDUUID, Seed: "goat:"}, Times: format.TimeNano,
 }
 
 // Caps declares what the layout holds.

@@ -10,7 +10,8 @@ import (
 )
 
 // encodeLine spells one messages.jsonl line from the model. Extras are only
-// emitted for goat-origin entries (the caller counts them as lost otherwise).
+// emitted for goat-origin entries (the adaptation counts another layout's
+// as lost).
 func encodeLine(e *session.Entry, id string, goatOrigin bool) []byte {
 	o := &jsonx.Obj{}
 	o.Str("uuid", id)

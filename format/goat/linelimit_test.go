@@ -1,57 +1,42 @@
 package goat
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
-	"unicode/utf8"
+
+	"github.com/sesstool/sesstool/session"
 )
 
-// fitLine cuts a line to the limit, keeps it valid JSON with every string
-// valid UTF-8, cuts the longest string value (never a member name), and
-// never splits an escape, a surrogate pair or a UTF-8 character.
-func TestFitLine(t *testing.T) {
-	long := func(unit string, n int) string { return strings.Repeat(unit, n) }
+// longestLine, by which the adaptation cuts a message to MaxLine, is never
+// shorter than a line Write makes of the message, whatever its time, and
+// measures each tool result of a user message as the line of its own it is.
+func TestLongestLine(t *testing.T) {
+	at := session.FromMillis(1763698000123)
+	text := func(s string) session.Block { return session.Block{Type: session.BlockText, Text: s} }
+	result := func(s string) session.Block {
+		return session.Block{Type: session.BlockToolResult, ToolCallID: "c1", Text: s}
+	}
 	for _, tc := range []struct {
 		name  string
-		line  string
-		limit int
+		m     *session.Message
+		lines []*session.Message // the lines Write makes of it
 	}{
-		{"ascii", `{"uuid":"u","message":{"role":"user","content":"` + long("a", 5000) + `"}}`, 1000},
-		{"escapes", `{"uuid":"u","message":{"role":"tool","content":"` + long(`\n\"\\`, 2000) + `"}}`, 1001},
-		{"unicode escapes", `{"uuid":"u","message":{"role":"tool","content":"` + long(`\u00e9`, 2000) + `"}}`, 1003},
-		{"surrogate pairs", `{"uuid":"u","message":{"role":"tool","content":"` + long(`\ud83d\ude00`, 1000) + `"}}`, 1005},
-		{"multibyte", `{"uuid":"u","message":{"role":"user","content":"` + long("é😀", 2000) + `"}}`, 1002},
-		{"two long strings", `{"uuid":"u","message":{"role":"assistant","content":"` + long("b", 3000) + `","tool_calls":[{"id":"c","function":{"name":"n","arguments":"` + long("c", 3000) + `"}}]}}`, 1000},
-		{"a long key stays", `{"` + long("k", 500) + `":"` + long("v", 5000) + `"}`, 1000},
+		{"user text", &session.Message{Role: session.RoleUser, Content: []session.Block{text(strings.Repeat("a\n", 500))}},
+			[]*session.Message{{Role: session.RoleUser, ContentIsString: true, Content: []session.Block{text(strings.Repeat("a\n", 500))}}}},
+		{"a long result beside short text", &session.Message{Role: session.RoleUser, Content: []session.Block{result(strings.Repeat("r", 900)), text("hi")}},
+			[]*session.Message{resultMessage(result(strings.Repeat("r", 900))), {Role: session.RoleUser, ContentIsString: true, Content: []session.Block{text("hi")}}}},
+		{"results only", &session.Message{Role: session.RoleUser, Content: []session.Block{result("x"), result(strings.Repeat("é", 300))}},
+			[]*session.Message{resultMessage(result(strings.Repeat("é", 300)))}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, removed := fitLine([]byte(tc.line), tc.limit)
-			if len(got) > tc.limit {
-				t.Fatalf("%d bytes, limit %d", len(got), tc.limit)
+			got := longestLine(&session.Entry{Kind: session.KindMessage, Time: at, Message: tc.m})
+			want := 0
+			for _, m := range tc.lines {
+				want = max(want, len(encodeLine(&session.Entry{Time: at, Message: m}, "1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed", false)))
 			}
-			if removed != len(tc.line)-len(got) {
-				t.Errorf("removed %d, the line shrank by %d", removed, len(tc.line)-len(got))
-			}
-			var v any
-			if err := json.Unmarshal(got, &v); err != nil {
-				t.Fatalf("not JSON any more: %v\n%s", err, got)
-			}
-			if !strings.Contains(string(got), truncMark) {
-				t.Error("no mark where it was cut")
-			}
-			if strings.Contains(string(got), "\ufffd") || !utf8.Valid(got) {
-				t.Error("a character was split")
-			}
-			var s string
-			json.Unmarshal(got, &v)
-			b, _ := json.Marshal(v)
-			s = string(b)
-			if strings.Contains(s, `\ufffd`) || strings.Contains(s, "\ufffd") {
-				t.Errorf("a lone surrogate was left: %s", s[:min(len(s), 200)])
-			}
-			if tc.name == "a long key stays" && !strings.Contains(string(got), long("k", 500)) {
-				t.Error("the member name was cut")
+			// the same line, its time at its longest: at most 15 bytes more
+			if got < want || got > want+15 {
+				t.Errorf("longestLine = %d, the longest line written is %d bytes", got, want)
 			}
 		})
 	}

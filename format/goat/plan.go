@@ -1,10 +1,11 @@
 package goat
 
 import (
+	"fmt"
+
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -27,8 +28,8 @@ type plan struct {
 }
 
 // plan writes the entries walk puts on the path as messages.jsonl lines and
-// goat-origin transcript entries as transcript.jsonl lines. Everything else
-// is counted as lost.
+// goat-origin transcript entries as transcript.jsonl lines. What goat
+// cannot hold the adaptation dropped and counted before (caps).
 func (w *writer) plan(walk walkFunc) (*plan, error) {
 	m := w.meta
 	p := &plan{model: m.Model, title: m.Title, created: m.Created, updated: m.Updated, calls: map[string]bool{}, first: true}
@@ -38,15 +39,14 @@ func (w *writer) plan(walk walkFunc) (*plan, error) {
 		return nil, err
 	}
 	defer p.abort()
-	if m.Origin != Name {
-		countMetaLoss(m, w.opt.Loss)
-	}
 	err = walk(func(e *session.Entry, on bool) error {
 		switch {
 		case isTranscript(e):
 			return w.transcriptLine(p, jsonx.Merge(e.Raw, e.Custom.Data))
 		case on:
-			w.pathEntry(p, e)
+			if err := w.pathEntry(p, e); err != nil {
+				return err
+			}
 		}
 		return p.err()
 	})
@@ -65,7 +65,7 @@ func (w *writer) plan(walk walkFunc) (*plan, error) {
 	return p, w.commit(p)
 }
 
-func (w *writer) pathEntry(p *plan, e *session.Entry) {
+func (w *writer) pathEntry(p *plan, e *session.Entry) error {
 	if w.meta.Origin != Name {
 		p.now = p.clock.Entry(e)
 		t := p.now
@@ -77,7 +77,7 @@ func (w *writer) pathEntry(p *plan, e *session.Entry) {
 		}
 	}
 	p.first = false
-	w.entry(p, e)
+	return w.entry(p, e)
 }
 
 func (w *writer) transcriptLine(p *plan, line []byte) error {
@@ -142,33 +142,37 @@ func isTranscript(e *session.Entry) bool {
 	return e.Origin == Name && e.Kind == session.KindOther && e.Custom != nil && e.Custom.CustomType == TranscriptType
 }
 
-func (w *writer) entry(p *plan, e *session.Entry) {
-	lost := w.opt.Loss
+// entry writes e, an entry of the active path. The adaptation left a
+// session from another layout only what goat holds, by goat's
+// declaration (caps): chat messages, and title entries with a title
+// (Caps.ConvertedWhy, NoLineWhy); anything else is refused, naming it.
+func (w *writer) entry(p *plan, e *session.Entry) error {
 	if e.Kind == session.KindSessionInfo && e.Origin != Name && e.Title != "" {
 		// A title entry (pi's session name, Claude Code's ai-title): goat
 		// keeps one title, the last, in metadata.json.
 		p.title = e.Title
-		lost.Add(loss.Entry(e), loss.Converted, "goat keeps the last title as metadata.json leaf_title", 1)
-		return
+		return nil
 	}
 	if e.Kind != session.KindMessage || e.Message == nil {
-		lost.Add(loss.Entry(e), loss.Dropped, "goat's messages.jsonl holds chat messages only", 1)
-		return
+		return fmt.Errorf("write goat session: entry %s is a %s entry with no chat message, which goat's messages.jsonl cannot hold", e.ID, e.Kind)
 	}
 	if e.Origin == Name {
 		w.message(p, e, jsonx.Merge(e.Raw, encodeLine(e, e.ID, true)))
-		return
+		return nil
 	}
 	src := e.Message
 	if src.Role == session.RoleUser {
-		src = w.toolResults(p, e)
-		if src == nil {
-			return
+		var err error
+		if src, err = w.toolResults(p, e); src == nil || err != nil {
+			return err
 		}
 	}
-	m, ok := foreignMessage(src, lost)
-	if !ok || !p.answers(m, lost) {
-		return
+	m, err := foreignMessage(src)
+	if err == nil {
+		err = p.answers(m)
+	}
+	if err != nil {
+		return fmt.Errorf("write goat session: entry %s: %w", e.ID, err)
 	}
 	if m.Role == session.RoleUser {
 		p.turns++
@@ -183,16 +187,16 @@ func (w *writer) entry(p *plan, e *session.Entry) {
 	if !w.ids.Keeps(id) {
 		id = w.ids.Nth(p.messages.n+1, nil)
 	}
-	if pa := w.meta.Parent; pa != nil && pa.EntryID != "" && pa.EntryID == e.ID {
-		p.forkPoint = id
-	}
+	w.forkAt(p, e, id)
 	w.message(p, e, encodeLine(&session.Entry{Time: p.now, Message: m}, id, false))
+	return nil
 }
 
-// answers records an assistant message's tool calls, and reports whether
-// a tool message answers one of them: goat (and its validator) need every
-// tool message to follow its call, and calls live on assistant messages only.
-func (p *plan) answers(m *session.Message, lost *loss.Counter) bool {
+// answers records an assistant message's tool calls, and refuses a tool
+// message that answers none of them: goat (and its validator) need every
+// tool message to follow its call, and the adaptation dropped a result
+// whose call goat does not write (Caps.ResultsNeedCall).
+func (p *plan) answers(m *session.Message) error {
 	switch m.Role {
 	case session.RoleAssistant:
 		for _, b := range m.Content {
@@ -202,17 +206,16 @@ func (p *plan) answers(m *session.Message, lost *loss.Counter) bool {
 		}
 	case session.RoleTool:
 		if !p.calls[m.ToolCallID] {
-			lost.Add(loss.ToolResult, loss.Dropped, "its tool call is not in an assistant message goat can write", 1)
-			return false
+			return fmt.Errorf("a result of tool call %q, which is not in an assistant message written before it", m.ToolCallID)
 		}
 	}
-	return true
+	return nil
 }
 
 // toolResults writes the tool_result blocks of a user message (ash keeps them
 // there) as goat tool messages, and returns the message without them, or nil
 // when nothing else is left.
-func (w *writer) toolResults(p *plan, e *session.Entry) *session.Message {
+func (w *writer) toolResults(p *plan, e *session.Entry) (*session.Message, error) {
 	src := e.Message
 	var rest []session.Block
 	for _, b := range src.Content {
@@ -220,29 +223,36 @@ func (w *writer) toolResults(p *plan, e *session.Entry) *session.Message {
 			rest = append(rest, b)
 			continue
 		}
-		tm := &session.Message{Role: session.RoleTool, ToolCallID: b.ToolCallID, ContentIsString: true,
-			Content: []session.Block{{Type: session.BlockText, Text: b.Text}}}
-		if !p.answers(tm, w.opt.Loss) {
-			continue
+		tm := resultMessage(b)
+		if err := p.answers(tm); err != nil {
+			return nil, fmt.Errorf("write goat session: entry %s: %w", e.ID, err)
 		}
 		id := w.ids.Nth(p.messages.n+1, nil)
+		w.forkAt(p, e, id)
 		w.message(p, e, encodeLine(&session.Entry{Time: p.now, Message: tm}, id, false))
 	}
 	if len(rest) == len(src.Content) {
-		return src
+		return src, nil
 	}
 	if len(rest) == 0 {
-		return nil
+		return nil, nil
 	}
 	c := *src
 	c.Content = rest
-	return &c
+	return &c, nil
+}
+
+// resultMessage is the goat tool message of tool_result block b.
+func resultMessage(b session.Block) *session.Message {
+	return &session.Message{Role: session.RoleTool, ToolCallID: b.ToolCallID, ContentIsString: true,
+		Content: []session.Block{{Type: session.BlockText, Text: b.Text}}}
 }
 
 // foreignMessage maps a message from another layout onto what a goat
-// ChatMessage can say, counting each loss. ok is false when the message is
-// dropped as a whole.
-func foreignMessage(src *session.Message, lost *loss.Counter) (*session.Message, bool) {
+// ChatMessage can say. The adaptation left it only what goat's
+// declaration holds (caps: text, user images, assistant tool calls and
+// one text block); anything else is refused, naming it.
+func foreignMessage(src *session.Message) (*session.Message, error) {
 	m := &session.Message{Role: src.Role, ToolCallID: src.ToolCallID}
 	var texts, images, calls []session.Block
 	for _, b := range src.Content {
@@ -253,20 +263,24 @@ func foreignMessage(src *session.Message, lost *loss.Counter) (*session.Message,
 			images = append(images, b)
 		case session.BlockToolCall:
 			calls = append(calls, b)
-		default: // convert.Adapt dropped what goat's declaration lacks
-			lost.Add(loss.Block(b.Type), loss.Dropped, "goat has no such content part", 1)
+		default:
+			return nil, fmt.Errorf("goat has no %s content part in a %s message", b.Type, src.Role)
 		}
+	}
+	switch {
+	case len(calls) > 0 && m.Role != session.RoleAssistant:
+		return nil, fmt.Errorf("goat has tool calls on assistant messages only, not on a %s message", m.Role)
+	case len(images) > 0 && m.Role != session.RoleUser:
+		return nil, fmt.Errorf("goat keeps images in user messages only, not in a %s message", m.Role)
+	case len(texts) > 1 && m.Role == session.RoleAssistant:
+		return nil, fmt.Errorf("goat keeps one text block of an assistant turn, not %d", len(texts))
 	}
 	switch m.Role {
 	case session.RoleAssistant:
-		assistantContent(m, texts, images, calls, lost)
+		assistantContent(m, texts, calls)
 	case session.RoleTool:
 		m.ContentIsString = true
 		m.Content = []session.Block{{Type: session.BlockText, Text: src.Text()}}
-		if len(images) > 0 {
-			lost.Add(loss.Block(session.BlockImage), loss.Dropped, "goat's tool messages hold a string", len(images))
-		}
-		dropCalls(calls, lost)
 	default:
 		if len(images) == 0 && len(texts) == 1 {
 			m.ContentIsString = true
@@ -276,46 +290,33 @@ func foreignMessage(src *session.Message, lost *loss.Counter) (*session.Message,
 			m.ContentIsString = true
 			m.Content = []session.Block{{Type: session.BlockText}}
 		}
-		dropCalls(calls, lost)
 	}
-	return m, true
+	return m, nil
 }
 
-// assistantContent keeps only the last text block, as goat's
-// responseToAssistantMessage does, and null content for a tool-only turn.
-func assistantContent(m *session.Message, texts, images, calls []session.Block, lost *loss.Counter) {
+// assistantContent is an assistant turn's text as goat's
+// responseToAssistantMessage keeps it, one string (the adaptation left
+// the last text block only: Caps.LastText), and null content for a
+// tool-only turn, then its tool calls.
+func assistantContent(m *session.Message, texts, calls []session.Block) {
 	switch {
 	case len(texts) > 0:
 		m.ContentIsString = true
-		m.Content = []session.Block{texts[len(texts)-1]}
-		if len(texts) > 1 {
-			lost.Add(loss.Block(session.BlockText), loss.Dropped, "goat keeps only an assistant turn's last text block", len(texts)-1)
-		}
+		m.Content = []session.Block{texts[0]}
 	case len(calls) > 0:
 		m.ContentIsNull = true
 	default:
 		m.ContentIsString = true
 		m.Content = []session.Block{{Type: session.BlockText}}
 	}
-	if len(images) > 0 {
-		lost.Add(loss.Block(session.BlockImage), loss.Dropped, "goat's assistant messages hold text and tool calls only", len(images))
-	}
 	m.Content = append(m.Content, calls...)
 }
 
-func dropCalls(calls []session.Block, lost *loss.Counter) {
-	if len(calls) > 0 {
-		lost.Add(loss.ToolCall, loss.Dropped, "goat has tool calls on assistant messages only", len(calls))
-	}
-}
-
-// countMetaLoss counts the links to other sessions goat's metadata.json
-// has no slot for (convert.Adapt counts the rest of the session's data).
-func countMetaLoss(m *session.Meta, lost *loss.Counter) {
-	if m.Parent != nil && m.Parent.Path != "" {
-		lost.Add(loss.ParentPath, loss.Dropped, "goat links a fork by parent session id only", 1)
-	}
-	if len(m.Children) > 0 {
-		lost.Add(loss.ChildSession, loss.Dropped, "goat does not link child sessions", len(m.Children))
+// forkAt notes id, a message written for entry e, as the fork point when e
+// is the fork entry of a fork from another layout: the last message
+// written for it, as the fork holds everything up to it.
+func (w *writer) forkAt(p *plan, e *session.Entry, id string) {
+	if pa := w.meta.Parent; pa != nil && pa.EntryID != "" && pa.EntryID == e.ID {
+		p.forkPoint = id
 	}
 }

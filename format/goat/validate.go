@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/internal/regfile"
 	"github.com/sesstool/sesstool/jsonx"
 	"github.com/sesstool/sesstool/report"
@@ -309,13 +310,7 @@ func (v *sessionCheck) blob(p string, manifest []byte, id string, i int, fe gjso
 	return nil
 }
 
-func isHash(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	_, err := hex.DecodeString(s)
-	return err == nil && s == strings.ToLower(s)
-}
+func isHash(s string) bool { return spell.IsSHA256(s) }
 
 // pointerLine returns the 1-based line of the value a JSON pointer names in
 // a (pretty-printed) JSON file, or of the nearest existing ancestor; 0 when

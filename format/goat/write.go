@@ -16,7 +16,6 @@ import (
 	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/internal/regfile"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 	"github.com/sesstool/sesstool/session/convtree"
 	"github.com/tidwall/gjson"
@@ -24,8 +23,8 @@ import (
 
 // Write writes one session as out/<id>/. A goat-origin session comes back
 // byte for byte (every entry is encoded from the model and merged with the
-// bytes it was read from); any other session is flattened to its active path
-// and what goat cannot hold is counted in opt.Loss.
+// bytes it was read from); any other session is what the adaptation kept of
+// it for goat (its active path), which counted what goat cannot hold.
 //
 // The active path is only known once the leaf (the last entry) has been
 // seen: with opt.Reopen the session is read twice (ids and links first),
@@ -62,9 +61,6 @@ func (Format) Write(r session.Reader, out string, opt format.WriteOptions) ([]st
 		if err := w.checkpoint(cp); err != nil {
 			return w.written, err
 		}
-	}
-	if pa := meta.Parent; pa != nil && pa.EntryID != "" && forkPoint(&meta, plan) == "" {
-		opt.Loss.Add(loss.ParentLink, loss.Dropped, "goat's fork point is a message of the session, and the fork entry is not one goat keeps", 1)
 	}
 	if err := w.file(MetadataFile, encodeMetadata(&meta, plan)); err != nil {
 		return w.written, err
@@ -196,9 +192,11 @@ func (w *writer) checkpoint(cp session.Checkpoint) error {
 		if !f.Exists {
 			continue
 		}
-		if f.Blob == "" || !isHash(f.Hash) {
-			w.opt.Loss.Add(loss.CheckpointBlob, loss.Dropped, "the file's content was not available", 1)
-			continue
+		if f.Blob == "" {
+			continue // no content: dropped by the adaptation (Caps.SnapshotsNeedContent)
+		}
+		if !isHash(f.Hash) {
+			return fmt.Errorf("write goat session: checkpoint %s: file %s has a blob but no SHA-256 to name it by", cp.ID, f.Path)
 		}
 		if err := w.copyBlob(f, filepath.Join(cdir, BlobsDir, f.Hash)); err != nil {
 			return err
@@ -367,7 +365,9 @@ func canonMetadata(m *session.Meta, p *plan) []byte {
 // Fork keeps in the parent and the child alike. A fork from another layout
 // names its fork entry in its own id form (flat: 8 hex digits, the last
 // message it copied from its parent, which it holds too), so the uuid is the
-// one written for that message; "" when none was written.
+// one written for that message (the last, for a user message of tool
+// results written as tool messages); "" when none was written, a loss the
+// adaptation counted (Caps.ForkPointKept).
 func forkPoint(m *session.Meta, p *plan) string {
 	switch {
 	case m.Parent == nil || m.Parent.EntryID == "":

@@ -216,3 +216,41 @@ func TestWriteForkPoint(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteRefusesUnadapted: given directly what the adaptation drops by
+// goat's declaration (caps), the writer counts nothing and refuses it,
+// naming the entry, rather than skip it.
+func TestWriteRefusesUnadapted(t *testing.T) {
+	txt := func(s string) session.Block { return session.Block{Type: session.BlockText, Text: s} }
+	call := session.Block{Type: session.BlockToolCall, ToolCallID: "c1", ToolName: "ls", Arguments: jsonRaw(`{}`)}
+	m := func(id string, role session.Role, bs ...session.Block) *session.Entry {
+		return &session.Entry{Kind: session.KindMessage, ID: id, Source: session.Source{Origin: "tree"},
+			Message: &session.Message{Role: role, ToolCallID: "c9", Content: bs}}
+	}
+	for _, tc := range []struct {
+		name string
+		e    *session.Entry
+		want string
+	}{
+		{"a compaction", &session.Entry{Kind: session.KindCompaction, ID: "k1", Source: session.Source{Origin: "tree"}}, "entry k1 is a compaction entry"},
+		{"a title entry without a title", &session.Entry{Kind: session.KindSessionInfo, ID: "t1", Source: session.Source{Origin: "tree"}}, "entry t1 is a session_info entry"},
+		{"two texts of an assistant turn", m("a1", session.RoleAssistant, txt("x"), txt("y")), "entry a1: goat keeps one text block"},
+		{"a tool call on a user message", m("u1", session.RoleUser, txt("x"), call), "entry u1: goat has tool calls on assistant messages only"},
+		{"an image on an assistant message", m("a2", session.RoleAssistant, session.Block{Type: session.BlockImage, Data: "AAAA"}), "entry a2: goat keeps images in user messages only"},
+		{"a tool_result block on a tool message", m("r1", session.RoleTool, session.Block{Type: session.BlockToolResult, ToolCallID: "c1"}), "entry r1: goat has no tool_result content part"},
+		{"a result without its call", m("r2", session.RoleTool, txt("out")), "entry r2: a result of tool call \"c9\""},
+		{"a tool_result block without its call", m("u2", session.RoleUser, session.Block{Type: session.BlockToolResult, ToolCallID: "c7"}), "entry u2: a result of tool call \"c7\""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lost := &loss.Counter{}
+			s := &session.Session{Meta: session.Meta{ID: "s", Source: session.Source{Origin: "tree"}}, Entries: []*session.Entry{m("u0", session.RoleUser, txt("hi")), tc.e}}
+			_, err := Format{}.Write(&session.SliceReader{S: s}, t.TempDir(), format.WriteOptions{Loss: lost})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want one naming %q", err, tc.want)
+			}
+			if items := lost.Items(); len(items) != 0 {
+				t.Errorf("the writer counted %v", items)
+			}
+		})
+	}
+}

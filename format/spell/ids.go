@@ -22,6 +22,10 @@ func IsUUID(id string) bool {
 	return isLowerHex(id[:8]) && isLowerHex(id[9:13]) && isLowerHex(id[14:18]) && isLowerHex(id[19:23]) && isLowerHex(id[24:])
 }
 
+// IsSHA256 reports whether h is a SHA-256 in lowercase hex, the name of
+// a content-addressed blob (goat's checkpoint files).
+func IsSHA256(h string) bool { return len(h) == 64 && isLowerHex(h) }
+
 func isLowerHex(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {

@@ -59,14 +59,18 @@ func (x *IDs) Session() string { return x.session }
 
 // Keeps reports whether id already has the layout's form of entry ids,
 // and may be written as it is.
-func (x *IDs) Keeps(id string) bool {
-	if x.style.Fresh {
+func (x *IDs) Keeps(id string) bool { return KeepsID(x.style, id) }
+
+// KeepsID reports whether id already has the form of entry ids a layout of
+// style s declares, and is written as it is.
+func KeepsID(s format.IDStyle, id string) bool {
+	if s.Fresh {
 		return false
 	}
-	if x.style.Minter != nil {
-		return x.style.Minter.Keeps(id)
+	if s.Minter != nil {
+		return s.Minter.Keeps(id)
 	}
-	switch x.style.Form {
+	switch s.Form {
 	case format.IDHex8:
 		return IsHex8(id)
 	case format.IDUUID:
