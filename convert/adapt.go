@@ -58,6 +58,7 @@ func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Ca
 		return r, nil
 	}
 	a := &adapted{meta: metaTimes(r.Meta(), to.TimesAfter1970, lost), to: to, layout: layout, lost: lost, last1: -1}
+	a.clock.Start(a.meta.Created)
 	countMeta(a.meta, to, layout, lost)
 	countLinks(a.meta, to, lost)
 	a.parentLink()
@@ -173,6 +174,10 @@ type adapted struct {
 	lastTime session.Time
 	// the ids of the tool calls kept so far (Caps.CallBeforeResult)
 	madeCalls map[string]bool
+	// the entries given to the writer so far (FirstKeptNamed), and the
+	// times it writes them with (MessageTimeAsEntry)
+	given int
+	clock spell.Clock
 	// tree targets: the index of the entry held back to be written last
 	// (-1 for none), and the entry once read
 	last1 int

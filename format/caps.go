@@ -139,6 +139,18 @@ type Caps struct {
 	//     the message before the compaction is kept, so a compaction whose
 	//     first kept entry is another is counted moved.
 	CustomMessagesAsUser, CompactionConverted, FirstKeptMoved string
+	//   - FirstKeptNamed: the layout's compaction must name a first kept
+	//     entry; one that names none, after an entry, keeps the entry
+	//     before it (a tool result: its call's message), which its writer
+	//     names, counted moved (pi).
+	FirstKeptNamed string
+	//   - MessageTimeAsEntry, MessageTimeLeftOut: a message's own time
+	//     (session.Message.Time) is kept only after 1970 (pi's timestamp,
+	//     Unix milliseconds); an earlier one takes its entry's time as the
+	//     writer spells it (spell.Clock), counted converted with
+	//     MessageTimeAsEntry, or, when that is not after 1970 either, is
+	//     left out of the message, counted dropped with MessageTimeLeftOut.
+	MessageTimeAsEntry, MessageTimeLeftOut string
 	//   - TimesAfter1970: the layout keeps times after 1970 only (Unix
 	//     milliseconds); an earlier one is left unset, which its writer
 	//     spells as the time before it (at the start, the session's first),
