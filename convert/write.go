@@ -15,6 +15,9 @@ import (
 // and never adapts, or counts a loss, itself.
 //   - Written outside the layout's home (opt.Home unset), a single file
 //     holds no sub-agent run the layout keeps only in its home (InFile).
+//   - A link to a parent session not converted in the same run
+//     (opt.Batch) is dropped where the layout keeps none such
+//     (ParentInBatch), of its own sessions too.
 //   - A writer that holds the whole session anyway (format.Holder) gets it
 //     read once; every other gets opt.Reopen, so a linear target's
 //     adaptation reads the session twice and its memory stays flat.
@@ -32,6 +35,7 @@ func For(f format.Format, r session.Reader, opt format.WriteOptions) (session.Re
 	if _, holds := f.(format.Holder); holds {
 		reopen = nil
 	}
+	r = parentInBatch(r, caps, opt.Batch, opt.Loss)
 	return Adapt(r, reopen, caps, caps.Called(f.Name()), opt.Loss)
 }
 

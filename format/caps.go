@@ -260,6 +260,12 @@ type Caps struct {
 	// parent's file path and the entry it forks at (flat's branch line);
 	// one without is dropped (mapping/adapt_parent.go).
 	ParentNeedsPath *Rule
+	// ParentInBatch: a link to the parent session is kept only when the
+	// parent is converted in the same run (WriteOptions.Batch, when known);
+	// one to a parent left behind is dropped, of the layout's own sessions
+	// too (OpenCode's store lists root sessions only and reaches a child
+	// through its parent) (convert/adapt_parent.go).
+	ParentInBatch *Rule
 }
 
 // Rule is how a declared rule counts what it changes: the action (dropped,

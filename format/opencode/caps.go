@@ -2,6 +2,7 @@ package opencode
 
 import (
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -33,8 +34,14 @@ var caps = format.Caps{
 	IDs:            format.IDStyle{Form: idForm, Minter: minter{}}, Times: format.TimeMillis,
 }
 
-// Caps declares what the layout holds.
-func (Format) Caps() format.Caps { return caps }
+// Caps declares what the layout holds. The store lists only root sessions
+// and reaches a child through its parent, so a child whose parent is not
+// converted with it keeps no link to it.
+func (Format) Caps() format.Caps {
+	c := caps
+	c.ParentInBatch = &format.Rule{Action: loss.Dropped, Why: "the parent session is not converted with it, and OpenCode hides a child whose parent is missing"}
+	return c
+}
 
 // Caps declares what the layout holds: the same as the store's.
 func (Export) Caps() format.Caps { return caps }

@@ -19,7 +19,6 @@ import (
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
 )
@@ -380,12 +379,6 @@ func writeTree(r session.Reader, out string, opt format.WriteOptions) (*treeWrit
 		// database's project ids are not the ones the JSON tree's OpenCode
 		// computes, which would list it only under --project global.
 		project = ProjectFor(s.Meta.Cwd)
-	}
-	if p := s.Meta.Parent; p != nil && p.SessionID != "" && opt.Batch != nil && !opt.Batch[p.SessionID] {
-		// OpenCode lists only root sessions and reaches children through
-		// their parent: a child stored without its parent would vanish.
-		opt.Loss.Add(loss.ParentLink, loss.Dropped, "the parent session is not converted with it, and OpenCode hides a child whose parent is missing", 1)
-		s.Meta.Parent = nil
 	}
 	t := &treeWriter{root: out, cwd: s.Meta.Cwd, force: opt.Force, dirs: map[string]bool{}}
 	d, err := toDocEach(s, rs, next, project, opt.Loss, func(d *Doc, m *Msg) error {
