@@ -82,11 +82,15 @@ func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Ca
 			x.Add(e)
 		}
 	}
-	x, entries, err := convtree.Index(r, reopen, add)
+	var named []int32
+	x, entries, err := convtree.Index(r, reopen, a.namesModels(add, &named))
 	if err != nil {
 		return nil, err
 	}
 	branches := x.Plan()
+	if err := a.needsModel(x, named, reopen); err != nil {
+		return nil, err
+	}
 	for _, i := range marks {
 		if !x.OnPath(i) {
 			if a.marks == nil {
@@ -178,6 +182,10 @@ type adapted struct {
 	// times it writes them with (MessageTimeAsEntry)
 	given int
 	clock spell.Clock
+	// the session names no model on its path: each message is given the
+	// target's default, once looked up (adapt_model.go)
+	noModel                 bool
+	dfltProvider, dfltModel string
 	// tree targets: the index of the entry held back to be written last
 	// (-1 for none), and the entry once read
 	last1 int
@@ -281,7 +289,7 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 	if e = a.place(e); e == nil {
 		return nil
 	}
-	e = a.times(e)
+	e = a.defaultModel(a.times(e))
 	a.called(e)
 	a.compaction(e)
 	a.message(e)

@@ -81,6 +81,10 @@ type Caps struct {
 	// none anywhere is written with one, counted once as the session's
 	// model converted.
 	ModelRequired bool
+	// DefaultModel is that model, from the layout's environment (OpenCode's
+	// config), declared beside its caps; convert gives it to every message
+	// of a session that names no model on the path it writes.
+	DefaultModel DefaultModeler
 	// ImagesOn are the roles whose messages may carry images; nil for all.
 	ImagesOn []session.Role
 	// LastText: an assistant message keeps only its last text block.
@@ -332,6 +336,14 @@ type IDMinter interface {
 // same id (convert.DistinctID). The same input gives the same id.
 type Distincter interface {
 	Distinct(id string, n int) string
+}
+
+// DefaultModeler names the model a layout that requires one on every
+// message (Caps.ModelRequired) writes a session naming none with, as its
+// environment gives it (OpenCode's configured default), and why, as the loss
+// report counts the session's model converted.
+type DefaultModeler interface {
+	DefaultModel() (provider, model, why string)
 }
 
 // TimeStyle is a layout's spelling of entry times.

@@ -24,6 +24,7 @@ var caps = format.Caps{
 	// of a message that has none, a user message's).
 	Usage: true, Cost: true, IsError: true, StopReason: true, MessageModel: true, Title: true,
 	ReasoningTokens: true, MessageProvider: true, MessageError: true, ModelRequired: true,
+	DefaultModel: configModel{},
 	// a compaction is a summary message, an extension message a user's
 	CustomMessagesAsUser: "stored as an OpenCode user message",
 	CompactionConverted:  "stored as an OpenCode summary message",

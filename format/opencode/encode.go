@@ -74,9 +74,6 @@ type encoder struct {
 	// the model in force where the encoder is: the last one a message
 	// or a model change named, else the session's first (model.go)
 	model inForce
-	// the model written where the session names none (noModel), once
-	// looked up
-	dflt *inForce
 }
 
 // resultScan is what the encoder needs of a session before its first
