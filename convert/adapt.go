@@ -182,6 +182,11 @@ type adapted struct {
 	// times it writes them with (MessageTimeAsEntry)
 	given int
 	clock spell.Clock
+	// the results given by call id, the call ids of the calls given, and
+	// whether those without a call were counted (ResultsInCall)
+	results        map[string]int
+	inCalls        map[string]bool
+	resultsCounted bool
 	// the session names no model on its path: each message is given the
 	// target's default, once looked up (adapt_model.go)
 	noModel                 bool

@@ -270,6 +270,12 @@ type Caps struct {
 	// too (OpenCode's store lists root sessions only and reaches a child
 	// through its parent) (convert/adapt_parent.go).
 	ParentInBatch *Rule
+	// ResultsInCall: a tool result is written into the part of its call,
+	// found anywhere in the session (OpenCode's tool part): a result whose
+	// call id no call of a message written names, and any but the first
+	// result of a call, have no place, counted dropped once the session has
+	// been given whole (convert/adapt_given.go).
+	ResultsInCall *Rule
 }
 
 // Rule is how a declared rule counts what it changes: the action (dropped,

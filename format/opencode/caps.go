@@ -32,7 +32,9 @@ var caps = format.Caps{
 	// times are Unix milliseconds, and order the messages
 	TimesAfter1970: "OpenCode keeps times after 1970; an earlier one is written as the time before it (at the start, the session's first)",
 	TimesForward:   "a message stamped before the one it follows takes that one's time, so OpenCode keeps their order",
-	IDs:            format.IDStyle{Form: idForm, Minter: minter{}}, Times: format.TimeMillis,
+	// a tool result is its call's part
+	ResultsInCall: &format.Rule{Action: loss.Dropped, Why: "no tool call with this id in an assistant message"},
+	IDs:           format.IDStyle{Form: idForm, Minter: minter{}}, Times: format.TimeMillis,
 }
 
 // Caps declares what the layout holds. The store lists only root sessions

@@ -88,4 +88,3 @@ func (e *encoder) modelOf(m *session.Message) []byte {
 	var o jsonx.Obj
 	return o.Str("providerID", ref.ProviderID).Str("modelID", ref.ModelID).Bytes()
 }
-

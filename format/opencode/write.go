@@ -381,7 +381,7 @@ func writeTree(r session.Reader, out string, opt format.WriteOptions) (*treeWrit
 		project = ProjectFor(s.Meta.Cwd)
 	}
 	t := &treeWriter{root: out, cwd: s.Meta.Cwd, force: opt.Force, dirs: map[string]bool{}}
-	d, err := toDocEach(s, rs, next, project, opt.Loss, func(d *Doc, m *Msg) error {
+	d, err := toDocEach(s, rs, next, project, func(d *Doc, m *Msg) error {
 		if !t.started {
 			if err := t.head(d); err != nil {
 				return err
@@ -447,7 +447,7 @@ func encodeTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
 		_, err := bw.WriteString(",\n  \"messages\": ")
 		return err
 	}
-	d, err := toDocEach(s, rs, next, opt.Extra, opt.Loss, func(d *Doc, m *Msg) error {
+	d, err := toDocEach(s, rs, next, opt.Extra, func(d *Doc, m *Msg) error {
 		if n == 0 {
 			if err := head(d); err != nil {
 				return err
