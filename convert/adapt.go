@@ -59,6 +59,7 @@ func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Ca
 		return r, nil
 	}
 	a := &adapted{meta: metaTimes(r.Meta(), to.TimesAfter1970, lost), to: to, layout: layout, lost: lost, last1: -1}
+	a.clock.Start(a.meta.Created)
 	countMeta(a.meta, to, layout, lost)
 	countLinks(a.meta, to, lost)
 	a.parentLink()
@@ -84,11 +85,15 @@ func Adapt(r session.Reader, reopen func() (session.Reader, error), to format.Ca
 			x.Add(e)
 		}
 	}
-	x, entries, err := convtree.Index(r, reopen, add)
+	var named []int32
+	x, entries, err := convtree.Index(r, reopen, a.namesModels(add, &named))
 	if err != nil {
 		return nil, err
 	}
 	branches := x.Plan()
+	if err := a.needsModel(x, named, reopen); err != nil {
+		return nil, err
+	}
 	for _, i := range marks {
 		if !x.OnPath(i) {
 			if a.marks == nil {
@@ -181,6 +186,19 @@ type adapted struct {
 	// whether the fork entry was given as a message, and whether the
 	// link to it was counted lost (Caps.ForkPointKept)
 	forkKept, forkCounted bool
+	// the entries given to the writer so far (FirstKeptNamed), and the
+	// times it writes them with (MessageTimeAsEntry)
+	nGiven int
+	clock  spell.Clock
+	// the results given by call id, the call ids of the calls given, and
+	// whether those without a call were counted (ResultsInCall)
+	results        map[string]int
+	inCalls        map[string]bool
+	resultsCounted bool
+	// the session names no model on its path: each message is given the
+	// target's default, once looked up (adapt_model.go)
+	noModel                 bool
+	dfltProvider, dfltModel string
 	// tree targets: the index of the entry held back to be written last
 	// (-1 for none), and the entry once read
 	last1 int
@@ -288,7 +306,7 @@ func (a *adapted) entry(e *session.Entry) *session.Entry {
 	if e = a.firstKeptEarlier(e); e == nil {
 		return nil
 	}
-	e = a.times(a.compactionLacks(e))
+	e = a.defaultModel(a.times(a.compactionLacks(e)))
 	a.compaction(e)
 	a.message(e)
 	a.countConverted(e)

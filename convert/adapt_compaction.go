@@ -124,3 +124,20 @@ func (a *adapted) written(e *session.Entry) {
 		a.given.Put(e.ID, 0)
 	}
 }
+
+// firstKeptNamed counts compaction e, which names no first kept entry,
+// where the target's compaction must name one (Caps.FirstKeptNamed): its
+// writer names the entry before it (a tool result: its call's message),
+// which the source did not, so the first kept entry is moved. A compaction
+// that starts the session follows no entry and is left as it is. The entry
+// before it is its parent, or, in a session whose tree links messages only
+// (ash), the entry given before it (convtree.Chain).
+func (a *adapted) firstKeptNamed(e *session.Entry) *session.Entry {
+	if a.to.FirstKeptNamed == "" || e.Compaction == nil || e.Compaction.FirstKeptID != "" || a.to.Owns(e.Origin) {
+		return e
+	}
+	if e.ParentID != "" || a.meta.MessageLinks && a.nGiven > 0 {
+		a.lost.Add(loss.FirstKept, loss.Moved, a.to.FirstKeptNamed, 1)
+	}
+	return e
+}

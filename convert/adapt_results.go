@@ -42,9 +42,9 @@ type openCalls struct {
 	time  session.Time
 }
 
-// Next is the next entry of the adapted session, the answers to open calls
-// given before the entry that closes them and at the end.
-func (a *adapted) Next() (*session.Entry, error) {
+// answered is the next entry of the adapted session, the answers to open
+// calls given before the entry that closes them and at the end.
+func (a *adapted) answered() (*session.Entry, error) {
 	for len(a.queue) == 0 {
 		e, err := a.joinNext()
 		if !a.to.CallsNeedResults {

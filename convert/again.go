@@ -27,5 +27,5 @@ func (a *adapted) Again() (session.Reader, error) {
 	if t, ok := src.(interface{ Transient() }); ok {
 		t.Transient()
 	}
-	return &adapted{src: src, meta: a.meta, to: a.to, layout: a.layout, lost: &loss.Counter{}, path: a.path, marks: a.marks, last1: -1}, nil
+	return &adapted{src: src, meta: a.meta, to: a.to, layout: a.layout, lost: &loss.Counter{}, path: a.path, marks: a.marks, last1: -1, noModel: a.noModel}, nil
 }

@@ -18,6 +18,9 @@ import (
 //   - With the layout's switch for it given (Limit.CutWith), a message
 //     longer than the layout's program reads (Caps.MessageLimit) is cut
 //     to fit (CutLong).
+//   - A link to a parent session not converted in the same run
+//     (opt.Batch) is dropped where the layout keeps none such
+//     (ParentInBatch), of its own sessions too.
 //   - A writer that holds the whole session anyway (Traits.HoldsSession) gets it
 //     read once; every other gets opt.Reopen, so a linear target's
 //     adaptation reads the session twice and its memory stays flat.
@@ -38,6 +41,7 @@ func For(f format.Format, r session.Reader, opt format.WriteOptions) (session.Re
 	if format.TraitsOf(f).HoldsSession {
 		reopen = nil
 	}
+	r = parentInBatch(r, caps, opt.Batch, opt.Loss)
 	return Adapt(r, reopen, caps, caps.Called(f.Name()), opt.Loss)
 }
 

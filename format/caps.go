@@ -81,6 +81,10 @@ type Caps struct {
 	// none anywhere is written with one, counted once as the session's
 	// model converted.
 	ModelRequired bool
+	// DefaultModel is that model, from the layout's environment (OpenCode's
+	// config), declared beside its caps; convert gives it to every message
+	// of a session that names no model on the path it writes.
+	DefaultModel DefaultModeler
 	// ImagesOn are the roles whose messages may carry images; nil for all.
 	ImagesOn []session.Role
 	// LastText: an assistant message keeps only its last text block; the
@@ -138,6 +142,18 @@ type Caps struct {
 	//     the message before the compaction is kept, so a compaction whose
 	//     first kept entry is another is counted moved.
 	CompactionConverted, FirstKeptMoved string
+	//   - FirstKeptNamed: the layout's compaction must name a first kept
+	//     entry; one that names none, after an entry, keeps the entry
+	//     before it (a tool result: its call's message), which its writer
+	//     names, counted moved (pi).
+	FirstKeptNamed string
+	//   - MessageTimeAsEntry, MessageTimeLeftOut: a message's own time
+	//     (session.Message.Time) is kept only after 1970 (pi's timestamp,
+	//     Unix milliseconds); an earlier one takes its entry's time as the
+	//     writer spells it (spell.Clock), counted converted with
+	//     MessageTimeAsEntry, or, when that is not after 1970 either, is
+	//     left out of the message, counted dropped with MessageTimeLeftOut.
+	MessageTimeAsEntry, MessageTimeLeftOut string
 	//   - TimesAfter1970: the layout keeps times after 1970 only (Unix
 	//     milliseconds); an earlier one is left unset, which its writer
 	//     spells as the time before it (at the start, the session's first),
@@ -303,6 +319,18 @@ type Caps struct {
 	// such a message to fit instead, counted (adapt_long.go).
 	MessageLimit *Limit
 	CutLong      bool
+	// ParentInBatch: a link to the parent session is kept only when the
+	// parent is converted in the same run (WriteOptions.Batch, when known);
+	// one to a parent left behind is dropped, of the layout's own sessions
+	// too (OpenCode's store lists root sessions only and reaches a child
+	// through its parent) (convert/adapt_parent.go).
+	ParentInBatch *Rule
+	// ResultsInCall: a tool result is written into the part of its call,
+	// found anywhere in the session (OpenCode's tool part): a result whose
+	// call id no call of a message written names, and any but the first
+	// result of a call, have no place, counted dropped once the session has
+	// been given whole (convert/adapt_given.go).
+	ResultsInCall *Rule
 }
 
 // RoleBlocks are the block types a message of one role holds (Caps.BlocksOn),
@@ -429,6 +457,14 @@ type IDMinter interface {
 // same id (convert.DistinctID). The same input gives the same id.
 type Distincter interface {
 	Distinct(id string, n int) string
+}
+
+// DefaultModeler names the model a layout that requires one on every
+// message (Caps.ModelRequired) writes a session naming none with, as its
+// environment gives it (OpenCode's configured default), and why, as the loss
+// report counts the session's model converted.
+type DefaultModeler interface {
+	DefaultModel() (provider, model, why string)
 }
 
 // TimeStyle is a layout's spelling of entry times.

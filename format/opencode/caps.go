@@ -2,6 +2,7 @@ package opencode
 
 import (
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -23,6 +24,7 @@ var caps = format.Caps{
 	// of a message that has none, a user message's).
 	Usage: true, Cost: true, IsError: true, StopReason: true, MessageModel: true, Title: true,
 	ReasoningTokens: true, MessageProvider: true, MessageError: true, ModelRequired: true,
+	DefaultModel: configModel{},
 	// a compaction is a summary message, an extension message a user's
 	CustomMessages:      format.CustomRule{As: format.CustomAsUser, Why: "stored as an OpenCode user message"},
 	CompactionConverted: "stored as an OpenCode summary message",
@@ -30,11 +32,19 @@ var caps = format.Caps{
 	// times are Unix milliseconds, and order the messages
 	TimesAfter1970: "OpenCode keeps times after 1970; an earlier one is written as the time before it (at the start, the session's first)",
 	TimesForward:   "a message stamped before the one it follows takes that one's time, so OpenCode keeps their order",
-	IDs:            format.IDStyle{Form: idForm, Minter: minter{}}, Times: format.TimeMillis,
+	// a tool result is its call's part
+	ResultsInCall: &format.Rule{Action: loss.Dropped, Why: "no tool call with this id in an assistant message"},
+	IDs:           format.IDStyle{Form: idForm, Minter: minter{}}, Times: format.TimeMillis,
 }
 
-// Caps declares what the layout holds.
-func (Format) Caps() format.Caps { return caps }
+// Caps declares what the layout holds. The store lists only root sessions
+// and reaches a child through its parent, so a child whose parent is not
+// converted with it keeps no link to it.
+func (Format) Caps() format.Caps {
+	c := caps
+	c.ParentInBatch = &format.Rule{Action: loss.Dropped, Why: "the parent session is not converted with it, and OpenCode hides a child whose parent is missing"}
+	return c
+}
 
 // Caps declares what the layout holds: the same as the store's.
 func (Export) Caps() format.Caps { return caps }

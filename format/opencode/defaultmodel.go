@@ -50,6 +50,19 @@ func configuredModel() (inForce, string) {
 	return inForce{}, ""
 }
 
+// configModel is OpenCode's default model (format.DefaultModeler): the
+// user's config's (configuredModel), else unknown/unknown, which OpenCode
+// continues only with a model given (`opencode run -m PROVIDER/MODEL`).
+type configModel struct{}
+
+func (configModel) DefaultModel() (provider, model, why string) {
+	ref, from := configuredModel()
+	if ref.ModelID != "" {
+		return ref.ProviderID, ref.ModelID, "the source names no model: written as the default model of OpenCode's config (" + from + "), " + ref.ProviderID + "/" + ref.ModelID
+	}
+	return "unknown", "unknown", "the source names no model and no OpenCode config names a default: written as unknown/unknown, which OpenCode continues only with `opencode run -m PROVIDER/MODEL`"
+}
+
 // stripJSONC removes the // and /* */ comments and the trailing commas
 // OpenCode allows in its config, outside strings, so encoding/json reads
 // it.

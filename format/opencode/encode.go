@@ -56,7 +56,6 @@ func num(n int64) []byte { return []byte(fmt.Sprint(n)) }
 type encoder struct {
 	s        *session.Session // its Meta
 	first    int64            // the session's first time (resultScan)
-	lost     *loss.Counter
 	sid      string
 	renumber bool              // message and part ids are made anew (see toDocEach)
 	renamed  map[string]string // with renumber: each message's new id by its old
@@ -74,9 +73,6 @@ type encoder struct {
 	// the model in force where the encoder is: the last one a message
 	// or a model change named, else the session's first (model.go)
 	model inForce
-	// the model written where the session names none (noModel), once
-	// looked up
-	dflt *inForce
 }
 
 // resultScan is what the encoder needs of a session before its first
@@ -127,8 +123,8 @@ func scanResults(meta *session.Meta, next func() (*session.Entry, error)) (*resu
 // results rs found in them, then its entries from next, handing each
 // message to emit as it is made (with the Doc, whose Info is set by then)
 // instead of keeping it.
-func toDocEach(s *session.Session, rs *resultScan, next func() (*session.Entry, error), project string, lost *loss.Counter, emit func(*Doc, *Msg) error) (*Doc, error) {
-	e := &encoder{s: s, first: rs.first, lost: lost, results: map[string]*session.Entry{}, used: map[*session.Entry]bool{}}
+func toDocEach(s *session.Session, rs *resultScan, next func() (*session.Entry, error), project string, emit func(*Doc, *Msg) error) (*Doc, error) {
+	e := &encoder{s: s, first: rs.first, results: map[string]*session.Entry{}, used: map[*session.Entry]bool{}}
 	m := &s.Meta
 	own := ours(m.Origin)
 	e.sid = spell.SessionID(caps.IDs, m, e.first)
@@ -185,11 +181,8 @@ func toDocEach(s *session.Session, rs *resultScan, next func() (*session.Entry, 
 			}
 		}
 	}
-	for _, en := range rs.results {
-		if !e.used[en] {
-			lost.Add(loss.ToolResult, loss.Dropped, "no tool call with this id in an assistant message", 1)
-		}
-	}
+	// a result no call took has no part: convert counted it
+	// (Caps.ResultsInCall)
 	return d, nil
 }
 
@@ -481,7 +474,7 @@ func (e *encoder) part(b session.Block, mid string, ms int64, i int, own bool) (
 	case session.BlockToolCall:
 		return e.tool(b, head, ms, own), nil
 	case session.BlockToolResult:
-		return nil, nil // carried into its call's tool part (or counted as lost in toDocEach)
+		return nil, nil // carried into its call's tool part (a result no call takes: Caps.ResultsInCall)
 	}
 	// convert.Adapt dropped the blocks OpenCode's declaration lacks
 	return nil, fmt.Errorf("OpenCode has no part for a %s block", b.Type)

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -53,8 +52,8 @@ func sessionProvider(m *session.Meta) string {
 // gets the model in force at its place in the conversation: the last one
 // an earlier message or model change named, else the session's first
 // (the prompt that opens a session comes before any reply), else the
-// session's. A session that names no model anywhere gets OpenCode's
-// configured default (noModel).
+// session's. convert gave the messages of a session that names no model
+// anywhere OpenCode's configured default (Caps.DefaultModel).
 func (e *encoder) modelOf(m *session.Message) []byte {
 	ref := inForce{m.Provider, m.Model}
 	if ref.ModelID == "" {
@@ -78,29 +77,14 @@ func (e *encoder) modelOf(m *session.Message) []byte {
 		}
 	}
 	if ref.ModelID == "" {
-		ref = e.noModel()
+		// convert gave every message of a session that names no model
+		// OpenCode's default (Caps.DefaultModel); a session of OpenCode's
+		// own names one on each
+		ref = inForce{"unknown", "unknown"}
 	}
 	if ref.ProviderID == "" {
 		ref.ProviderID = "unknown"
 	}
 	var o jsonx.Obj
 	return o.Str("providerID", ref.ProviderID).Str("modelID", ref.ModelID).Bytes()
-}
-
-// noModel is the model written for a session that names none: the default
-// of the user's OpenCode config (configuredModel), else "unknown", which
-// OpenCode continues only with a model given (`opencode run -m
-// PROVIDER/MODEL`). Either is said once, as the session's model converted.
-func (e *encoder) noModel() inForce {
-	if e.dflt == nil {
-		ref, from := configuredModel()
-		if ref.ModelID != "" {
-			e.lost.Add(loss.SessionModel, loss.Converted, "the source names no model: written as the default model of OpenCode's config ("+from+"), "+ref.ProviderID+"/"+ref.ModelID, 1)
-		} else {
-			ref = inForce{"unknown", "unknown"}
-			e.lost.Add(loss.SessionModel, loss.Converted, "the source names no model and no OpenCode config names a default: written as unknown/unknown, which OpenCode continues only with `opencode run -m PROVIDER/MODEL`", 1)
-		}
-		e.dflt = &ref
-	}
-	return *e.dflt
 }

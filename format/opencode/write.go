@@ -19,7 +19,6 @@ import (
 	"github.com/sesstool/sesstool/atomicfile"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 	"github.com/tidwall/gjson"
 )
@@ -381,14 +380,8 @@ func writeTree(r session.Reader, out string, opt format.WriteOptions) (*treeWrit
 		// computes, which would list it only under --project global.
 		project = ProjectFor(s.Meta.Cwd)
 	}
-	if p := s.Meta.Parent; p != nil && p.SessionID != "" && opt.Batch != nil && !opt.Batch[p.SessionID] {
-		// OpenCode lists only root sessions and reaches children through
-		// their parent: a child stored without its parent would vanish.
-		opt.Loss.Add(loss.ParentLink, loss.Dropped, "the parent session is not converted with it, and OpenCode hides a child whose parent is missing", 1)
-		s.Meta.Parent = nil
-	}
 	t := &treeWriter{root: out, cwd: s.Meta.Cwd, force: opt.Force, dirs: map[string]bool{}}
-	d, err := toDocEach(s, rs, next, project, opt.Loss, func(d *Doc, m *Msg) error {
+	d, err := toDocEach(s, rs, next, project, func(d *Doc, m *Msg) error {
 		if !t.started {
 			if err := t.head(d); err != nil {
 				return err
@@ -454,7 +447,7 @@ func encodeTo(w io.Writer, r session.Reader, opt format.WriteOptions) error {
 		_, err := bw.WriteString(",\n  \"messages\": ")
 		return err
 	}
-	d, err := toDocEach(s, rs, next, opt.Options.String(OptProject), opt.Loss, func(d *Doc, m *Msg) error {
+	d, err := toDocEach(s, rs, next, opt.Options.String(OptProject), func(d *Doc, m *Msg) error {
 		if n == 0 {
 			if err := head(d); err != nil {
 				return err

@@ -36,6 +36,11 @@ var caps = format.Caps{
 	ImagesInline:  &format.Rule{Action: loss.Dropped, Why: "pi keeps images inline as base64 only"},
 	ImageMIME:     &format.Rule{Action: loss.Dropped, Why: "the source gives no MIME type and the data is not an image pi can show"},
 	ImageFileName: &format.Rule{Action: loss.Dropped, Why: "pi's image block has no file name"},
+	// a compaction names the entry it keeps; a message's time is Unix
+	// milliseconds
+	FirstKeptNamed:     "pi's compaction must name a kept entry; the entry before the summary is kept (a tool result with its call)",
+	MessageTimeAsEntry: "pi spells a message's time in milliseconds after 1970: an earlier one is written as its entry's time",
+	MessageTimeLeftOut: "pi spells a message's time in milliseconds after 1970: an earlier one is left out of the message (its entry keeps its own time)",
 }
 
 // Caps declares what the layout holds.

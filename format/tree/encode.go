@@ -6,7 +6,6 @@ import (
 
 	"github.com/sesstool/sesstool/format/spell"
 	"github.com/sesstool/sesstool/jsonx"
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -35,14 +34,6 @@ func msTime(t session.Time) (string, bool) {
 		return "", false
 	}
 	return strconv.FormatInt(t.T.UnixMilli(), 10), true
-}
-
-// preEpoch reports whether t is set and before 1970.
-func preEpoch(t session.Time) bool {
-	if n, err := strconv.ParseInt(t.Raw, 10, 64); err == nil {
-		return n < 0
-	}
-	return !t.T.IsZero() && t.T.UnixMilli() < 0
 }
 
 // encodeHeader spells the session header. A v1 header has no version.
@@ -79,10 +70,9 @@ type encoder struct {
 	version string
 	index   map[string]int // v1: entry id -> index counting the header as 0
 	n       int
-	foreign bool          // the session did not come from this format
-	lost    *loss.Counter // a foreign message time pi cannot spell
-	clock   spell.Clock   // a foreign entry's time when it has none (an ash tool result)
-	now     session.Time  // the time of the entry being encoded
+	foreign bool         // the session did not come from this format
+	clock   spell.Clock  // a foreign entry's time when it has none (an ash tool result)
+	now     session.Time // the time of the entry being encoded
 }
 
 func (c *encoder) v1() bool { return c.version == "1" }
@@ -287,10 +277,10 @@ func (c *encoder) message(m *session.Message, entryTime session.Time) []byte {
 }
 
 // messageTime writes a message's time as pi does, in milliseconds after
-// 1970. Another layout's message without one takes its entry's, and so
-// does one before 1970, which pi cannot spell; when the entry's is before
-// 1970 too, the message has none (the entry keeps its own): both named
-// losses.
+// 1970. Another layout's message without one takes its entry's; convert
+// left none before 1970 (Caps.MessageTimeAsEntry, MessageTimeLeftOut: it
+// gave such a message its entry's time, or took it away when the entry's is
+// before 1970 too), so the entry's is written only when it can be.
 func (c *encoder) messageTime(b *session.Obj, t, entry session.Time) {
 	if ms, ok := msTime(t); ok {
 		b.OptRaw("timestamp", []byte(ms))
@@ -299,16 +289,8 @@ func (c *encoder) messageTime(b *session.Obj, t, entry session.Time) {
 	if !c.foreign {
 		return
 	}
-	const why = "pi spells a message's time in milliseconds after 1970: an earlier one is "
 	if ms, ok := msTime(session.Time{T: entry.T}); ok {
 		b.OptRaw("timestamp", []byte(ms))
-		if preEpoch(t) {
-			c.lost.Add(loss.Time, loss.Converted, why+"written as its entry's time", 1)
-		}
-		return
-	}
-	if preEpoch(t) || preEpoch(session.Time{T: entry.T}) {
-		c.lost.Add(loss.Time, loss.Dropped, why+"left out of the message (its entry keeps its own time)", 1)
 	}
 }
 

@@ -2,7 +2,6 @@ package tree
 
 import (
 	"github.com/sesstool/sesstool/format/spell"
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 	"github.com/sesstool/sesstool/session/convtree"
 )
@@ -17,12 +16,11 @@ type foreign struct {
 	ids   *spell.IDs
 	chain *convtree.Chain // nil unless the source links messages only
 	calls spell.Calls
-	lost  *loss.Counter
 	n     int // entries mapped so far
 }
 
-func newForeign(m *session.Meta, lost *loss.Counter) *foreign {
-	f := &foreign{ids: spell.NewIDs(caps.IDs, m, 0), lost: lost}
+func newForeign(m *session.Meta) *foreign {
+	f := &foreign{ids: spell.NewIDs(caps.IDs, m, 0)}
 	if m.MessageLinks {
 		f.chain = &convtree.Chain{}
 	}
@@ -48,7 +46,8 @@ func (f *foreign) entry(e *session.Entry) *session.Entry {
 		cp := *e.Compaction
 		cp.FirstKeptID = f.id(cp.FirstKeptID)
 		if cp.FirstKeptID == "" && c.ParentID != "" {
-			f.lost.Add(loss.FirstKept, loss.Moved, "pi's compaction must name a kept entry; the entry before the summary is kept (a tool result with its call)", 1)
+			// pi's compaction must name one (counted moved by convert:
+			// Caps.FirstKeptNamed)
 			cp.FirstKeptID = f.calls.Kept(c.ParentID)
 		}
 		c.Compaction = &cp

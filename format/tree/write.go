@@ -52,7 +52,7 @@ func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) er
 	}
 	var fx *foreign
 	if !own {
-		fx = newForeign(m, opt.Loss)
+		fx = newForeign(m)
 		meta.ID = fx.ids.Session()
 	}
 	h := encodeHeader(&meta, version)
@@ -61,7 +61,7 @@ func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) er
 	}
 	bw.Write(h)
 	bw.WriteByte('\n')
-	enc := &encoder{version: version, foreign: !own, lost: opt.Loss}
+	enc := &encoder{version: version, foreign: !own}
 	enc.clock.Start(m.Created)
 	for {
 		e, err := r.Next()
@@ -72,7 +72,13 @@ func (Format) WriteTo(w io.Writer, r session.Reader, opt format.WriteOptions) er
 			return err
 		}
 		enc.foreign = e.Origin != Name
-		if enc.foreign && fx != nil {
+		if enc.foreign && fx == nil {
+			// A session of pi's own passes through convert untouched, so
+			// nothing adapted this entry: writing it by pi's rules for
+			// another layout's would count none of what it loses.
+			return fmt.Errorf("entry %s: of %s, in a session of pi's own: pi writes another layout's entries only in a session converted from it", e.ID, e.Origin)
+		}
+		if enc.foreign {
 			e = fx.entry(e)
 		}
 		b := enc.entry(e)
