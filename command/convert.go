@@ -98,9 +98,9 @@ func Convert(env *Env, o ConvertOptions) error {
 	}
 	out := &report.Report{MaxErrors: 20}
 	ix, _ := w.(format.Indexer)
-	opt := format.WriteOptions{Loss: lost, Options: given, Batch: batch, Home: ix != nil && pl.Placed()}
+	opt := format.WriteOptions{Options: given, Batch: batch, Home: ix != nil && pl.Placed()}
 	var homed []*session.Meta // what the home's index records, once committed
-	written, done, notWritten, err := writeAll(env, in, w, st, pl, opt, out, &homed)
+	written, done, notWritten, err := writeAll(env, in, w, st, pl, opt, lost, out, &homed)
 	if cerr := <-checked; cerr != nil {
 		return cerr
 	}
@@ -181,7 +181,7 @@ func writeOptions(target format.Format, v format.OptionValues) (format.OptionVal
 //
 // A single-file layout's output is validated as it is written, into rep;
 // done holds those staged files, which checkOutput need not read again.
-func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage, pl *pipeline.Plan, opt format.WriteOptions, rep *report.Report, homed *[]*session.Meta) (written []string, done map[string]bool, notWritten int, err error) {
+func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage, pl *pipeline.Plan, opt format.WriteOptions, lost *loss.Counter, rep *report.Report, homed *[]*session.Meta) (written []string, done map[string]bool, notWritten int, err error) {
 	bar := progress.New(env.Stderr, len(in.Jobs), "convert", env.terminal())
 	defer bar.Done()
 	done = map[string]bool{}
@@ -201,7 +201,7 @@ func writeAll(env *Env, in *pipeline.Input, w format.Writer, st *pipeline.Stage,
 		}
 		o := opt
 		o.Reopen = trusting(j.Open) // standard input is spooled to a file
-		ar, err := adapt(r, w, o)
+		ar, err := adapt(r, w, o, lost)
 		if err != nil {
 			r.Close()
 			return nil, nil, 0, invalidAt(j.Ref.Path, in.Show(j.Ref.Path), err)
@@ -319,14 +319,15 @@ func targetName(w format.Writer) string {
 }
 
 // adapt reshapes a session from another layout to what the target declares
-// it holds (convert.For), so the writer spells only its own layout. The
-// writer gets the adapted session only: its Reopen is spent.
-func adapt(r session.Reader, w format.Writer, o format.WriteOptions) (session.Reader, error) {
+// it holds (convert.For), so the writer spells only its own layout; what
+// that loses is counted in lost. The writer gets the adapted session only:
+// its Reopen is spent.
+func adapt(r session.Reader, w format.Writer, o format.WriteOptions, lost *loss.Counter) (session.Reader, error) {
 	f, ok := w.(format.Format)
 	if !ok {
 		return r, nil
 	}
-	return convert.For(f, r, o)
+	return convert.For(f, r, o, lost)
 }
 
 // checkOutput validates what was written before it is moved into place: the

@@ -58,7 +58,7 @@ func TestLossCountsOnlyUnmodelled(t *testing.T) {
 				t.Fatal(err)
 			}
 			counted := &loss.Counter{}
-			if err := convert.WriteTo(model.Format{}, io.Discard, r, format.WriteOptions{Loss: counted}); err != nil {
+			if err := convert.WriteTo(model.Format{}, io.Discard, r, format.WriteOptions{}, counted); err != nil {
 				t.Fatal(err)
 			}
 			got := map[loss.Kind]int{}

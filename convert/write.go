@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/sesstool/sesstool/format"
+	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -28,10 +29,10 @@ import (
 // A layout that declares nothing (the model dump) holds every slot of the
 // model: it gets r as it was read, with what the source keeps outside the
 // model counted (unmodelled.go).
-func For(f format.Format, r session.Reader, opt format.WriteOptions) (session.Reader, error) {
+func For(f format.Format, r session.Reader, opt format.WriteOptions, lost *loss.Counter) (session.Reader, error) {
 	caps, ok := format.CapsOf(f)
 	if !ok {
-		return countUnmodelled(r, opt.Loss), nil
+		return countUnmodelled(r, lost), nil
 	}
 	if !opt.Home {
 		caps = caps.InFile()
@@ -41,17 +42,17 @@ func For(f format.Format, r session.Reader, opt format.WriteOptions) (session.Re
 	if format.TraitsOf(f).HoldsSession {
 		reopen = nil
 	}
-	r = parentInBatch(r, caps, opt.Batch, opt.Loss)
-	return Adapt(r, reopen, caps, caps.Called(f.Name()), opt.Loss)
+	r = parentInBatch(r, caps, opt.Batch, lost)
+	return Adapt(r, reopen, caps, caps.Called(f.Name()), lost)
 }
 
 // Write adapts r for f (For), then writes it to out with f's writer.
-func Write(f format.Format, r session.Reader, out string, opt format.WriteOptions) ([]string, error) {
+func Write(f format.Format, r session.Reader, out string, opt format.WriteOptions, lost *loss.Counter) ([]string, error) {
 	w, ok := f.(format.Writer)
 	if !ok {
 		return nil, fmt.Errorf("%s: sesstool does not write this layout", f.Name())
 	}
-	a, err := For(f, r, opt)
+	a, err := For(f, r, opt, lost)
 	if err != nil {
 		return nil, err
 	}
@@ -59,12 +60,12 @@ func Write(f format.Format, r session.Reader, out string, opt format.WriteOption
 }
 
 // WriteTo adapts r for f (For), then writes it to w with f's stream writer.
-func WriteTo(f format.Format, w io.Writer, r session.Reader, opt format.WriteOptions) error {
+func WriteTo(f format.Format, w io.Writer, r session.Reader, opt format.WriteOptions, lost *loss.Counter) error {
 	s, ok := f.(format.Stream)
 	if !ok {
 		return fmt.Errorf("%s: not a single-file layout: it writes no stream", f.Name())
 	}
-	a, err := For(f, r, opt)
+	a, err := For(f, r, opt, lost)
 	if err != nil {
 		return err
 	}

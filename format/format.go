@@ -19,7 +19,6 @@ import (
 	"io"
 
 	"github.com/sesstool/sesstool/jsonl"
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/report"
 	"github.com/sesstool/sesstool/session"
 )
@@ -169,8 +168,7 @@ type ValidateOptions struct {
 // any writer may need; a choice that serves one layout is that layout's
 // option (Traits.Options), carried in Options.
 type WriteOptions struct {
-	Force bool          // replace existing files
-	Loss  *loss.Counter // where to count what the layout cannot hold; may be nil
+	Force bool // replace existing files
 	// Options are the values given to the target's own options
 	// (Traits.Options), by name: OpenCode's "project", goat's
 	// "truncate-messages". nil when none was given.

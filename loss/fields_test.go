@@ -98,7 +98,7 @@ func TestFieldLossIsTrue(t *testing.T) {
 				if _, file := target.(format.Stream); file {
 					out = filepath.Join(out, "out")
 				}
-				if _, err := convert.Write(target, r, out, format.WriteOptions{Loss: counted}); err != nil {
+				if _, err := convert.Write(target, r, out, format.WriteOptions{}, counted); err != nil {
 					t.Fatal(err)
 				}
 				got := map[loss.Kind]int{}

@@ -70,7 +70,7 @@ func write(t *testing.T, target format.Format, open, reopen func() (session.Read
 		out = filepath.Join(dir, "out")
 	}
 	loss := &loss.Counter{}
-	_, err = convert.Write(target, r, out, format.WriteOptions{Loss: loss, Reopen: reopen})
+	_, err = convert.Write(target, r, out, format.WriteOptions{Reopen: reopen}, loss)
 	r.Close()
 	if err != nil {
 		return nil, nil, err

@@ -98,7 +98,7 @@ func holdsSession(t *testing.T, w format.Writer, dir, out string, n int) bool {
 	var ends []int64
 	atEnd := func() { ends = append(ends, written(t, dir)) }
 	reopen := func() (session.Reader, error) { return newChat(n, text, atEnd), nil }
-	opt := format.WriteOptions{Loss: &loss.Counter{}, Reopen: reopen}
+	opt := format.WriteOptions{Reopen: reopen}
 	if _, err := w.Write(newChat(n, text, atEnd), out, opt); err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +207,7 @@ func writeWith(t *testing.T, f format.Format, text func(int) string, v format.Op
 	t.Helper()
 	dir := t.TempDir()
 	lost := &loss.Counter{}
-	if _, err := convert.Write(f, newChat(4, text, nil), outPath(f, dir), format.WriteOptions{Loss: lost, Options: v}); err != nil {
+	if _, err := convert.Write(f, newChat(4, text, nil), outPath(f, dir), format.WriteOptions{Options: v}, lost); err != nil {
 		return nil, nil, err
 	}
 	files := map[string]string{}

@@ -153,7 +153,7 @@ func TestRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := t.TempDir()
-			files, err := convert.Write(Format{}, r, out, format.WriteOptions{})
+			files, err := convert.Write(Format{}, r, out, format.WriteOptions{}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -200,7 +200,7 @@ func TestCanonical(t *testing.T) {
 				}
 			}
 			out := t.TempDir()
-			files, err := convert.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{})
+			files, err := convert.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

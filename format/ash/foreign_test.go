@@ -44,7 +44,7 @@ func foreign() *session.Session {
 func TestWriteForeign(t *testing.T) {
 	out := t.TempDir()
 	lost := &loss.Counter{}
-	files, err := convert.Write(Format{}, &session.SliceReader{S: foreign()}, out, format.WriteOptions{Loss: lost})
+	files, err := convert.Write(Format{}, &session.SliceReader{S: foreign()}, out, format.WriteOptions{}, lost)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestWriteForeign(t *testing.T) {
 	}
 	// Deterministic: a second write gives the same bytes.
 	out2 := t.TempDir()
-	files2, err := convert.Write(Format{}, &session.SliceReader{S: foreign()}, out2, format.WriteOptions{})
+	files2, err := convert.Write(Format{}, &session.SliceReader{S: foreign()}, out2, format.WriteOptions{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,10 +81,10 @@ func TestWriteForeign(t *testing.T) {
 		t.Error("two writes of the same session differ")
 	}
 	// An existing session directory is refused without Force, replaced with it.
-	if _, err := convert.Write(Format{}, &session.SliceReader{S: foreign()}, out, format.WriteOptions{}); err == nil {
+	if _, err := convert.Write(Format{}, &session.SliceReader{S: foreign()}, out, format.WriteOptions{}, nil); err == nil {
 		t.Error("overwrote an existing session without Force")
 	}
-	if _, err := convert.Write(Format{}, &session.SliceReader{S: foreign()}, out, format.WriteOptions{Force: true}); err != nil {
+	if _, err := convert.Write(Format{}, &session.SliceReader{S: foreign()}, out, format.WriteOptions{Force: true}, nil); err != nil {
 		t.Errorf("Force: %v", err)
 	}
 	ents, _ := os.ReadDir(out)
@@ -99,7 +99,7 @@ func TestUnsafeSidechain(t *testing.T) {
 		Entries: []*session.Entry{{Kind: session.KindMessage, ID: "m", Sidechain: "../../etc", Source: session.Source{Origin: Name},
 			Message: &session.Message{Role: session.RoleUser, ContentIsString: true, Content: []session.Block{{Type: session.BlockText, Text: "x"}}}}}}
 	out := t.TempDir()
-	if _, err := convert.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{}); err == nil {
+	if _, err := convert.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{}, nil); err == nil {
 		t.Fatal("wrote a sub-agent file named by ../../etc")
 	}
 	ents, _ := os.ReadDir(out)

@@ -51,7 +51,7 @@ func TestUntiedSubagentRunLeftOut(t *testing.T) {
 			}
 			lost := &loss.Counter{}
 			out := t.TempDir()
-			files, err := convert.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{Loss: lost})
+			files, err := convert.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{}, lost)
 			if err != nil {
 				t.Fatal(err)
 			}

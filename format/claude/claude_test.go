@@ -208,7 +208,7 @@ func TestFromPiKeepsBranches(t *testing.T) {
 	_, wantBranches := convtree.ActivePath(in.Entries, in.Meta.MessageLinks)
 	out := t.TempDir()
 	lost := &loss.Counter{}
-	written, err := convert.Write(Format{}, &session.SliceReader{S: in}, out, format.WriteOptions{Loss: lost})
+	written, err := convert.Write(Format{}, &session.SliceReader{S: in}, out, format.WriteOptions{}, lost)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,7 +49,7 @@ func TestToolCallsWithoutResultAnswered(t *testing.T) {
 				e.Origin = "codex"
 			}
 			lost := &loss.Counter{}
-			files, err := convert.Write(Format{}, &session.SliceReader{S: s}, t.TempDir(), format.WriteOptions{Loss: lost})
+			files, err := convert.Write(Format{}, &session.SliceReader{S: s}, t.TempDir(), format.WriteOptions{}, lost)
 			if err != nil {
 				t.Fatal(err)
 			}

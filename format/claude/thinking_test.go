@@ -42,7 +42,7 @@ func TestForeignThinkingLeftOut(t *testing.T) {
 				e.Origin = "tree"
 			}
 			lost := &loss.Counter{}
-			files, err := convert.Write(Format{}, &session.SliceReader{S: s}, t.TempDir(), format.WriteOptions{Loss: lost})
+			files, err := convert.Write(Format{}, &session.SliceReader{S: s}, t.TempDir(), format.WriteOptions{}, lost)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -57,7 +57,7 @@ func TestToolResultsCopied(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
-	written, err := (Format{}).Write(r, out, format.WriteOptions{Loss: &loss.Counter{}})
+	written, err := (Format{}).Write(r, out, format.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestToolResultsLostElsewhere(t *testing.T) {
 	lost := &loss.Counter{}
 	var buf bytes.Buffer
 	reopen := func() (session.Reader, error) { return (Format{}).Open(format.Ref{Path: trFile}) }
-	if err := convert.WriteTo(tree.Format{}, &buf, r, format.WriteOptions{Loss: lost, Reopen: reopen}); err != nil {
+	if err := convert.WriteTo(tree.Format{}, &buf, r, format.WriteOptions{Reopen: reopen}, lost); err != nil {
 		t.Fatal(err)
 	}
 	n := 0

@@ -54,8 +54,8 @@ func TestWriterGolden(t *testing.T) {
 	}
 	lost := &loss.Counter{}
 	var b bytes.Buffer
-	opt := format.WriteOptions{Loss: lost, Reopen: func() (session.Reader, error) { return tree.Open(format.Ref{Path: src}) }}
-	if err := convert.WriteTo(codex.Format{}, &b, r, opt); err != nil {
+	opt := format.WriteOptions{Reopen: func() (session.Reader, error) { return tree.Open(format.Ref{Path: src}) }}
+	if err := convert.WriteTo(codex.Format{}, &b, r, opt, lost); err != nil {
 		t.Fatal(err)
 	}
 	rep := &report.Report{}

@@ -156,7 +156,7 @@ func rewritten(t *testing.T, rel string) string {
 	}
 	home := t.TempDir()
 	tmp := filepath.Join(home, "pi.jsonl")
-	if _, err := convert.Write(codex.Format{}, r, tmp, format.WriteOptions{Reopen: func() (session.Reader, error) { return tree.Open(format.Ref{Path: src}) }}); err != nil {
+	if _, err := convert.Write(codex.Format{}, r, tmp, format.WriteOptions{Reopen: func() (session.Reader, error) { return tree.Open(format.Ref{Path: src}) }}, nil); err != nil {
 		t.Fatal(err)
 	}
 	back, err := codex.Format{}.Open(format.Ref{Path: tmp})

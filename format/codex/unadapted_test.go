@@ -43,7 +43,7 @@ func TestWriterRefusesUnadaptedBlocks(t *testing.T) {
 				Entries: []*session.Entry{e},
 			}
 			var b bytes.Buffer
-			err := convert.WriteTo(codex.Format{}, &b, &session.SliceReader{S: s}, format.WriteOptions{})
+			err := convert.WriteTo(codex.Format{}, &b, &session.SliceReader{S: s}, format.WriteOptions{}, nil)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("got error %v, want one saying %q", err, c.want)
 			}
@@ -68,7 +68,7 @@ func TestToolOutputKeepsText(t *testing.T) {
 	}
 	var b bytes.Buffer
 	lost := &loss.Counter{}
-	if err := convert.WriteTo(codex.Format{}, &b, &session.SliceReader{S: s}, format.WriteOptions{Loss: lost}); err != nil {
+	if err := convert.WriteTo(codex.Format{}, &b, &session.SliceReader{S: s}, format.WriteOptions{}, lost); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), `"type":"function_call_output","call_id":"c1","output":"a picture"`) {

@@ -57,7 +57,7 @@ func TestConvertedFromEveryLayout(t *testing.T) {
 			}
 			var buf bytes.Buffer
 			lost := &loss.Counter{}
-			if err := convert.WriteTo(copilot.Format{}, &buf, r, format.WriteOptions{Loss: lost, Reopen: open}); err != nil {
+			if err := convert.WriteTo(copilot.Format{}, &buf, r, format.WriteOptions{Reopen: open}, lost); err != nil {
 				t.Fatalf("%s %s: write: %v", src.layout, ref.Path, err)
 			}
 			p := filepath.Join(out, src.layout+"-"+string(rune('a'+i))+".jsonl")

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
 	"github.com/sesstool/sesstool/format/copilot"
 	"github.com/sesstool/sesstool/loss"
@@ -112,7 +113,7 @@ func TestConvertedRunsRoundTrip(t *testing.T) {
 			}
 			var buf bytes.Buffer
 			lost := &loss.Counter{}
-			if err := (copilot.Format{}).WriteTo(&buf, r, format.WriteOptions{Loss: lost, Reopen: open}); err != nil {
+			if err := convert.WriteTo(copilot.Format{}, &buf, r, format.WriteOptions{Reopen: open}, lost); err != nil {
 				t.Fatalf("write: %v", err)
 			}
 			for _, it := range lost.Items() {

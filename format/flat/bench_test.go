@@ -27,7 +27,7 @@ func BenchmarkWriteFromTree(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := convert.WriteTo(&Format{}, io.Discard, r, format.WriteOptions{Loss: &loss.Counter{}, Reopen: open}); err != nil {
+		if err := convert.WriteTo(&Format{}, io.Discard, r, format.WriteOptions{Reopen: open}, &loss.Counter{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -39,7 +39,7 @@ func TestStopReasonMapping(t *testing.T) {
 		in := &session.Session{Meta: session.Meta{Cwd: "/w", Created: tm("2026-02-09T10:15:26Z"), Source: session.Source{Origin: "goat"}},
 			Entries: []*session.Entry{{Kind: session.KindMessage, ID: "e1", Message: m}}}
 		var out bytes.Buffer
-		if err := convert.WriteTo(New(), &out, &session.SliceReader{S: in}, format.WriteOptions{Loss: lost}); err != nil {
+		if err := convert.WriteTo(New(), &out, &session.SliceReader{S: in}, format.WriteOptions{}, lost); err != nil {
 			t.Fatal(err)
 		}
 		got := strings.Contains(out.String(), `"stop_reason":"`+c.want+`"`)
@@ -71,7 +71,7 @@ func TestWriteForeignParentAndIDs(t *testing.T) {
 	lost := &loss.Counter{}
 	var out bytes.Buffer
 	p := &session.Parent{Path: "/s/parent.jsonl", EntryID: "aaaaaaa1", Summary: "why"}
-	if err := convert.WriteTo(New(), &out, &session.SliceReader{S: mk(p)}, format.WriteOptions{Loss: lost}); err != nil {
+	if err := convert.WriteTo(New(), &out, &session.SliceReader{S: mk(p)}, format.WriteOptions{}, lost); err != nil {
 		t.Fatal(err)
 	}
 	l := lines(out.Bytes())
@@ -103,7 +103,7 @@ func TestWriteForeignParentAndIDs(t *testing.T) {
 	// A parent known only by session id cannot become a branch line.
 	lost = &loss.Counter{}
 	out.Reset()
-	if err := convert.WriteTo(New(), &out, &session.SliceReader{S: mk(&session.Parent{SessionID: "p"})}, format.WriteOptions{Loss: lost}); err != nil {
+	if err := convert.WriteTo(New(), &out, &session.SliceReader{S: mk(&session.Parent{SessionID: "p"})}, format.WriteOptions{}, lost); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(lines(out.Bytes())); n != 2 || !strings.Contains(lost.Items()[1].String(), "parent-link dropped") {
@@ -142,7 +142,7 @@ func TestWriteNativeRefusesForeignEntry(t *testing.T) {
 			}
 			s.Entries = append(s.Entries, c.entry)
 			var out bytes.Buffer
-			err = convert.WriteTo(New(), &out, &session.SliceReader{S: s}, format.WriteOptions{Loss: &loss.Counter{}})
+			err = convert.WriteTo(New(), &out, &session.SliceReader{S: s}, format.WriteOptions{}, &loss.Counter{})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("got error %v, want one saying %q", err, c.want)
 			}

@@ -60,7 +60,7 @@ func foreignSession() *session.Session {
 func TestWriteForeign(t *testing.T) {
 	lost := &loss.Counter{}
 	var out bytes.Buffer
-	if err := convert.WriteTo(New(), &out, &session.SliceReader{S: foreignSession()}, format.WriteOptions{Loss: lost}); err != nil {
+	if err := convert.WriteTo(New(), &out, &session.SliceReader{S: foreignSession()}, format.WriteOptions{}, lost); err != nil {
 		t.Fatal(err)
 	}
 	golden.Assert(t, "foreign/out.jsonl", out.Bytes())
@@ -97,7 +97,7 @@ func TestWriteForeign(t *testing.T) {
 
 	// Writing is deterministic.
 	var again bytes.Buffer
-	if err := convert.WriteTo(New(), &again, &session.SliceReader{S: foreignSession()}, format.WriteOptions{}); err != nil {
+	if err := convert.WriteTo(New(), &again, &session.SliceReader{S: foreignSession()}, format.WriteOptions{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(again.Bytes(), out.Bytes()) {
@@ -108,7 +108,7 @@ func TestWriteForeign(t *testing.T) {
 // A converted session reads back into the same conversation.
 func TestWriteForeignReadsBack(t *testing.T) {
 	var out bytes.Buffer
-	if err := convert.WriteTo(New(), &out, &session.SliceReader{S: foreignSession()}, format.WriteOptions{}); err != nil {
+	if err := convert.WriteTo(New(), &out, &session.SliceReader{S: foreignSession()}, format.WriteOptions{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	r, err := New().OpenReader("out", bytes.NewReader(out.Bytes()))

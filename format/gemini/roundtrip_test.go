@@ -39,7 +39,7 @@ func jsonlSamples(t *testing.T) []string {
 func write(t *testing.T, r session.Reader, lost *loss.Counter) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := convert.WriteTo(gemini.Format{}, &b, r, format.WriteOptions{Loss: lost}); err != nil {
+	if err := convert.WriteTo(gemini.Format{}, &b, r, format.WriteOptions{}, lost); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
@@ -205,8 +205,8 @@ func TestWriterGolden(t *testing.T) {
 	}
 	lost := &loss.Counter{}
 	var b bytes.Buffer
-	opt := format.WriteOptions{Loss: lost, Reopen: func() (session.Reader, error) { return tree.Open(format.Ref{Path: src}) }}
-	if err := convert.WriteTo(gemini.Format{}, &b, r, opt); err != nil {
+	opt := format.WriteOptions{Reopen: func() (session.Reader, error) { return tree.Open(format.Ref{Path: src}) }}
+	if err := convert.WriteTo(gemini.Format{}, &b, r, opt, lost); err != nil {
 		t.Fatal(err)
 	}
 	rep := &report.Report{}

@@ -101,7 +101,7 @@ func TestSubagentRunsIntoHome(t *testing.T) {
 				t.Fatal(err)
 			}
 			lost := &loss.Counter{}
-			paths, err := convert.Write(gemini.Format{}, r, out, format.WriteOptions{Loss: lost, Home: true})
+			paths, err := convert.Write(gemini.Format{}, r, out, format.WriteOptions{Home: true}, lost)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -208,7 +208,7 @@ func TestSingleFileHoldsNoRun(t *testing.T) {
 		t.Errorf("unadapted run into a single file: err = %v, want one naming entry b", err)
 	}
 	lost := &loss.Counter{}
-	if err := convert.WriteTo(gemini.Format{}, io.Discard, &session.SliceReader{S: s}, format.WriteOptions{Loss: lost}); err != nil {
+	if err := convert.WriteTo(gemini.Format{}, io.Discard, &session.SliceReader{S: s}, format.WriteOptions{}, lost); err != nil {
 		t.Fatal(err)
 	}
 	if items := lost.Items(); len(items) != 1 || items[0].Kind != loss.Sidechain || items[0].Count != 1 {

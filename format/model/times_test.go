@@ -57,7 +57,7 @@ func TestNoZeroTimes(t *testing.T) {
 				if _, single := target.(format.Stream); single {
 					out = filepath.Join(out, "session.out")
 				}
-				if _, err := convert.Write(target, r, out, format.WriteOptions{Loss: &loss.Counter{}, Reopen: open}); err != nil {
+				if _, err := convert.Write(target, r, out, format.WriteOptions{Reopen: open}, &loss.Counter{}); err != nil {
 					t.Fatalf("write: %v", err)
 				}
 				err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {

@@ -67,7 +67,7 @@ func writeDump(t *testing.T, path string, target format.Format) []byte {
 		out = filepath.Join(dir, "session.out")
 	}
 	lost := &loss.Counter{}
-	if _, err := convert.Write(target, r, out, format.WriteOptions{Loss: lost, Reopen: open}); err != nil {
+	if _, err := convert.Write(target, r, out, format.WriteOptions{Reopen: open}, lost); err != nil {
 		t.Fatalf("write: %v", err)
 	}
 	checkValid(t, target, dir)

@@ -171,7 +171,7 @@ func TestDatabaseAndExportToTree(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := convert.Write(Format{}, r, out, format.WriteOptions{Options: format.OptionValues{OptProject: sampleProject}}); err != nil {
+			if _, err := convert.Write(Format{}, r, out, format.WriteOptions{Options: format.OptionValues{OptProject: sampleProject}}, nil); err != nil {
 				t.Fatal(err)
 			}
 		}

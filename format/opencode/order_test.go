@@ -27,7 +27,7 @@ func TestWriteKeepsOrder(t *testing.T) {
 	}}
 	lost := &loss.Counter{}
 	out := t.TempDir()
-	if _, err := convert.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{Loss: lost}); err != nil {
+	if _, err := convert.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{}, lost); err != nil {
 		t.Fatal(err)
 	}
 	refs, err := Format{}.Sessions(out)

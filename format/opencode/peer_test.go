@@ -36,7 +36,7 @@ func TestOpenCodeReadsOurStore(t *testing.T) {
 	legacy := load(t, Format{}, "testdata/samples/legacy-v0.5.29", "ses_e03a1a3d1ffevytanlsDRtnqmV")
 	sessions = append(sessions, native, foreignSession(), legacy)
 	for _, s := range sessions {
-		paths, err := convert.Write(Format{}, &session.SliceReader{S: s}, store, format.WriteOptions{Options: format.OptionValues{OptProject: "global"}})
+		paths, err := convert.Write(Format{}, &session.SliceReader{S: s}, store, format.WriteOptions{Options: format.OptionValues{OptProject: "global"}}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

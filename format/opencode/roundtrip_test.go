@@ -77,7 +77,7 @@ func TestTreeRoundTrip(t *testing.T) {
 			if canonical {
 				stripRaw(s)
 			}
-			if _, err := convert.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{Options: format.OptionValues{OptProject: sampleProject}}); err != nil {
+			if _, err := convert.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{Options: format.OptionValues{OptProject: sampleProject}}, nil); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -130,7 +130,7 @@ func TestExportRoundTrip(t *testing.T) {
 					stripRaw(s)
 				}
 				var buf bytes.Buffer
-				if err := convert.WriteTo(Export{}, &buf, &session.SliceReader{S: s}, format.WriteOptions{}); err != nil {
+				if err := convert.WriteTo(Export{}, &buf, &session.SliceReader{S: s}, format.WriteOptions{}, nil); err != nil {
 					t.Fatal(err)
 				}
 				if !canonical && !bytes.Equal(buf.Bytes(), in) {

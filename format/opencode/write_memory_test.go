@@ -8,7 +8,6 @@ import (
 
 	"github.com/sesstool/sesstool/convert"
 	"github.com/sesstool/sesstool/format"
-	"github.com/sesstool/sesstool/loss"
 	"github.com/sesstool/sesstool/session"
 )
 
@@ -63,10 +62,10 @@ func TestWriteMemory(t *testing.T) {
 		// writer's.
 		halfway := func() { runtime.GC(); runtime.ReadMemStats(&mid) }
 		reopen := func() (session.Reader, error) { return newGenSession(n, halfway), nil }
-		opt := format.WriteOptions{Loss: &loss.Counter{}, Options: format.OptionValues{OptProject: "global"}, Reopen: reopen}
+		opt := format.WriteOptions{Options: format.OptionValues{OptProject: "global"}, Reopen: reopen}
 		r := newGenSession(n, halfway)
 		out := t.TempDir()
-		if _, err := convert.Write(Format{}, r, out, opt); err != nil {
+		if _, err := convert.Write(Format{}, r, out, opt, nil); err != nil {
 			t.Fatal(err)
 		}
 		if got := len(treeFiles(t, out)); got != 2*n+2 {

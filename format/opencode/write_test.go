@@ -88,13 +88,13 @@ func TestWriteForeign(t *testing.T) {
 func TestWriteNoClobber(t *testing.T) {
 	out := t.TempDir()
 	writeForeign(t, out, format.WriteOptions{})
-	_, err := convert.Write(Format{}, &session.SliceReader{S: foreignSession()}, out, format.WriteOptions{})
+	_, err := convert.Write(Format{}, &session.SliceReader{S: foreignSession()}, out, format.WriteOptions{}, nil)
 	if !errors.Is(err, atomicfile.ErrExists) {
 		t.Fatalf("second write: %v, want ErrExists", err)
 	}
 	writeForeign(t, out, format.WriteOptions{Force: true})
 	for _, bad := range []string{"../x", "a/b", "x\x00y", ".."} {
-		_, err := convert.Write(Format{}, &session.SliceReader{S: foreignSession()}, t.TempDir(), format.WriteOptions{Options: format.OptionValues{OptProject: bad}})
+		_, err := convert.Write(Format{}, &session.SliceReader{S: foreignSession()}, t.TempDir(), format.WriteOptions{Options: format.OptionValues{OptProject: bad}}, nil)
 		if err == nil {
 			t.Errorf("project %q accepted", bad)
 		}
@@ -102,7 +102,7 @@ func TestWriteNoClobber(t *testing.T) {
 	s := foreignSession()
 	s.Meta.ID = "ses_../../../etc/passwd"
 	dir := t.TempDir()
-	paths, err := convert.Write(Format{}, &session.SliceReader{S: s}, dir, format.WriteOptions{})
+	paths, err := convert.Write(Format{}, &session.SliceReader{S: s}, dir, format.WriteOptions{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestProjectFor(t *testing.T) {
 	s := foreignSession()
 	s.Meta.Cwd = repo
 	out := t.TempDir()
-	if _, err := convert.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{}); err != nil {
+	if _, err := convert.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if m, _ := filepath.Glob(filepath.Join(out, "session", root, "ses_*.json")); len(m) != 1 {
@@ -205,7 +205,7 @@ func TestProjectFor(t *testing.T) {
 func TestExportWrite(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "s.json")
 	for i, force := range []bool{false, false, true} {
-		_, err := convert.Write(Export{}, &session.SliceReader{S: foreignSession()}, out, format.WriteOptions{Force: force})
+		_, err := convert.Write(Export{}, &session.SliceReader{S: foreignSession()}, out, format.WriteOptions{Force: force}, nil)
 		if (err != nil) != (i == 1) {
 			t.Errorf("write %d (force %v): %v", i, force, err)
 		}
@@ -228,7 +228,7 @@ func TestWriteLoss(t *testing.T) {
 	s.Meta.Extra = session.Extras{{Key: "cwdHash", Value: []byte(`"x"`)}}
 	lost := &loss.Counter{}
 	out := t.TempDir()
-	if _, err := convert.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{Loss: lost}); err != nil {
+	if _, err := convert.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{}, lost); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
@@ -277,7 +277,7 @@ func TestDBSessionRefiled(t *testing.T) {
 			s.Meta.Cwd = cwd
 		}
 		out, lost := t.TempDir(), &loss.Counter{}
-		if _, err := convert.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{Loss: lost}); err != nil {
+		if _, err := convert.Write(Format{}, &session.SliceReader{S: s}, out, format.WriteOptions{}, lost); err != nil {
 			t.Fatal(err)
 		}
 		return out, lost
@@ -354,7 +354,7 @@ func TestWriteRefusedPartWayLeavesNothing(t *testing.T) {
 	if err := os.WriteFile(existing, []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = convert.Write(Format{}, &session.SliceReader{S: foreignSession()}, out, format.WriteOptions{})
+	_, err = convert.Write(Format{}, &session.SliceReader{S: foreignSession()}, out, format.WriteOptions{}, nil)
 	if !errors.Is(err, atomicfile.ErrExists) {
 		t.Fatalf("write: %v, want ErrExists", err)
 	}

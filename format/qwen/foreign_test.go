@@ -123,7 +123,7 @@ func TestWriteForeign(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			lost := &loss.Counter{}
 			var out bytes.Buffer
-			if err := convert.WriteTo(Format{}, &out, &session.SliceReader{S: c.s}, format.WriteOptions{Loss: lost}); err != nil {
+			if err := convert.WriteTo(Format{}, &out, &session.SliceReader{S: c.s}, format.WriteOptions{}, lost); err != nil {
 				t.Fatal(err)
 			}
 			var got []string

@@ -37,7 +37,7 @@ func TestWriteRefusesNoConversation(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out.jsonl")
-			_, err := convert.Write(Format{}, &session.SliceReader{S: c.s}, out, format.WriteOptions{Loss: &loss.Counter{}})
+			_, err := convert.Write(Format{}, &session.SliceReader{S: c.s}, out, format.WriteOptions{}, &loss.Counter{})
 			_, statErr := os.Stat(out)
 			if !c.refuse {
 				if err != nil {

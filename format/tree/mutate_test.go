@@ -101,7 +101,7 @@ func TestRoundTripMutations(t *testing.T) {
 			}
 		}
 		var out bytes.Buffer
-		if err := convert.WriteTo(Format{}, &out, &session.SliceReader{S: s}, format.WriteOptions{}); err != nil || !bytes.Equal(out.Bytes(), in) {
+		if err := convert.WriteTo(Format{}, &out, &session.SliceReader{S: s}, format.WriteOptions{}, nil); err != nil || !bytes.Equal(out.Bytes(), in) {
 			fails++
 			ol := bytes.Split(out.Bytes(), []byte("\n"))
 			for j := range lines {

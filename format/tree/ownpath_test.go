@@ -32,7 +32,7 @@ func TestOwnSessionForeignEntry(t *testing.T) {
 			s := &session.Session{Meta: session.Meta{ID: "11111111-1111-4111-8111-111111111111", Created: session.FromMillis(1000),
 				Source: session.Source{Origin: Name}}, Entries: tc.entries}
 			var out bytes.Buffer
-			err := convert.WriteTo(Format{}, &out, &session.SliceReader{S: s}, format.WriteOptions{})
+			err := convert.WriteTo(Format{}, &out, &session.SliceReader{S: s}, format.WriteOptions{}, nil)
 			switch {
 			case tc.want == "" && err != nil:
 				t.Fatalf("write: %v", err)

@@ -113,7 +113,7 @@ func FuzzTree(f *testing.F) {
 			return
 		}
 		var out bytes.Buffer
-		if err := convert.WriteTo(Format{}, &out, &session.SliceReader{S: s}, format.WriteOptions{}); err != nil {
+		if err := convert.WriteTo(Format{}, &out, &session.SliceReader{S: s}, format.WriteOptions{}, nil); err != nil {
 			t.Fatal(err)
 		}
 		renderTrusted(t, in)

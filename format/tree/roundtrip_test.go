@@ -160,7 +160,7 @@ func TestWriteChangedEntry(t *testing.T) {
 	}
 	s.Entries[3].Message.StopReason = "stop"
 	var out bytes.Buffer
-	if err := convert.WriteTo(Format{}, &out, &session.SliceReader{S: s}, format.WriteOptions{}); err != nil {
+	if err := convert.WriteTo(Format{}, &out, &session.SliceReader{S: s}, format.WriteOptions{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	got := strings.Split(out.String(), "\n")[s.Entries[3].Line-1]
@@ -187,7 +187,7 @@ func TestWriteForeign(t *testing.T) {
 	}
 	var out bytes.Buffer
 	lost := &loss.Counter{}
-	if err := convert.WriteTo(Format{}, &out, &session.SliceReader{S: s}, format.WriteOptions{Loss: lost}); err != nil {
+	if err := convert.WriteTo(Format{}, &out, &session.SliceReader{S: s}, format.WriteOptions{}, lost); err != nil {
 		t.Fatal(err)
 	}
 	if items := lost.Items(); len(items) != 2 || items[0].Kind != "entry-field" || items[1].Kind != "message-field" {
@@ -247,7 +247,7 @@ func TestWriteForeignBefore1970(t *testing.T) {
 	}
 	var out bytes.Buffer
 	lost := &loss.Counter{}
-	if err := convert.WriteTo(Format{}, &out, &session.SliceReader{S: s}, format.WriteOptions{Loss: lost}); err != nil {
+	if err := convert.WriteTo(Format{}, &out, &session.SliceReader{S: s}, format.WriteOptions{}, lost); err != nil {
 		t.Fatal(err)
 	}
 	got := map[loss.Action]int{}
@@ -284,7 +284,7 @@ func TestWriteForeignWithoutID(t *testing.T) {
 		{Kind: session.KindOther, Type: "ranh", ParentID: "u1", Time: session.FromMillis(1767693602000)},
 	}
 	var out bytes.Buffer
-	if err := convert.WriteTo(Format{}, &out, &session.SliceReader{S: s}, format.WriteOptions{Loss: &loss.Counter{}}); err != nil {
+	if err := convert.WriteTo(Format{}, &out, &session.SliceReader{S: s}, format.WriteOptions{}, &loss.Counter{}); err != nil {
 		t.Fatal(err)
 	}
 	seen := map[string]bool{}

@@ -148,7 +148,7 @@ func convertTo(t testing.TB, src format.Format, ref format.Ref, target format.Fo
 	// a linear writer may read the session a second time.
 	batch := map[string]bool{r.Meta().ID: true}
 	reopen := func() (session.Reader, error) { return src.Open(ref) }
-	_, err = convert.Write(target, r, out, format.WriteOptions{Force: true, Loss: &loss.Counter{}, Batch: batch, Reopen: reopen})
+	_, err = convert.Write(target, r, out, format.WriteOptions{Force: true, Batch: batch, Reopen: reopen}, &loss.Counter{})
 	r.Close()
 	if errors.Is(err, format.ErrNothingToWrite) || errors.Is(err, format.ErrNoTime) {
 		return // a documented refusal: the layout's program keeps no such session
