@@ -13,24 +13,20 @@ func (a *adapted) lastText(e *session.Entry) *session.Entry {
 	if !a.to.LastText || e.Message.Role != session.RoleAssistant {
 		return e
 	}
-	texts, last := 0, -1
-	for i, b := range e.Message.Content {
+	texts := 0
+	for _, b := range e.Message.Content {
 		if b.Type == session.BlockText {
 			texts++
-			last = i
 		}
 	}
 	if texts < 2 {
 		return e
 	}
-	c, cm := *e, *e.Message
-	cm.Content = make([]session.Block, 0, len(cm.Content)-texts+1)
-	for i, b := range e.Message.Content {
-		if b.Type != session.BlockText || i == last {
-			cm.Content = append(cm.Content, b)
-		}
-	}
-	c.Message = &cm
-	a.lost.Drop(loss.Block(session.BlockText), a.layout+" keeps only an assistant turn's last text block", texts-1)
-	return &c
+	seen := 0 // editBlocks gives edit the text blocks once each, in order
+	c, n := editBlocks(e, func(b session.Block) bool { return b.Type == session.BlockText }, func(b session.Block) (session.Block, bool) {
+		seen++
+		return b, seen == texts
+	})
+	a.lost.Drop(loss.Block(session.BlockText), a.layout+" keeps only an assistant turn's last text block", n)
+	return c
 }

@@ -14,11 +14,18 @@ import (
 // environment offers (Caps.DefaultModel), counted once as the session's
 // model converted, when the first message is.
 
+// givesModel reports whether the target requires a model and offers a
+// default (Caps.DefaultModel) and the session names none of its own: then
+// each message on the path may need the default.
+func (a *adapted) givesModel() bool {
+	return a.to.ModelRequired && a.to.DefaultModel != nil && a.meta.Model == ""
+}
+
 // namesModels wraps add, for a linear target requiring a model, so that it
 // notes which entries name one (into named); add as it is when the session
 // names its own model or the target requires none.
 func (a *adapted) namesModels(add func(*convtree.PathIndex, *session.Entry), named *[]int32) func(*convtree.PathIndex, *session.Entry) {
-	if !a.to.ModelRequired || a.to.DefaultModel == nil || a.meta.Model != "" {
+	if !a.givesModel() {
 		return add
 	}
 	n := int32(0)
@@ -37,7 +44,7 @@ func (a *adapted) namesModels(add func(*convtree.PathIndex, *session.Entry), nam
 // is then read again from its start, up to the first message on the path
 // that names one (early in any session that names one at all).
 func (a *adapted) needsModel(x *convtree.PathIndex, named []int32, reopen func() (session.Reader, error)) error {
-	if !a.to.ModelRequired || a.to.DefaultModel == nil || a.meta.Model != "" {
+	if !a.givesModel() {
 		return nil
 	}
 	for _, i := range named {

@@ -16,11 +16,9 @@ func (a *adapted) roleBlocks(e *session.Entry) *session.Entry {
 	if !ok {
 		return e
 	}
-	for _, b := range e.Message.Content {
-		if !slices.Contains(rb.Types, b.Type) {
-			a.lost.Drop(loss.Block(b.Type), rb.Why, 1)
-		}
-	}
-	c, _ := keepBlocks(e, func(b session.Block) bool { return slices.Contains(rb.Types, b.Type) })
+	c, _ := editBlocks(e, func(b session.Block) bool { return !slices.Contains(rb.Types, b.Type) }, func(b session.Block) (session.Block, bool) {
+		a.lost.Drop(loss.Block(b.Type), rb.Why, 1)
+		return b, false
+	})
 	return c
 }
