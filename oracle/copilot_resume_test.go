@@ -39,18 +39,26 @@ func TestCopilotResume(t *testing.T) {
 	// layout furthest from the agent's own
 	eachSource(t, short.Cases(t, copilotSources, nil), func(t *testing.T, src source, path string, s *session.Session) {
 		e := newCopilotEnv(t)
-		sesstool(t, "convert", "--from", src.layout, "--to", "copilot", "--session", s.Meta.ID, "-o", e.copilotHome()+"/", path)
-		logs := e.sessions(t)
-		if len(logs) != 1 {
-			t.Fatalf("convert wrote %v into the Copilot home, want one log", logs)
-		}
-		id := filepath.Base(filepath.Dir(logs[0]))
-		e.run(t, "--resume="+id, "-p", "continue")
+		log := copilotResume(t, e, src, path, s)
 		if after := e.sessions(t); len(after) != 1 {
 			t.Errorf("the resume wrote a new session (%v): Copilot did not find the converted one", after)
 		}
-		copilotCheckResumed(t, e, 0, copilotExpected(s), logs[0])
+		copilotCheckResumed(t, e, 0, copilotExpected(s), log)
 	})
+}
+
+// copilotResume converts session s of src (at path) into e's Copilot home
+// and has Copilot CLI resume it there; it returns the one log convert
+// wrote.
+func copilotResume(t *testing.T, e *copilotEnv, src source, path string, s *session.Session) string {
+	t.Helper()
+	sesstool(t, "convert", "--from", src.layout, "--to", "copilot", "--session", s.Meta.ID, "-o", e.copilotHome()+"/", path)
+	logs := e.sessions(t)
+	if len(logs) != 1 {
+		t.Fatalf("convert wrote %v into the Copilot home, want one log", logs)
+	}
+	e.run(t, "--resume="+filepath.Base(filepath.Dir(logs[0])), "-p", "continue")
+	return logs[0]
 }
 
 // copilotExpected is what Copilot sends for a session it resumes: the

@@ -51,24 +51,18 @@ func TestCopilotResumeRuns(t *testing.T) {
 			t.Fatalf("%s has no sub-agent runs", path)
 		}
 		e := newCopilotEnv(t)
-		sesstool(t, "convert", "--from", src.layout, "--to", "copilot", "--session", s.Meta.ID, "-o", e.copilotHome()+"/", path)
-		logs := e.sessions(t)
-		if len(logs) != 1 {
-			t.Fatalf("convert wrote %v into the Copilot home, want one log", logs)
-		}
-		id := filepath.Base(filepath.Dir(logs[0]))
-		e.run(t, "--resume="+id, "-p", "continue")
-		copilotCheckResumed(t, e, 0, copilotExpected(s), logs[0])
+		log := copilotResume(t, e, src, path, s)
+		copilotCheckResumed(t, e, 0, copilotExpected(s), log)
 
-		resumed := convo.Sessions(t, "copilot", logs[0])
+		resumed := convo.Sessions(t, "copilot", log)
 		if len(resumed) != 1 {
-			t.Fatalf("%s reads as %d sessions", logs[0], len(resumed))
+			t.Fatalf("%s reads as %d sessions", log, len(resumed))
 		}
 		if got := runMessages(resumed[0]); fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("after the resume the log holds runs of %v messages, the source %v", got, want)
 		}
 		back := filepath.Join(t.TempDir(), "claude")
-		sesstool(t, "convert", "--to", "claude", "-o", back+"/", logs[0])
+		sesstool(t, "convert", "--to", "claude", "-o", back+"/", log)
 		files, err := filepath.Glob(filepath.Join(back, "projects", "*", "*", "subagents", "agent-*.jsonl"))
 		if err != nil {
 			t.Fatal(err)
